@@ -1,0 +1,148 @@
+// `coulomb bench <scene|all>`: warm-up, timed repeats from the initial state, and a table (or
+// JSON) of steps/s, ms per stage, Newton and linear iterations and final residuals.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/cli_common.hpp"
+#include "cli/commands.hpp"
+#include "sim/step.hpp"
+
+namespace coulomb {
+
+namespace {
+
+struct BenchResult {
+  std::string scene;
+  int bodies = 0, particles = 0, joints = 0;
+  double dt = 0;
+  int steps = 0, repeats = 0;
+  double ms_per_step = 0;            // median over repeats
+  double collision_ms = 0, assembly_ms = 0, solve_ms = 0, integrate_ms = 0;  // per step, median repeat
+  double newton_per_step = 0, linear_per_newton = 0;
+  double contacts = 0, rows = 0;     // mean per step
+  double final_normal = 0, final_friction = 0, final_bilateral = 0, final_complementarity = 0;  // last step
+  double max_complementarity = 0;    // over all measured steps
+  int diverged = 0;
+};
+
+BenchResult bench_one(const std::string& name, const LoadedScene& scene, int warmup, int steps, int repeats) {
+  BenchResult out;
+  const sim::Model& m = scene.model;
+  out.scene = name;
+  out.bodies = m.body_count;
+  out.particles = m.particle_count;
+  out.joints = m.joint_count;
+  out.dt = m.dt;
+  out.steps = steps;
+  out.repeats = repeats;
+  std::vector<BenchResult> runs;
+  for (int r = 0; r < repeats; ++r) {
+    sim::State state = sim::make_initial_state(m);
+    const sim::Control control = sim::make_initial_control(m);
+    sim::Workspace ws;
+    for (int i = 0; i < warmup; ++i) sim::step(m, state, control, ws);
+    BenchResult run = out;
+    double total = 0;
+    long newton = 0, linear = 0;
+    for (int i = 0; i < steps; ++i) {
+      const sim::StepReport rep = sim::step(m, state, control, ws);
+      total += rep.timings.total;
+      run.collision_ms += rep.timings.collision;
+      run.assembly_ms += rep.timings.assembly;
+      run.solve_ms += rep.timings.solve;
+      run.integrate_ms += rep.timings.integrate;
+      newton += rep.newton_iterations;
+      linear += rep.linear_iterations;
+      run.contacts += rep.contact_count;
+      run.rows += rep.row_count;
+      run.diverged += rep.ok() ? 0 : 1;
+      run.max_complementarity = std::max(run.max_complementarity, double(ws.trace.final_complementarity_max));
+    }
+    run.ms_per_step = total / steps;
+    run.collision_ms /= steps;
+    run.assembly_ms /= steps;
+    run.solve_ms /= steps;
+    run.integrate_ms /= steps;
+    run.newton_per_step = double(newton) / steps;
+    run.linear_per_newton = newton > 0 ? double(linear) / newton : 0;
+    run.contacts /= steps;
+    run.rows /= steps;
+    run.final_normal = ws.trace.final_normal_max;
+    run.final_friction = ws.trace.final_friction_max;
+    run.final_bilateral = ws.trace.final_bilateral_max;
+    run.final_complementarity = ws.trace.final_complementarity_max;
+    runs.push_back(run);
+  }
+  std::sort(runs.begin(), runs.end(), [](const BenchResult& a, const BenchResult& b) { return a.ms_per_step < b.ms_per_step; });
+  return runs[runs.size() / 2];
+}
+
+void print_table(const std::vector<BenchResult>& results) {
+  std::printf("%-14s %6s %6s %7s %9s %8s %6s %6s %6s %6s %9s %8s %9s %9s %9s %9s\n", "scene", "bodies", "parts",
+              "contact", "ms/step", "steps/s", "coll", "asm", "solve", "integ", "newton", "lin/nwt", "normal",
+              "friction", "bilat", "compl");
+  for (const BenchResult& r : results) {
+    std::printf("%-14s %6d %6d %7.0f %9.3f %8.0f %6.2f %6.2f %6.2f %6.2f %9.2f %8.1f %9.2e %9.2e %9.2e %9.2e%s\n",
+                r.scene.c_str(), r.bodies, r.particles, r.contacts, r.ms_per_step, 1000.0 / r.ms_per_step,
+                r.collision_ms, r.assembly_ms, r.solve_ms, r.integrate_ms, r.newton_per_step, r.linear_per_newton,
+                r.final_normal, r.final_friction, r.final_bilateral, r.max_complementarity,
+                r.diverged ? "  DIVERGED" : "");
+  }
+  std::printf("(ms per step: median of repeats; real time needs ms/step < dt; normal/friction/bilat: final max "
+              "residual of the last step [m, m/s, m]; compl: max |min(C, r lambda)| over the measured steps [m])\n");
+}
+
+void print_json(const std::vector<BenchResult>& results) {
+  std::printf("[\n");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const BenchResult& r = results[i];
+    std::printf("  {\"scene\":\"%s\",\"bodies\":%d,\"particles\":%d,\"joints\":%d,\"dt\":%g,\"steps\":%d,"
+                "\"repeats\":%d,\"ms_per_step\":%.6g,\"steps_per_second\":%.6g,\"real_time_factor\":%.6g,"
+                "\"ms\":{\"collision\":%.6g,\"assembly\":%.6g,\"solve\":%.6g,\"integrate\":%.6g},"
+                "\"newton_per_step\":%.6g,\"linear_per_newton\":%.6g,\"contacts\":%.6g,\"rows\":%.6g,"
+                "\"final\":{\"normal_max\":%.6g,\"friction_max\":%.6g,\"bilateral_max\":%.6g,"
+                "\"complementarity_max\":%.6g},\"max_complementarity\":%.6g,\"diverged_steps\":%d}%s\n",
+                r.scene.c_str(), r.bodies, r.particles, r.joints, r.dt, r.steps, r.repeats, r.ms_per_step,
+                1000.0 / r.ms_per_step, r.dt * 1000.0 / r.ms_per_step, r.collision_ms, r.assembly_ms, r.solve_ms,
+                r.integrate_ms, r.newton_per_step, r.linear_per_newton, r.contacts, r.rows, r.final_normal,
+                r.final_friction, r.final_bilateral, r.final_complementarity, r.max_complementarity, r.diverged,
+                i + 1 < results.size() ? "," : "");
+  }
+  std::printf("]\n");
+}
+
+}  // namespace
+
+int bench_command(int argc, char** argv, int first) {
+  auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads"}, {"json"});
+  if (!args || args->positional.size() != 1) {
+    if (!args) std::fprintf(stderr, "coulomb bench: %s\n", args.error().c_str());
+    std::fprintf(stderr, "usage: coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
+                         "                     [--set solver.key=value ...] [--threads N] [--json]\n");
+    return 2;
+  }
+  ThreadLimit threads(*args);
+  const int steps = args->value("steps") ? std::max(1, std::atoi(args->value("steps")->c_str())) : 300;
+  const int warmup = args->value("warmup") ? std::max(0, std::atoi(args->value("warmup")->c_str())) : 30;
+  const int repeats = args->value("repeats") ? std::max(1, std::atoi(args->value("repeats")->c_str())) : 3;
+  std::vector<std::string> names;
+  if (args->positional[0] == "all") names = shipped_scenes();
+  else names.push_back(args->positional[0]);
+  std::vector<BenchResult> results;
+  for (const std::string& name : names) {
+    auto scene = load_scene(name, *args);
+    if (!scene) {
+      std::fprintf(stderr, "coulomb bench: %s\n", scene.error().c_str());
+      return 1;
+    }
+    if (!args->has_flag("json")) std::fprintf(stderr, "bench %s ...\n", name.c_str());
+    results.push_back(bench_one(name, *scene, warmup, steps, repeats));
+  }
+  if (args->has_flag("json")) print_json(results);
+  else print_table(results);
+  return 0;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,145 @@
+#include "cli/cli_common.hpp"
+
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "sim/compile.hpp"
+#include "sim/scene_io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace coulomb {
+
+bool Args::has_flag(const std::string& name) const {
+  return std::find(flags.begin(), flags.end(), name) != flags.end();
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+  std::optional<std::string> out;
+  for (const auto& [k, v] : options)
+    if (k == name) out = v;
+  return out;
+}
+
+std::vector<std::string> Args::values(const std::string& name) const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : options)
+    if (k == name) out.push_back(v);
+  return out;
+}
+
+sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector<std::string>& value_options,
+                             const std::vector<std::string>& bare_flags) {
+  Args a;
+  for (int i = first; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) {
+      a.positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2), value;
+    const auto eq = name.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (std::find(bare_flags.begin(), bare_flags.end(), name) != bare_flags.end()) {
+      a.flags.push_back(name);
+      continue;
+    }
+    if (std::find(value_options.begin(), value_options.end(), name) == value_options.end())
+      return sim::Error{"unknown option --" + name};
+    if (!inline_value) {
+      if (i + 1 >= argc) return sim::Error{"option --" + name + " needs a value"};
+      value = argv[++i];
+    }
+    a.options.emplace_back(name, value);
+  }
+  return a;
+}
+
+namespace {
+
+// Where the shipped scenes live: $COULOMB_ASSETS, next to the executable's share dir, or the
+// source tree this binary was built from.
+std::vector<fs::path> scene_dirs() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("COULOMB_ASSETS")) dirs.emplace_back(fs::path(env) / "scenes");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.push_back(exe.parent_path().parent_path() / "share" / "coulomb" / "scenes");
+  dirs.emplace_back(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes");
+  return dirs;
+}
+
+}  // namespace
+
+sim::Result<std::string> resolve_scene(const std::string& name) {
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) return name;
+  std::string tried;
+  for (const fs::path& dir : scene_dirs()) {
+    const fs::path p = dir / (name + ".xml");
+    if (fs::is_regular_file(p, ec)) return p.string();
+    tried += "\n  " + p.string();
+  }
+  return sim::Error{"no scene '" + name + "' (not a file; tried:" + tried + ")"};
+}
+
+std::vector<std::string> shipped_scenes() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::path& dir : scene_dirs()) {
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".xml") names.push_back(e.path().stem().string());
+    if (!names.empty()) break;
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args) {
+  auto path = resolve_scene(name_or_path);
+  if (!path) return sim::Error{path.error()};
+  auto spec = sim::load_scene_file(*path);
+  if (!spec) return sim::Error{spec.error()};
+  if (auto dt = args.value("dt")) {
+    char* end = nullptr;
+    const double v = std::strtod(dt->c_str(), &end);
+    if (end == dt->c_str() || *end != '\0' || !(v > 0)) return sim::Error{"--dt: bad value '" + *dt + "'"};
+    spec->dt = static_cast<sim::Real>(v);
+  }
+  for (const std::string& kv : args.values("set")) {
+    const auto eq = kv.find('=');
+    std::string key = kv.substr(0, eq);
+    if (eq == std::string::npos) return sim::Error{"--set expects solver.key=value, got '" + kv + "'"};
+    if (key.rfind("solver.", 0) != 0) return sim::Error{"--set: only solver.* keys are settable, got '" + key + "'"};
+    key = key.substr(7);
+    if (std::string e = sim::set_solver_option(spec->solver, key, kv.substr(eq + 1)); !e.empty())
+      return sim::Error{"--set: " + e};
+  }
+  auto model = sim::compile_model(*spec);
+  if (!model) return sim::Error{model.error()};
+  return LoadedScene{std::move(spec.value()), std::move(model.value())};
+}
+
+struct ThreadLimit::Impl {
+  tbb::global_control control;
+  explicit Impl(int n) : control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n)) {}
+};
+
+ThreadLimit::ThreadLimit(const Args& args) {
+  if (auto t = args.value("threads")) {
+    const int n = std::atoi(t->c_str());
+    if (n > 0) impl_ = new Impl(n);
+  }
+}
+
+ThreadLimit::~ThreadLimit() { delete impl_; }
+
+}  // namespace coulomb

@@ -1,0 +1,53 @@
+// Shared pieces of the headless subcommands: argument parsing, scene lookup, option overrides.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/result.hpp"
+#include "sim/spec.hpp"
+
+namespace coulomb {
+
+// Command-line arguments after the subcommand: positionals and --flag [value] pairs.
+struct Args {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> options;  // in order; repeated flags kept
+  std::vector<std::string> flags;                           // value-less flags
+
+  bool has_flag(const std::string& name) const;
+  std::optional<std::string> value(const std::string& name) const;   // last occurrence
+  std::vector<std::string> values(const std::string& name) const;    // all occurrences
+};
+
+// Parses argv[first..]; `value_options` lists the options that take a value.
+sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector<std::string>& value_options,
+                             const std::vector<std::string>& bare_flags);
+
+// "arch" -> <scenes dir>/arch.xml; a path is used as is. Errors name what was tried.
+sim::Result<std::string> resolve_scene(const std::string& name_or_path);
+// All shipped scenes (sorted by name).
+std::vector<std::string> shipped_scenes();
+
+// Loads, applies --dt and --set solver.key=value overrides, compiles.
+struct LoadedScene {
+  sim::SceneSpec spec;
+  sim::Model model;
+};
+sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args);
+
+// Applies --threads N (0 or absent: TBB default) for the life of the returned object.
+class ThreadLimit {
+ public:
+  explicit ThreadLimit(const Args& args);
+  ~ThreadLimit();
+  ThreadLimit(const ThreadLimit&) = delete;
+  ThreadLimit& operator=(const ThreadLimit&) = delete;
+ private:
+  struct Impl;
+  Impl* impl_ = nullptr;
+};
+
+}  // namespace coulomb

@@ -1,0 +1,9 @@
+// The headless subcommands of the `coulomb` executable.
+#pragma once
+
+namespace coulomb {
+
+int run_command(int argc, char** argv, int first);
+int bench_command(int argc, char** argv, int first);
+
+}  // namespace coulomb

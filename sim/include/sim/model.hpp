@@ -1,0 +1,104 @@
+// Model: the compiled, immutable description of a scene. Struct of arrays with dense int ids.
+// Generalized coordinates (paper eqs. 86-90): every rigid body owns 6 velocity dofs (v, ω world
+// frame) and 7 position coordinates (x, quaternion w x y z); every particle owns 3 and 3.
+// Bodies come first in the generalized vectors, then particles.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/math.hpp"
+#include "sim/solver_options.hpp"
+#include "sim/spec.hpp"
+
+namespace sim {
+
+struct Model {
+  // ---- scene ----------------------------------------------------------------------------
+  Vec3 gravity = Vec3(0, 0, Real(-9.81));   // [m/s^2]
+  Real dt = Real(1.0 / 120.0);              // [s]
+  SolverOptions solver;
+
+  // ---- rigid bodies (body_count) -----------------------------------------------------------
+  int body_count = 0;
+  std::vector<std::string> body_name;       // (body_count)
+  std::vector<Real> body_inv_mass;          // 1/m [1/kg], 0 for fixed bodies (body_count)
+  std::vector<Vec3> body_inertia;           // principal moments, body frame [kg m^2] (body_count)
+  std::vector<Vec3> body_inv_inertia;       // inverse principal moments, 0 for fixed (body_count)
+  std::vector<Pose> body_initial_pose;      // pose of the centre-of-mass frame at t=0 (body_count)
+  std::vector<Pose> body_frame_in_com;      // authored body frame in the com frame (body_count)
+  std::vector<Vec3> body_initial_velocity;  // [m/s] (body_count)
+  std::vector<Vec3> body_initial_angular_velocity;  // world [rad/s] (body_count)
+  std::vector<Real> body_bound_radius;      // radius of a sphere around the com holding all shapes
+
+  // ---- particles (particle_count) ---------------------------------------------------------
+  int particle_count = 0;
+  std::vector<Real> particle_inv_mass;      // [1/kg], 0: fixed in space (particle_count)
+  std::vector<Real> particle_radius;        // collision radius [m] (particle_count)
+  std::vector<int> particle_material;       // (particle_count)
+  std::vector<Vec3> particle_initial_position;  // (particle_count)
+  std::vector<Vec3> particle_initial_velocity;  // (particle_count)
+
+  // ---- materials (material_count) ---------------------------------------------------------
+  int material_count = 0;
+  std::vector<std::string> material_name;
+  std::vector<Real> material_friction;      // μ (material_count)
+
+  // ---- shapes (shape_count); body -1 means attached to the world ---------------------------
+  int shape_count = 0;
+  std::vector<ShapeType> shape_type;        // (shape_count)
+  std::vector<int> shape_body;              // owning body or -1 (shape_count)
+  std::vector<Pose> shape_local;            // shape frame in the body's com frame (shape_count)
+  std::vector<Real> shape_radius;           // sphere/capsule radius [m]
+  std::vector<Real> shape_half_length;      // capsule half segment length [m]
+  std::vector<Vec3> shape_half_extents;     // box half extents [m]
+  std::vector<int> shape_hull;              // index into hull arrays for ConvexMesh, else -1
+  std::vector<int> shape_material;          // (shape_count)
+  std::vector<Real> shape_thickness;        // d of eq. 9 [m]
+  std::vector<Real> shape_bound_radius;     // bounding sphere radius about the shape origin [m]
+
+  // ---- convex hulls (hull_count) ------------------------------------------------------------
+  // A hull is a convex polyhedron: vertices, planar faces (CCW seen from outside) and edges.
+  struct Hull {
+    std::vector<Vec3> vertices;             // shape frame [m]
+    std::vector<int> face_first;            // (face_count + 1) offsets into face_vertices
+    std::vector<int> face_vertices;         // vertex indices, counter-clockwise seen from outside
+    std::vector<Vec3> face_normal;          // outward unit normals (face_count)
+    std::vector<Real> face_offset;          // n·x = offset on the face (face_count)
+    std::vector<int> edge_vertices;         // pairs of vertex indices (2 * edge_count)
+    int face_count() const { return static_cast<int>(face_normal.size()); }
+    int edge_count() const { return static_cast<int>(edge_vertices.size() / 2); }
+  };
+  std::vector<Hull> hulls;
+
+  // ---- particle distance constraints (distance_count) ---------------------------------------
+  int distance_count = 0;
+  std::vector<int> distance_particle_a, distance_particle_b;  // (distance_count)
+  std::vector<Real> distance_rest;          // [m]
+  std::vector<Real> distance_compliance;    // [m/N]
+
+  // ---- joints (joint_count); body -1 means the world ----------------------------------------
+  int joint_count = 0;
+  std::vector<std::string> joint_name;
+  std::vector<JointType> joint_type;
+  std::vector<int> joint_body_a, joint_body_b;
+  std::vector<Pose> joint_frame_a, joint_frame_b;   // joint frames in the bodies' com frames
+  std::vector<Vec3> joint_axis;             // unit axis in joint frame a (= frame b at rest)
+  std::vector<char> joint_limited;
+  std::vector<Real> joint_lower, joint_upper;
+  std::vector<Real> joint_linear_compliance, joint_angular_compliance;
+  std::vector<DriveMode> joint_drive;
+  std::vector<Real> joint_stiffness, joint_damping, joint_max_force;
+  std::vector<Real> joint_initial_target, joint_initial_target_velocity;
+
+  // ---- sizes -------------------------------------------------------------------------------
+  int dof_count() const { return 6 * body_count + 3 * particle_count; }
+  int coord_count() const { return 7 * body_count + 3 * particle_count; }
+  int body_dof(int body) const { return 6 * body; }
+  int particle_dof(int particle) const { return 6 * body_count + 3 * particle; }
+  int body_coord(int body) const { return 7 * body; }
+  int particle_coord(int particle) const { return 7 * body_count + 3 * particle; }
+  bool body_is_dynamic(int body) const { return body >= 0 && body_inv_mass[body] > 0; }
+};
+
+}  // namespace sim

@@ -1,0 +1,48 @@
+// Every option of the non-smooth Newton solver (paper §3-§8, Appendix A), selectable at run
+// time. Defaults are the paper's (§8, §10).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/math.hpp"
+
+namespace sim {
+
+enum class NcpFunction { FischerBurmeister, MinMap };                 // Appendix A, eqs. 93-98
+enum class Preconditioner { Identity, TimeStepSquared, EffectiveMass };  // §8.1, eq. 66
+enum class LinearSolver { PCR, PCG, Jacobi, GaussSeidel, Direct };      // §8.2
+
+struct SolverOptions {
+  NcpFunction ncp = NcpFunction::FischerBurmeister;
+  Preconditioner preconditioner = Preconditioner::EffectiveMass;
+  LinearSolver linear_solver = LinearSolver::PCR;
+  int newton_iterations = 6;        // fixed Newton budget per step
+  int linear_iterations = 20;       // linear iterations per Newton iteration
+  Real newton_tolerance = 0;        // stop early when max residual falls below (0: never)
+  Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)
+  Real damping = Real(0.75);        // Newton step t, eqs. 61-62
+  Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
+  bool warm_start = false;          // start from last step's u and λ instead of eqs. 67-68
+  bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
+  Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
+  int substeps = 1;                 // steps of dt/substeps per call of step()
+  Real contact_margin = Real(0.01); // contacts are created within this gap [m]
+  Real divergence_limit = Real(1e8);// residual above this marks the step diverged
+};
+
+std::string_view to_string(NcpFunction v);
+std::string_view to_string(Preconditioner v);
+std::string_view to_string(LinearSolver v);
+
+// Sets one option by its key as used in scene files and `--set solver.key=value`
+// (e.g. "ncp=min_map", "linear_solver=pcg", "newton_iterations=8"). Returns an error message,
+// empty on success.
+std::string set_solver_option(SolverOptions& options, std::string_view key, std::string_view value);
+
+// The keys set_solver_option understands, for help texts and the UI.
+std::vector<std::string> solver_option_keys();
+
+}  // namespace sim

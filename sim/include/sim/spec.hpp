@@ -1,0 +1,111 @@
+// Spec: the editable authoring tree of a scene (names, SI units, defaults). Parsed from scene
+// files, edited by the editor, compiled into an immutable Model by compile_model().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/math.hpp"
+#include "sim/solver_options.hpp"
+
+namespace sim {
+
+// Where an element came from, for error messages ("scene.xml:12: <box>").
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+};
+
+struct MaterialSpec {
+  std::string name;
+  Real friction = Real(0.5);  // Coulomb μ (combined per pair as the geometric mean)
+  SourceLocation source;
+};
+
+enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh };
+
+struct ShapeSpec {
+  ShapeType type = ShapeType::Sphere;
+  Pose local;               // shape frame in the body frame
+  Real radius = Real(0.5);  // sphere, capsule [m]
+  Real half_length = Real(0.5);  // capsule: half length of the segment along local z [m]
+  Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box [m]
+  std::vector<Vec3> vertices;    // convex mesh: points whose hull is the shape (shape frame) [m]
+  int material = -1;        // index into SceneSpec::materials, -1: default material
+  Real thickness = 0;       // d of eq. 9: the gap this shape keeps [m]
+  Real density = Real(1000);  // for mass properties when the body gives no mass [kg/m^3]
+  SourceLocation source;
+};
+// A plane shape is the half-space local z <= 0 (normal +z of the shape frame); world only.
+
+struct BodySpec {
+  std::string name;
+  Pose pose;                     // pose of the body frame in the world
+  Vec3 linear_velocity = Vec3::Zero();   // [m/s]
+  Vec3 angular_velocity = Vec3::Zero();  // world frame [rad/s]
+  bool fixed = false;            // infinite mass, never moves
+  Real mass = -1;                // [kg]; < 0: computed from the shapes' densities
+  Vec3 inertia = Vec3(-1, -1, -1);  // principal moments in the body frame [kg m^2]; < 0: computed
+  Vec3 com = Vec3::Zero();       // centre of mass in the body frame (used when mass is given)
+  std::vector<ShapeSpec> shapes;
+  SourceLocation source;
+};
+
+struct ParticleSpec {
+  Vec3 position = Vec3::Zero();  // [m]
+  Vec3 velocity = Vec3::Zero();  // [m/s]
+  Real mass = Real(1);           // [kg]; 0: fixed in space
+  Real radius = Real(0.01);      // collision radius (thickness) [m]
+  int material = -1;
+  SourceLocation source;
+};
+
+// A distance constraint between two particles (rope, cloth): |x_a - x_b| = rest.
+struct DistanceSpec {
+  int particle_a = -1;
+  int particle_b = -1;
+  Real rest_length = -1;  // < 0: the initial distance
+  Real compliance = 0;    // e = 1/k [m/N]
+  SourceLocation source;
+};
+
+enum class JointType { Fixed, Revolute, Prismatic, Ball };
+enum class DriveMode { None, Position, Velocity };
+
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  int body_a = -1;               // parent body index, -1: the world
+  int body_b = -1;               // child body index
+  Pose frame_a;                  // joint frame in body a's frame (world frame if body_a = -1)
+  Pose frame_b;                  // joint frame in body b's frame
+  Vec3 axis = Vec3::UnitZ();     // revolute/prismatic axis in the joint frame
+  bool limited = false;
+  Real lower = 0, upper = 0;     // [rad] or [m]
+  Real linear_compliance = 0;    // e of the positional rows [m/N]
+  Real angular_compliance = 0;   // e of the rotational rows [rad/(N m)]
+  // Implicit PD drive on the joint coordinate: force = -kp (θ - target) - kd (θ̇ - target_velocity)
+  DriveMode drive = DriveMode::None;
+  Real stiffness = 0;            // kp [N m/rad] or [N/m]
+  Real damping = 0;              // kd [N m s/rad] or [N s/m]
+  Real max_force = -1;           // effort limit [N m] or [N]; < 0: unlimited
+  Real target = 0;               // initial position target [rad] or [m]
+  Real target_velocity = 0;      // initial velocity target
+  SourceLocation source;
+};
+
+struct SceneSpec {
+  std::string name;
+  std::string source_file;
+  Vec3 gravity = Vec3(0, 0, Real(-9.81));  // z is up [m/s^2]
+  Real dt = Real(1.0 / 120.0);             // [s]
+  SolverOptions solver;
+  std::vector<MaterialSpec> materials;
+  std::vector<ShapeSpec> world_shapes;     // static geometry attached to the world
+  std::vector<BodySpec> bodies;
+  std::vector<ParticleSpec> particles;
+  std::vector<DistanceSpec> distances;
+  std::vector<JointSpec> joints;
+};
+
+}  // namespace sim

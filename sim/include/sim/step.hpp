@@ -1,0 +1,46 @@
+// step(): advance a State by one time step of the non-smooth Newton method (Algorithm 1):
+// collision once per step -> contacts -> Newton loop over a linear solver -> integrate.
+// Nothing inside throws; numerical trouble is reported in the StepReport.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "sim/contact.hpp"
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+#include "sim/trace.hpp"
+
+namespace sim {
+
+namespace detail {
+struct SolverScratch;  // rows, Jacobians and solver vectors (solver/newton_solver.hpp)
+struct CollisionScratch;  // broadphase state (collision/collide.hpp)
+}
+
+// Everything derived or scratch, allocated on first use and reused: no allocation in step()
+// after warm-up for a scene whose contact count does not grow.
+struct Workspace {
+  Workspace();
+  ~Workspace();
+  Workspace(Workspace&&) noexcept;
+  Workspace& operator=(Workspace&&) noexcept;
+
+  ContactBuffer contacts;                   // this step's contacts (frozen during the solve)
+  std::vector<Real> contact_normal_force;   // λ_n per contact after the step [N]
+  std::vector<Vec2> contact_friction_force; // λ_f per contact in (tangent1, tangent2) [N]
+  std::vector<Real> joint_force;            // summed |λ| of each joint's rows [N or N m]
+  SolverTrace trace;                        // per-Newton-iteration residuals of the last step
+
+  std::unique_ptr<detail::SolverScratch> solver;
+  std::unique_ptr<detail::CollisionScratch> collision;
+};
+
+// Advances state by model.dt (in model.solver.substeps substeps).
+StepReport step(const Model& model, State& state, const Control& control, Workspace& workspace);
+
+// Same, with options overriding model.solver (the UI and the CLI's --set use this).
+StepReport step(const Model& model, const SolverOptions& options, State& state,
+                const Control& control, Workspace& workspace);
+
+}  // namespace sim

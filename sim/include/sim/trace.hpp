@@ -1,0 +1,65 @@
+// SolverTrace and StepReport: what one step did, for tests, the CLI and the debugger panels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/math.hpp"
+
+namespace sim {
+
+// Residuals of one Newton iteration, measured before its linear solve (row units: normal and
+// bilateral rows in metres, friction rows in m/s; see solver/residual.hpp).
+struct NewtonIterationTrace {
+  Real normal_max = 0, normal_l2 = 0;        // |φ_n| over contact rows
+  Real friction_max = 0, friction_l2 = 0;    // |φ_f| over friction rows
+  Real bilateral_max = 0, bilateral_l2 = 0;  // |c_b + E λ_b| over joint/distance rows (and drives)
+  Real momentum_l2 = 0;                      // |g| (eq. 57)
+  int linear_iterations = 0;
+  Real linear_initial_residual = 0;          // |b - A x0|
+  Real linear_final_residual = 0;            // |b - A x|
+  int linear_residual_offset = 0;            // first entry in SolverTrace::linear_residuals
+  Real step_size = 0;                        // t (eqs. 61-62)
+  int active_set_changes = 0;                // contact rows that switched active/inactive, plus friction stick/slip switches
+};
+
+struct SolverTrace {
+  std::vector<NewtonIterationTrace> iterations;
+  std::vector<Real> linear_residuals;       // per linear iteration |r|, all Newton iterations in order
+  Real final_normal_max = 0;                // after the last update
+  Real final_friction_max = 0;
+  Real final_bilateral_max = 0;
+  Real final_complementarity_max = 0;       // max over contacts of |min(C_n, λ_n r)| style error, see residual.hpp
+  void clear() {
+    iterations.clear();
+    linear_residuals.clear();
+    final_normal_max = final_friction_max = final_bilateral_max = final_complementarity_max = 0;
+  }
+};
+
+enum StepFlags : std::uint32_t {
+  kStepOk = 0,
+  kStepNonFinite = 1u << 0,        // NaN or Inf in u, λ or q
+  kStepResidualExploded = 1u << 1, // residual above SolverOptions::divergence_limit
+  kStepContactBufferFull = 1u << 2,
+  kStepInvalidInput = 1u << 3,     // state or control sized for another model
+};
+
+struct StepTimings {                 // [ms]
+  double collision = 0, assembly = 0, solve = 0, integrate = 0, total = 0;
+};
+
+struct StepReport {
+  std::uint32_t flags = kStepOk;
+  std::vector<int> offending_rows;   // rows with non-finite or exploding values (first few)
+  std::string message;               // human-readable reason when flags != 0
+  int contact_count = 0;
+  int row_count = 0;
+  int newton_iterations = 0;
+  int linear_iterations = 0;         // summed over Newton iterations
+  StepTimings timings;
+  bool ok() const { return flags == kStepOk; }
+};
+
+}  // namespace sim

@@ -1,0 +1,73 @@
+// Narrowphase: contact points between two shapes placed in the world. Shapes come in three
+// kinds: planes (half-spaces), round shapes (a core point or segment swept by a radius: spheres,
+// capsules, particles with radius 0) and convex polyhedra (boxes, convex meshes).
+//
+// Every collide_<first>_<second> function appends RawContacts with the normal pointing from the
+// second shape towards the first and keeps only points whose separation
+// n·(point_first - point_second) is below max_sep (the pair's margin plus its thickness), so
+// separated shapes within the margin get contacts too, with their exact gap.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/manifold.hpp"
+#include "collision/polyhedron.hpp"
+#include "sim/math.hpp"
+
+namespace sim::detail {
+
+constexpr int kMaxClipManifold = 8;    // face-face manifolds keep at most this many points
+constexpr int kMaxPlaneManifold = 32;  // vertices of one polyhedron against a plane
+
+enum class ColliderKind : std::uint8_t { Plane, Round, Poly };
+
+// One shape of a pair, in the world.
+struct Collider {
+  ColliderKind kind = ColliderKind::Round;
+  Vec3 normal = Vec3::UnitZ();  // plane: outward normal; the solid is n·x <= offset
+  Real offset = 0;
+  Vec3 p0 = Vec3::Zero();       // round: the core segment p0-p1 (p0 == p1 for a point core)
+  Vec3 p1 = Vec3::Zero();
+  Real radius = 0;              // round: radius about the core (0 for particles)
+  const PolyView* poly = nullptr;  // poly: the placed polyhedron
+  Real size = 1;                // a length scale of the shape (bounding radius) for tolerances [m]
+  bool segment() const { return kind == ColliderKind::Round && p0 != p1; }
+};
+
+// Scratch of one narrowphase worker (one per chunk of pairs), reused across steps.
+struct NarrowScratch {
+  std::vector<RawContact> contacts;
+  std::vector<ClipVertex> clip_in, clip_out;
+  std::vector<char> keep;
+};
+
+// Tags of feature ids (contact keys), one per kind of feature pair.
+enum FeatureTag : std::uint32_t {
+  kTagRoundPlane = 1,
+  kTagPolyPlane,
+  kTagRoundRound,
+  kTagRoundPolyFace,
+  kTagRoundPolyEdge,
+  kTagRoundPolyPoint,
+  kTagPolyFaceFirst,
+  kTagPolyFaceSecond,
+  kTagPolyEdge,
+  kTagPolyPoint,
+};
+
+// Sphere / capsule / particle against a plane: one contact per core end point.
+void collide_round_plane(const Collider& round, const Collider& plane, Real max_sep, NarrowScratch& s);
+// Polyhedron against a plane: every vertex within max_sep (reduced to kMaxPlaneManifold).
+void collide_poly_plane(const Collider& poly, const Collider& plane, Real max_sep, NarrowScratch& s);
+// Round against round: closest points of the cores; parallel capsules get two points.
+void collide_round_round(const Collider& a, const Collider& b, Real max_sep, NarrowScratch& s);
+// Round against polyhedron: GJK closest points of the core, a capsule lying on a face gets the
+// clipped segment's two ends; a core inside the polyhedron falls back to SAT.
+void collide_round_poly(const Collider& round, const Collider& poly, Real max_sep, NarrowScratch& s);
+// Polyhedron against polyhedron: SAT over face normals and Gauss-map-pruned edge pairs, reference
+// face clipping (Sutherland-Hodgman) or an edge-edge point; GJK closest points for separated
+// shapes whose closest features are not a face or an edge pair.
+void collide_poly_poly(const Collider& a, const Collider& b, Real max_sep, NarrowScratch& s);
+
+}  // namespace sim::detail

@@ -1,0 +1,273 @@
+// SceneSpec -> Model: validation, materials, convex hulls, mass properties and principal frames,
+// joints re-expressed in centre-of-mass frames. Errors name file, line and element.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "collision/convex_hull.hpp"
+#include "compile/mass_properties.hpp"
+#include "sim/compile.hpp"
+
+namespace sim {
+
+namespace {
+
+std::string where(const SourceLocation& s, const std::string& element) {
+  std::string out = s.file.empty() ? std::string("<scene>") : s.file;
+  if (s.line > 0) {
+    out += ':';
+    out += std::to_string(s.line);
+  }
+  out.append(": <").append(element).append(">");
+  return out;
+}
+
+bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+
+const char* shape_element(ShapeType t) {
+  switch (t) {
+    case ShapeType::Plane: return "plane";
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Capsule: return "capsule";
+    case ShapeType::Box: return "box";
+    case ShapeType::ConvexMesh: return "convex";
+  }
+  return "shape";
+}
+
+// Checks a shape's dimensions; returns an error message or "".
+std::string validate_shape(const ShapeSpec& s) {
+  const std::string w = where(s.source, shape_element(s.type));
+  switch (s.type) {
+    case ShapeType::Sphere:
+      if (!(s.radius > 0)) return w + ": radius must be > 0";
+      break;
+    case ShapeType::Capsule:
+      if (!(s.radius > 0) || !(s.half_length >= 0)) return w + ": radius must be > 0 and half_length >= 0";
+      break;
+    case ShapeType::Box:
+      if (!(s.half_extents.minCoeff() > 0)) return w + ": half extents must be > 0";
+      break;
+    default: break;
+  }
+  if (!(s.thickness >= 0)) return w + ": thickness must be >= 0";
+  if (!(s.density > 0)) return w + ": density must be > 0";
+  return {};
+}
+
+Real shape_bound(const Model& m, int s) {
+  switch (m.shape_type[s]) {
+    case ShapeType::Plane: return std::numeric_limits<Real>::infinity();
+    case ShapeType::Sphere: return m.shape_radius[s];
+    case ShapeType::Capsule: return m.shape_radius[s] + m.shape_half_length[s];
+    case ShapeType::Box: return m.shape_half_extents[s].norm();
+    case ShapeType::ConvexMesh: {
+      Real r = 0;
+      for (const Vec3& v : m.hulls[m.shape_hull[s]].vertices) r = std::max(r, v.norm());
+      return r;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<Model> compile_model(const SceneSpec& spec) {
+  Model m;
+  m.gravity = spec.gravity;
+  m.dt = spec.dt;
+  m.solver = spec.solver;
+  if (!(spec.dt > 0) || !std::isfinite(spec.dt))
+    return Error{where({spec.source_file, 0}, "scene") + ": dt must be > 0"};
+
+  // Materials; -1 ("default") maps to a material named "default" (μ 0.5) appended when needed.
+  for (const MaterialSpec& mat : spec.materials) {
+    if (!(mat.friction >= 0)) return Error{where(mat.source, "material") + ": friction must be >= 0"};
+    m.material_name.push_back(mat.name);
+    m.material_friction.push_back(mat.friction);
+  }
+  int default_material = -1;
+  auto material_index = [&](int authored) {
+    if (authored >= 0) return authored;
+    if (default_material < 0) {
+      for (int i = 0; i < static_cast<int>(m.material_name.size()); ++i)
+        if (m.material_name[i] == "default") default_material = i;
+      if (default_material < 0) {
+        default_material = static_cast<int>(m.material_name.size());
+        m.material_name.push_back("default");
+        m.material_friction.push_back(Real(0.5));
+      }
+    }
+    return default_material;
+  };
+
+  // Adds one shape in the given frame (body com frame, or world); returns an error or "".
+  auto add_shape = [&](const ShapeSpec& s, int body, const Pose& frame_in_owner) -> std::string {
+    if (std::string e = validate_shape(s); !e.empty()) return e;
+    if (s.material >= static_cast<int>(spec.materials.size()))
+      return where(s.source, shape_element(s.type)) + ": unknown material index";
+    if (s.type == ShapeType::Plane && body >= 0)
+      return where(s.source, "plane") + ": planes are world geometry only (put it in <world>)";
+    int hull = -1;
+    if (s.type == ShapeType::ConvexMesh) {
+      auto built = build_convex_hull(s.vertices, where(s.source, "convex"));
+      if (!built) return built.error();
+      hull = static_cast<int>(m.hulls.size());
+      m.hulls.push_back(std::move(built.value()));
+    }
+    m.shape_type.push_back(s.type);
+    m.shape_body.push_back(body);
+    m.shape_local.push_back(frame_in_owner * s.local);
+    m.shape_radius.push_back(s.radius);
+    m.shape_half_length.push_back(s.half_length);
+    m.shape_half_extents.push_back(s.half_extents);
+    m.shape_hull.push_back(hull);
+    m.shape_material.push_back(material_index(s.material));
+    m.shape_thickness.push_back(s.thickness);
+    ++m.shape_count;
+    m.shape_bound_radius.push_back(shape_bound(m, m.shape_count - 1));
+    return {};
+  };
+
+  for (const ShapeSpec& s : spec.world_shapes)
+    if (std::string e = add_shape(s, -1, Pose{}); !e.empty()) return Error{e};
+
+  // Bodies: mass properties from shapes (or authored), principal com frame.
+  m.body_count = static_cast<int>(spec.bodies.size());
+  for (int b = 0; b < m.body_count; ++b) {
+    const BodySpec& body = spec.bodies[b];
+    const std::string w = where(body.source, "body") + " '" + body.name + "'";
+    if (!finite(body.pose.pos) || !finite(body.linear_velocity) || !finite(body.angular_velocity))
+      return Error{w + ": non-finite pose or velocity"};
+    ShapeMass total;
+    for (const ShapeSpec& s : body.shapes) {
+      if (s.type == ShapeType::Plane) return Error{where(s.source, "plane") + ": planes are world geometry only"};
+      if (std::string e = validate_shape(s); !e.empty()) return Error{e};
+      Model::Hull hull;
+      const Model::Hull* hp = nullptr;
+      if (s.type == ShapeType::ConvexMesh) {
+        auto built = build_convex_hull(s.vertices, where(s.source, "convex"));
+        if (!built) return Error{built.error()};
+        hull = std::move(built.value());
+        hp = &hull;
+      }
+      total = combine(total, shape_mass(s, hp));
+    }
+    Vec3 com = total.center;
+    Mat3 inertia = total.inertia;
+    Real mass = total.mass;
+    if (body.mass > 0) {
+      if (mass > 0) inertia *= body.mass / mass;
+      else inertia = Mat3::Identity() * (Real(0.4) * body.mass * Real(0.05 * 0.05));
+      mass = body.mass;
+      if (total.mass <= 0) com = body.com;
+    }
+    if (body.inertia.minCoeff() > 0) {
+      inertia = Mat3::Zero();
+      inertia.diagonal() = body.inertia;
+      com = body.com;
+    }
+    if (!body.fixed && !(mass > 0)) return Error{w + ": has no mass (give mass= or shapes)"};
+    Vec3 moments;
+    Quat axes = Quat::Identity();
+    const Real off = std::abs(inertia(0, 1)) + std::abs(inertia(0, 2)) + std::abs(inertia(1, 2));
+    if (off > Real(1e-12) * std::max(inertia.trace(), Real(1e-30))) {
+      principal_axes(inertia, moments, axes);
+    } else {
+      moments = inertia.diagonal();
+    }
+    const Pose com_in_body{com, axes};
+    const Pose body_in_com = com_in_body.inverse();
+    const bool dynamic = !body.fixed;
+    m.body_name.push_back(body.name);
+    m.body_inv_mass.push_back(dynamic ? Real(1) / mass : Real(0));
+    m.body_inertia.push_back(moments);
+    Vec3 inv = Vec3::Zero();
+    if (dynamic)
+      for (int k = 0; k < 3; ++k) inv[k] = moments[k] > 0 ? Real(1) / moments[k] : Real(0);
+    m.body_inv_inertia.push_back(inv);
+    Pose initial = body.pose * com_in_body;
+    initial.rot.normalize();
+    m.body_initial_pose.push_back(initial);
+    m.body_frame_in_com.push_back(body_in_com);
+    // Velocity of the com: v_com = v_frame + ω × (com offset in world).
+    const Vec3 offset = body.pose.rot * com;
+    m.body_initial_velocity.push_back(body.linear_velocity + body.angular_velocity.cross(offset));
+    m.body_initial_angular_velocity.push_back(body.angular_velocity);
+    Real bound = 0;
+    for (const ShapeSpec& s : body.shapes) {
+      if (std::string e = add_shape(s, b, body_in_com); !e.empty()) return Error{e};
+      const int id = m.shape_count - 1;
+      bound = std::max(bound, m.shape_local[id].pos.norm() + m.shape_bound_radius[id]);
+    }
+    m.body_bound_radius.push_back(bound);
+  }
+
+  // Particles.
+  m.particle_count = static_cast<int>(spec.particles.size());
+  for (const ParticleSpec& p : spec.particles) {
+    const std::string w = where(p.source, "particle");
+    if (!(p.mass >= 0)) return Error{w + ": mass must be >= 0"};
+    if (!(p.radius > 0)) return Error{w + ": radius must be > 0"};
+    if (!finite(p.position) || !finite(p.velocity)) return Error{w + ": non-finite position or velocity"};
+    m.particle_inv_mass.push_back(p.mass > 0 ? Real(1) / p.mass : Real(0));
+    m.particle_radius.push_back(p.radius);
+    m.particle_material.push_back(material_index(p.material));
+    m.particle_initial_position.push_back(p.position);
+    m.particle_initial_velocity.push_back(p.velocity);
+  }
+
+  // Distance constraints.
+  for (const DistanceSpec& d : spec.distances) {
+    const std::string w = where(d.source, "distance");
+    if (d.particle_a < 0 || d.particle_a >= m.particle_count || d.particle_b < 0 ||
+        d.particle_b >= m.particle_count || d.particle_a == d.particle_b)
+      return Error{w + ": needs two different existing particles"};
+    if (!(d.compliance >= 0)) return Error{w + ": compliance must be >= 0"};
+    const Real initial = (spec.particles[d.particle_a].position - spec.particles[d.particle_b].position).norm();
+    m.distance_particle_a.push_back(d.particle_a);
+    m.distance_particle_b.push_back(d.particle_b);
+    m.distance_rest.push_back(d.rest_length >= 0 ? d.rest_length : initial);
+    m.distance_compliance.push_back(d.compliance);
+    ++m.distance_count;
+  }
+
+  // Joints, with frames re-expressed in the bodies' com frames.
+  for (const JointSpec& j : spec.joints) {
+    const std::string w = where(j.source, "joint") + " '" + j.name + "'";
+    if (j.body_b < 0 || j.body_b >= m.body_count || j.body_a >= m.body_count || j.body_a < -1)
+      return Error{w + ": child must be a body and parent a body or the world"};
+    if (j.body_a == j.body_b) return Error{w + ": joins a body to itself"};
+    if (!(j.axis.norm() > 0)) return Error{w + ": axis must be non-zero"};
+    if (j.limited && !(j.lower <= j.upper)) return Error{w + ": lower limit above upper limit"};
+    if (!(j.linear_compliance >= 0) || !(j.angular_compliance >= 0)) return Error{w + ": compliance must be >= 0"};
+    if (j.drive != DriveMode::None && !(j.stiffness >= 0 && j.damping >= 0 && (j.stiffness > 0 || j.damping > 0)))
+      return Error{w + ": a drive needs stiffness >= 0 and damping >= 0, not both 0"};
+    if (j.drive == DriveMode::Position && !(j.stiffness > 0))
+      return Error{w + ": a position drive needs stiffness > 0"};
+    m.joint_name.push_back(j.name);
+    m.joint_type.push_back(j.type);
+    m.joint_body_a.push_back(j.body_a);
+    m.joint_body_b.push_back(j.body_b);
+    m.joint_frame_a.push_back(j.body_a >= 0 ? m.body_frame_in_com[j.body_a] * j.frame_a : j.frame_a);
+    m.joint_frame_b.push_back(m.body_frame_in_com[j.body_b] * j.frame_b);
+    m.joint_axis.push_back(j.axis.normalized());
+    m.joint_limited.push_back(j.limited ? 1 : 0);
+    m.joint_lower.push_back(j.lower);
+    m.joint_upper.push_back(j.upper);
+    m.joint_linear_compliance.push_back(j.linear_compliance);
+    m.joint_angular_compliance.push_back(j.angular_compliance);
+    m.joint_drive.push_back(j.drive);
+    m.joint_stiffness.push_back(j.stiffness);
+    m.joint_damping.push_back(j.damping);
+    m.joint_max_force.push_back(j.max_force);
+    m.joint_initial_target.push_back(j.target);
+    m.joint_initial_target_velocity.push_back(j.target_velocity);
+    ++m.joint_count;
+  }
+
+  m.material_count = static_cast<int>(m.material_name.size());
+  return m;
+}
+
+}  // namespace sim

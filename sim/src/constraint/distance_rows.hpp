@@ -1,0 +1,12 @@
+// Particle distance rows (rope, cloth), compliance form (eq. 8):
+//   C = |x_b − x_a| − L,  ∇C = [−n, n] with n = (x_b − x_a)/|x_b − x_a|.
+#pragma once
+
+#include "constraint/rows.hpp"
+#include "core/kinematics.hpp"
+
+namespace sim {
+
+void evaluate_distance_row(const Model& model, int i, const Configuration& c, RowSet& rows, int row);
+
+}  // namespace sim

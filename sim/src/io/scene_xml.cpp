@@ -1,0 +1,793 @@
+// Scene XML (docs/scene-format.md) -> SceneSpec.
+//
+// The parser walks the document once, filling the SceneSpec in document order, and records every
+// name reference (materials, joint bodies, distance particles) with its location; references are
+// resolved at the end, so elements may refer to names defined later in the file or in included
+// files. Every failure is a ParseError carrying "file:line: <element>: what is wrong", turned into
+// a Result error at the edge; nothing here aborts on bad input.
+#include <tinyxml2.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/xml_element.hpp"
+#include "sim/scene_io.hpp"
+
+namespace sim {
+
+namespace {
+
+using io::attribute_list;
+using io::ParseError;
+using io::Range;
+using io::XmlElement;
+using tinyxml2::XMLElement;
+namespace fs = std::filesystem;
+
+constexpr int kMaxIncludeDepth = 16;
+constexpr double kPi = 3.14159265358979323846;
+
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// A name used by an element, remembered with its location for the resolution pass.
+struct NameRef {
+  std::string name;
+  std::string file;
+  int line = 0;
+  std::string element;
+  [[noreturn]] void fail(std::string_view what) const { io::fail_at(file, line, element, what); }
+};
+
+NameRef name_ref(const XmlElement& e, std::string_view attribute, std::string value) {
+  return NameRef{std::move(value), e.file(), e.attribute_line(attribute), std::string(e.name())};
+}
+
+// Shape attributes inherited from the enclosing <body> or <world>.
+struct ShapeDefaults {
+  std::optional<NameRef> material;
+  Real thickness = 0;
+  Real density = Real(1000);
+};
+
+struct ParsedShape {
+  ShapeSpec spec;
+  std::optional<NameRef> material;
+};
+
+struct PendingJoint {
+  NameRef parent, child;
+  std::optional<Pose> world_frame;       // joint frame in the world at t = 0
+  std::optional<Pose> frame_a, frame_b;  // explicit frames in the bodies
+};
+
+struct PendingDistance {
+  NameRef a, b;
+};
+
+// Reads a whole file; nullopt if it cannot be opened.
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+std::string resolve_path(const std::string& relative_to_file, const std::string& path) {
+  fs::path p(path);
+  if (p.is_absolute()) return p.lexically_normal().generic_string();
+  const fs::path base = fs::path(relative_to_file).parent_path();
+  return (base / p).lexically_normal().generic_string();
+}
+
+// The shortest rotation taking +z to the unit vector n (half-angle quaternion (1 + z·n, z × n)).
+Quat rotation_from_z(const Vec3& n) {
+  if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);  // 180 degrees about x
+  Quat q(Real(1) + n.z(), -n.y(), n.x(), 0);
+  q.normalize();
+  return q;
+}
+
+// Vertices (the "v x y z" lines) of a Wavefront OBJ file.
+std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
+  std::vector<Vec3> vertices;
+  std::istringstream lines(*text);
+  std::string line;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    const auto tokens = io::split_tokens(line);
+    if (tokens.empty() || tokens[0] != "v") continue;
+    double x = 0, y = 0, z = 0;
+    if (tokens.size() < 4 || !io::parse_real(tokens[1], x) || !io::parse_real(tokens[2], y) ||
+        !io::parse_real(tokens[3], z))
+      e.fail_attribute("file", in_quotes(path) + " line " + std::to_string(number) + ": malformed vertex");
+    vertices.emplace_back(static_cast<Real>(x), static_cast<Real>(y), static_cast<Real>(z));
+  }
+  return vertices;
+}
+
+// Vertices of a cylinder of `segments` sides along local z: two regular polygons inscribed in the
+// circle of `radius` at z = ±half_length.
+std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments) {
+  std::vector<Vec3> v;
+  v.reserve(2 * static_cast<std::size_t>(segments));
+  for (int side = 0; side < 2; ++side) {
+    const Real z = side == 0 ? -half_length : half_length;
+    for (int k = 0; k < segments; ++k) {
+      const double a = 2.0 * kPi * k / segments;
+      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
+    }
+  }
+  return v;
+}
+
+class SceneParser {
+ public:
+  SceneSpec parse(const std::string& text, const std::string& file) {
+    spec_ = SceneSpec{};
+    spec_.source_file = file;
+    spec_.name = fs::path(file).stem().string();
+    std::error_code ec;
+    include_stack_ = {fs::weakly_canonical(fs::path(file), ec).generic_string()};
+    parse_document(text, file, 0, nullptr);
+    resolve();
+    return std::move(spec_);
+  }
+
+ private:
+  // ---- documents ---------------------------------------------------------------------------
+
+  void parse_document(const std::string& text, const std::string& file, int depth, const XmlElement* include) {
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+      std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+      // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; keep the detail.
+      if (auto colon = detail.find(": "); colon != std::string::npos) detail = detail.substr(colon + 2);
+      std::string what = std::string("XML syntax error (") + doc.ErrorName() + ")";
+      if (!detail.empty()) what += ": " + detail;
+      io::fail_at(file, doc.ErrorLineNum(), "", what);
+    }
+    const XMLElement* root = doc.RootElement();
+    if (!root) io::fail_at(file, 0, "", "the document has no root element");
+    if (std::string_view(root->Name()) != "scene")
+      io::fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <scene>");
+    XmlElement scene(root, file, {"name", "dt", "gravity"});
+    if (!include) {
+      if (auto name = scene.text("name")) spec_.name = *name;
+      spec_.dt = scene.real_or("dt", spec_.dt, Range::Positive);
+      spec_.gravity = scene.vec3_or("gravity", spec_.gravity);
+    } else {
+      // An included file's own scene attributes are checked but the including scene's win.
+      scene.real("dt", Range::Positive);
+      scene.vec3("gravity");
+    }
+    for (const XMLElement* child : scene.children()) parse_scene_child(child, file, depth);
+  }
+
+  void parse_scene_child(const XMLElement* el, const std::string& file, int depth) {
+    const std::string_view name = el->Name();
+    if (name == "solver") return parse_solver(el, file);
+    if (name == "material") return parse_material(el, file);
+    if (name == "world") return parse_world(el, file);
+    if (name == "body") return parse_body(el, file);
+    if (name == "particle") return parse_particle(el, file);
+    if (name == "rope") return parse_rope(el, file);
+    if (name == "cloth") return parse_cloth(el, file);
+    if (name == "distance") return parse_distance(el, file);
+    if (name == "joint") return parse_joint(el, file);
+    if (name == "include") return parse_include(el, file, depth);
+    io::fail_at(file, el->GetLineNum(), name,
+                "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
+                "cloth, distance, joint or include)");
+  }
+
+  void parse_include(const XMLElement* el, const std::string& file, int depth) {
+    XmlElement e(el, file, {"file"});
+    const std::string path = resolve_path(file, e.required_text("file"));
+    if (depth + 1 > kMaxIncludeDepth) e.fail("includes nested deeper than " + std::to_string(kMaxIncludeDepth));
+    std::error_code ec;
+    const std::string key = fs::weakly_canonical(fs::path(path), ec).generic_string();
+    for (const std::string& open : include_stack_)
+      if (open == key) e.fail_attribute("file", in_quotes(path) + " includes itself");
+    auto text = read_text_file(path);
+    if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
+    include_stack_.push_back(key);
+    parse_document(*text, path, depth + 1, &e);
+    include_stack_.pop_back();
+  }
+
+  // ---- scene-wide elements ---------------------------------------------------------------------
+
+  void parse_solver(const XMLElement* el, const std::string& file) {
+    const std::vector<std::string> keys = solver_option_keys();
+    XmlElement e(el, file, std::vector<std::string_view>(keys.begin(), keys.end()));
+    for (const tinyxml2::XMLAttribute* a = el->FirstAttribute(); a; a = a->Next()) {
+      const std::string error = set_solver_option(spec_.solver, a->Name(), a->Value());
+      if (!error.empty()) io::fail_at(file, a->GetLineNum(), e.name(), error);
+    }
+    no_children(e);
+  }
+
+  void parse_material(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"name", "friction"});
+    no_children(e);
+    MaterialSpec m;
+    m.name = e.required_text("name");
+    if (m.name.empty()) e.fail_attribute("name", "must not be empty");
+    if (material_index_.count(m.name)) e.fail_attribute("name", "duplicate material name " + in_quotes(m.name));
+    m.friction = e.real_or("friction", m.friction, Range::NonNegative);
+    m.source = e.location();
+    material_index_[m.name] = static_cast<int>(spec_.materials.size());
+    spec_.materials.push_back(std::move(m));
+  }
+
+  void parse_world(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"material", "thickness"});
+    ShapeDefaults defaults;
+    if (auto m = e.text("material")) defaults.material = name_ref(e, "material", *m);
+    defaults.thickness = e.real_or("thickness", 0, Range::NonNegative);
+    for (const XMLElement* child : e.children()) {
+      ParsedShape s = parse_shape(child, file, /*in_body=*/false, defaults);
+      spec_.world_shapes.push_back(std::move(s.spec));
+      world_shape_material_.push_back(std::move(s.material));
+    }
+  }
+
+  // ---- shapes ------------------------------------------------------------------------------
+
+  ParsedShape parse_shape(const XMLElement* el, const std::string& file, bool in_body,
+                          const ShapeDefaults& defaults) {
+    const std::string_view type = el->Name();
+    std::vector<std::string_view> allowed = attribute_list({"material", "thickness"}, true);
+    if (in_body) allowed.push_back("density");
+    if (type == "plane") {
+      if (in_body)
+        io::fail_at(file, el->GetLineNum(), type, "planes are world geometry only (put it in <world>)");
+      allowed.push_back("normal");
+    } else if (type == "sphere") {
+      allowed.push_back("radius");
+    } else if (type == "capsule" || type == "cylinder") {
+      allowed.insert(allowed.end(), {"radius", "half_length", "length"});
+      if (type == "cylinder") allowed.push_back("segments");
+    } else if (type == "box") {
+      allowed.insert(allowed.end(), {"half_extents", "size"});
+    } else if (type == "convex") {
+      allowed.insert(allowed.end(), {"vertices", "file", "scale"});
+    } else {
+      io::fail_at(file, el->GetLineNum(), type,
+                  std::string("unknown element in <") + (in_body ? "body" : "world") +
+                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box or convex)");
+    }
+    XmlElement e(el, file, std::move(allowed));
+    no_children(e);
+
+    ParsedShape out;
+    ShapeSpec& s = out.spec;
+    s.source = e.location();
+    if (type == "plane") {
+      e.at_most_one_of({"normal", "quat", "euler", "axisangle"});
+      s.type = ShapeType::Plane;
+      s.local.pos = e.vec3_or("pos", Vec3::Zero());
+      if (auto n = e.vec3("normal")) {
+        const Real len = n->norm();
+        if (!(len > Real(1e-9))) e.fail_attribute("normal", "must not be zero");
+        s.local.rot = rotation_from_z(*n / len);
+      } else {
+        s.local.rot = e.rotation();
+      }
+    } else {
+      s.local = e.pose();
+    }
+    if (type == "sphere") {
+      s.type = ShapeType::Sphere;
+      s.radius = e.required_real("radius", Range::Positive);
+    } else if (type == "capsule" || type == "cylinder") {
+      s.radius = e.required_real("radius", Range::Positive);
+      e.exactly_one_of({"half_length", "length"});
+      const Range range = type == "capsule" ? Range::NonNegative : Range::Positive;
+      if (auto h = e.real("half_length", range)) s.half_length = *h;
+      if (auto l = e.real("length", range)) s.half_length = *l / 2;
+      if (type == "capsule") {
+        s.type = ShapeType::Capsule;
+      } else {
+        const int segments = e.integer("segments", 3).value_or(16);
+        if (segments > 1024) e.fail_attribute("segments", "must be at most 1024");
+        s.type = ShapeType::ConvexMesh;
+        s.vertices = cylinder_vertices(s.radius, s.half_length, segments);
+      }
+    } else if (type == "box") {
+      s.type = ShapeType::Box;
+      e.exactly_one_of({"half_extents", "size"});
+      if (auto h = e.vec3("half_extents", Range::Positive)) s.half_extents = *h;
+      if (auto z = e.vec3("size", Range::Positive)) s.half_extents = *z / 2;
+    } else if (type == "convex") {
+      s.type = ShapeType::ConvexMesh;
+      e.exactly_one_of({"vertices", "file"});
+      if (auto v = e.reals("vertices", 0)) {
+        if (v->size() % 3 != 0)
+          e.fail_attribute("vertices", "expected x y z triples, got " + std::to_string(v->size()) + " numbers");
+        for (std::size_t i = 0; i + 2 < v->size(); i += 3) s.vertices.emplace_back((*v)[i], (*v)[i + 1], (*v)[i + 2]);
+      } else {
+        s.vertices = read_obj_vertices(e, resolve_path(file, *e.text("file")));
+      }
+      if (s.vertices.size() < 4)
+        e.fail("a convex shape needs at least 4 vertices (got " + std::to_string(s.vertices.size()) + ")");
+      if (e.has("scale")) {
+        Vec3 scale = Vec3::Ones();
+        auto k = e.reals("scale", 0, Range::Positive);
+        if (k->size() == 1) scale.setConstant((*k)[0]);
+        else if (k->size() == 3) scale = Vec3((*k)[0], (*k)[1], (*k)[2]);
+        else e.fail_attribute("scale", "expected 1 or 3 numbers");
+        for (Vec3& p : s.vertices) p = p.cwiseProduct(scale);
+      }
+    }
+    s.thickness = e.real_or("thickness", defaults.thickness, Range::NonNegative);
+    s.density = e.real_or("density", defaults.density, Range::Positive);
+    if (auto m = e.text("material")) out.material = name_ref(e, "material", *m);
+    else out.material = defaults.material;
+    return out;
+  }
+
+  // ---- bodies ------------------------------------------------------------------------------
+
+  void parse_body(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"name", "velocity", "angular_velocity", "fixed", "mass", "inertia", "com",
+                                 "density", "material", "thickness"},
+                                true));
+    BodySpec b;
+    b.source = e.location();
+    if (auto name = e.text("name")) {
+      if (name->empty()) e.fail_attribute("name", "must not be empty");
+      if (*name == "world") e.fail_attribute("name", "'world' is reserved for the fixed world frame");
+      if (body_index_.count(*name)) e.fail_attribute("name", "duplicate body name " + in_quotes(*name));
+      b.name = *name;
+      body_index_[*name] = static_cast<int>(spec_.bodies.size());
+    }
+    b.pose = e.pose();
+    b.linear_velocity = e.vec3_or("velocity", Vec3::Zero());
+    b.angular_velocity = e.vec3_or("angular_velocity", Vec3::Zero());
+    b.fixed = e.boolean("fixed").value_or(false);
+    b.mass = e.real_or("mass", -1, Range::Positive);
+    b.inertia = e.vec3_or("inertia", Vec3(-1, -1, -1), Range::Positive);
+    b.com = e.vec3_or("com", Vec3::Zero());
+    ShapeDefaults defaults;
+    if (auto m = e.text("material")) defaults.material = name_ref(e, "material", *m);
+    defaults.thickness = e.real_or("thickness", 0, Range::NonNegative);
+    defaults.density = e.real_or("density", defaults.density, Range::Positive);
+    std::vector<std::optional<NameRef>> materials;
+    for (const XMLElement* child : e.children()) {
+      ParsedShape s = parse_shape(child, file, /*in_body=*/true, defaults);
+      b.shapes.push_back(std::move(s.spec));
+      materials.push_back(std::move(s.material));
+    }
+    if (!b.fixed && b.mass < 0 && b.shapes.empty())
+      e.fail("a body needs shapes or a mass (give mass= or add shapes)");
+    spec_.bodies.push_back(std::move(b));
+    body_shape_material_.push_back(std::move(materials));
+  }
+
+  // ---- particles ---------------------------------------------------------------------------
+
+  void add_particle(ParticleSpec p, const std::string& name, const XmlElement& e, std::optional<NameRef> material) {
+    if (!name.empty()) {
+      if (particle_index_.count(name)) e.fail_attribute("name", "duplicate particle name " + in_quotes(name));
+      particle_index_[name] = static_cast<int>(spec_.particles.size());
+    }
+    spec_.particles.push_back(std::move(p));
+    particle_material_.push_back(std::move(material));
+  }
+
+  void add_distance(int a, int b, Real compliance, const XmlElement& e) {
+    DistanceSpec d;
+    d.particle_a = a;
+    d.particle_b = b;
+    d.compliance = compliance;
+    d.source = e.location();
+    spec_.distances.push_back(d);
+    pending_distances_.emplace_back();  // already resolved
+  }
+
+  void parse_particle(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"name", "pos", "velocity", "mass", "radius", "material"});
+    no_children(e);
+    ParticleSpec p;
+    p.source = e.location();
+    if (!e.has("pos")) e.fail("missing required attribute 'pos'");
+    p.position = *e.vec3("pos");
+    p.velocity = e.vec3_or("velocity", Vec3::Zero());
+    p.mass = e.real_or("mass", p.mass, Range::NonNegative);
+    p.radius = e.real_or("radius", p.radius, Range::Positive);
+    std::optional<NameRef> material;
+    if (auto m = e.text("material")) material = name_ref(e, "material", *m);
+    const std::string name = e.text("name").value_or("");
+    if (e.has("name") && name.empty()) e.fail_attribute("name", "must not be empty");
+    add_particle(std::move(p), name, e, std::move(material));
+  }
+
+  // Per-particle mass of a generated particle set: mass= each, or total_mass= spread evenly.
+  static Real generated_mass(const XmlElement& e, std::size_t count) {
+    e.at_most_one_of({"mass", "total_mass"});
+    if (auto m = e.real("mass", Range::NonNegative)) return *m;
+    if (auto t = e.real("total_mass", Range::NonNegative)) return *t / static_cast<Real>(count);
+    return Real(1);
+  }
+
+  void parse_rope(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 {"name", "start", "end", "segments", "mass", "total_mass", "radius", "compliance", "pin",
+                  "material", "velocity"});
+    no_children(e);
+    if (!e.has("start")) e.fail("missing required attribute 'start'");
+    if (!e.has("end")) e.fail("missing required attribute 'end'");
+    if (!e.has("segments")) e.fail("missing required attribute 'segments'");
+    const Vec3 start = *e.vec3("start");
+    const Vec3 end = *e.vec3("end");
+    const int segments = *e.integer("segments", 1);
+    if (segments > 100000) e.fail_attribute("segments", "must be at most 100000");
+    if (!((end - start).norm() > 0)) e.fail("start and end must differ");
+    const std::string name = e.text("name").value_or("");
+    const Real mass = generated_mass(e, static_cast<std::size_t>(segments) + 1);
+    const Real radius = e.real_or("radius", Real(0.01), Range::Positive);
+    const Real compliance = e.real_or("compliance", 0, Range::NonNegative);
+    const Vec3 velocity = e.vec3_or("velocity", Vec3::Zero());
+    const std::string pin = e.text("pin").value_or("none");
+    bool pin_start = false, pin_end = false;
+    if (pin == "start") pin_start = true;
+    else if (pin == "end") pin_end = true;
+    else if (pin == "both") pin_start = pin_end = true;
+    else if (pin != "none") e.fail_attribute("pin", "expected none, start, end or both, got " + in_quotes(pin));
+    std::optional<NameRef> material;
+    if (auto m = e.text("material")) material = name_ref(e, "material", *m);
+
+    const int first = static_cast<int>(spec_.particles.size());
+    for (int i = 0; i <= segments; ++i) {
+      ParticleSpec p;
+      p.position = start + (end - start) * (static_cast<Real>(i) / static_cast<Real>(segments));
+      p.velocity = velocity;
+      const bool pinned = (i == 0 && pin_start) || (i == segments && pin_end);
+      p.mass = pinned ? Real(0) : mass;
+      p.radius = radius;
+      p.source = e.location();
+      add_particle(std::move(p), name.empty() ? "" : name + "[" + std::to_string(i) + "]", e, material);
+    }
+    for (int i = 0; i < segments; ++i) add_distance(first + i, first + i + 1, compliance, e);
+  }
+
+  void parse_cloth(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"name", "size", "segments", "mass", "total_mass", "radius", "compliance",
+                                 "shear", "shear_compliance", "bend", "bend_compliance", "pin", "material",
+                                 "velocity"},
+                                true));
+    no_children(e);
+    if (!e.has("size")) e.fail("missing required attribute 'size'");
+    if (!e.has("segments")) e.fail("missing required attribute 'segments'");
+    const Vec2 size = *e.vec2("size", Range::Positive);
+    int nx = 0, ny = 0;
+    {
+      const auto tokens = io::split_tokens(*e.text("segments"));
+      long long a = 0, b = 0;
+      if (tokens.size() != 2 || !io::parse_int(tokens[0], a) || !io::parse_int(tokens[1], b))
+        e.fail_attribute("segments", "expected two integers 'nx ny', got " + in_quotes(*e.text("segments")));
+      if (a < 1 || b < 1 || a > 2000 || b > 2000) e.fail_attribute("segments", "each count must be in 1..2000");
+      nx = static_cast<int>(a);
+      ny = static_cast<int>(b);
+    }
+    const Pose pose = e.pose();
+    const std::string name = e.text("name").value_or("");
+    const std::size_t count = static_cast<std::size_t>(nx + 1) * static_cast<std::size_t>(ny + 1);
+    const Real mass = generated_mass(e, count);
+    const Real radius = e.real_or("radius", Real(0.01), Range::Positive);
+    const Real compliance = e.real_or("compliance", 0, Range::NonNegative);
+    const bool shear = e.boolean("shear").value_or(true);
+    const Real shear_compliance = e.real_or("shear_compliance", compliance, Range::NonNegative);
+    const bool bend = e.boolean("bend").value_or(false);
+    const Real bend_compliance = e.real_or("bend_compliance", compliance, Range::NonNegative);
+    const Vec3 velocity = e.vec3_or("velocity", Vec3::Zero());
+    std::optional<NameRef> material;
+    if (auto m = e.text("material")) material = name_ref(e, "material", *m);
+
+    std::vector<char> pinned(count, 0);
+    auto at = [&](int i, int j) { return static_cast<std::size_t>(j) * static_cast<std::size_t>(nx + 1) + static_cast<std::size_t>(i); };
+    for (std::string_view token : io::split_tokens(e.text("pin").value_or("none"))) {
+      if (token == "none") continue;
+      if (token == "corners") {
+        pinned[at(0, 0)] = pinned[at(nx, 0)] = pinned[at(0, ny)] = pinned[at(nx, ny)] = 1;
+      } else if (token == "x0" || token == "x1") {
+        for (int j = 0; j <= ny; ++j) pinned[at(token == "x0" ? 0 : nx, j)] = 1;
+      } else if (token == "y0" || token == "y1") {
+        for (int i = 0; i <= nx; ++i) pinned[at(i, token == "y0" ? 0 : ny)] = 1;
+      } else {
+        const auto comma = token.find(':');
+        long long i = -1, j = -1;
+        if (comma == std::string_view::npos || !io::parse_int(token.substr(0, comma), i) ||
+            !io::parse_int(token.substr(comma + 1), j))
+          e.fail_attribute("pin", "expected none, corners, x0, x1, y0, y1 or i:j grid indices, got " + in_quotes(token));
+        if (i < 0 || i > nx || j < 0 || j > ny)
+          e.fail_attribute("pin", "grid index " + in_quotes(token) + " outside 0:0.." + std::to_string(nx) + ":" +
+                                      std::to_string(ny));
+        pinned[at(static_cast<int>(i), static_cast<int>(j))] = 1;
+      }
+    }
+
+    const int first = static_cast<int>(spec_.particles.size());
+    for (int j = 0; j <= ny; ++j) {
+      for (int i = 0; i <= nx; ++i) {
+        ParticleSpec p;
+        const Vec3 local(size.x() * (static_cast<Real>(i) / static_cast<Real>(nx) - Real(0.5)),
+                         size.y() * (static_cast<Real>(j) / static_cast<Real>(ny) - Real(0.5)), 0);
+        p.position = pose.apply(local);
+        p.velocity = velocity;
+        p.mass = pinned[at(i, j)] ? Real(0) : mass;
+        p.radius = radius;
+        p.source = e.location();
+        const std::string pname =
+            name.empty() ? "" : name + "[" + std::to_string(i) + "," + std::to_string(j) + "]";
+        add_particle(std::move(p), pname, e, material);
+      }
+    }
+    auto id = [&](int i, int j) { return first + static_cast<int>(at(i, j)); };
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i < nx; ++i) add_distance(id(i, j), id(i + 1, j), compliance, e);
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i <= nx; ++i) add_distance(id(i, j), id(i, j + 1), compliance, e);
+    if (shear) {
+      for (int j = 0; j < ny; ++j) {
+        for (int i = 0; i < nx; ++i) {
+          add_distance(id(i, j), id(i + 1, j + 1), shear_compliance, e);
+          add_distance(id(i + 1, j), id(i, j + 1), shear_compliance, e);
+        }
+      }
+    }
+    if (bend) {
+      for (int j = 0; j <= ny; ++j)
+        for (int i = 0; i + 2 <= nx; ++i) add_distance(id(i, j), id(i + 2, j), bend_compliance, e);
+      for (int j = 0; j + 2 <= ny; ++j)
+        for (int i = 0; i <= nx; ++i) add_distance(id(i, j), id(i, j + 2), bend_compliance, e);
+    }
+  }
+
+  void parse_distance(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"a", "b", "rest", "compliance"});
+    no_children(e);
+    DistanceSpec d;
+    d.source = e.location();
+    PendingDistance pending;
+    pending.a = name_ref(e, "a", e.required_text("a"));
+    pending.b = name_ref(e, "b", e.required_text("b"));
+    if (pending.a.name == pending.b.name) e.fail_attribute("b", "a distance needs two different particles");
+    d.rest_length = e.real_or("rest", -1, Range::NonNegative);
+    d.compliance = e.real_or("compliance", 0, Range::NonNegative);
+    spec_.distances.push_back(d);
+    pending_distances_.push_back(std::move(pending));
+  }
+
+  // ---- joints ------------------------------------------------------------------------------
+
+  void parse_joint(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"name", "type", "parent", "child", "axis", "limit", "linear_compliance",
+                                 "angular_compliance", "linear_stiffness", "angular_stiffness"},
+                                true));
+    JointSpec j;
+    j.source = e.location();
+    PendingJoint pending;
+    if (auto name = e.text("name")) {
+      if (name->empty()) e.fail_attribute("name", "must not be empty");
+      if (joint_names_.count(*name)) e.fail_attribute("name", "duplicate joint name " + in_quotes(*name));
+      joint_names_[*name] = static_cast<int>(spec_.joints.size());
+      j.name = *name;
+    }
+    const std::string type = e.required_text("type");
+    if (type == "fixed") j.type = JointType::Fixed;
+    else if (type == "revolute") j.type = JointType::Revolute;
+    else if (type == "prismatic") j.type = JointType::Prismatic;
+    else if (type == "ball") j.type = JointType::Ball;
+    else e.fail_attribute("type", "expected fixed, revolute, prismatic or ball, got " + in_quotes(type));
+    const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+
+    pending.parent = name_ref(e, "parent", e.text("parent").value_or("world"));
+    pending.child = name_ref(e, "child", e.required_text("child"));
+    if (pending.child.name == "world") e.fail_attribute("child", "the child must be a body, not the world");
+    if (pending.parent.name == pending.child.name)
+      e.fail_attribute("child", "a joint cannot connect body " + in_quotes(pending.child.name) + " to itself");
+
+    if (auto axis = e.vec3("axis")) {
+      if (!has_axis) e.fail_attribute("axis", "only revolute and prismatic joints have an axis");
+      const Real n = axis->norm();
+      if (!(n > Real(1e-9))) e.fail_attribute("axis", "must not be zero");
+      j.axis = *axis / n;
+    }
+    if (auto limit = e.vec2("limit")) {
+      if (!has_axis) e.fail_attribute("limit", "only revolute and prismatic joints have limits");
+      if (!((*limit)[0] <= (*limit)[1])) e.fail_attribute("limit", "lower limit above upper limit");
+      j.limited = true;
+      j.lower = (*limit)[0];
+      j.upper = (*limit)[1];
+    }
+    e.at_most_one_of({"linear_compliance", "linear_stiffness"});
+    e.at_most_one_of({"angular_compliance", "angular_stiffness"});
+    j.linear_compliance = e.real_or("linear_compliance", 0, Range::NonNegative);
+    j.angular_compliance = e.real_or("angular_compliance", 0, Range::NonNegative);
+    if (auto k = e.real("linear_stiffness", Range::Positive)) j.linear_compliance = 1 / *k;
+    if (auto k = e.real("angular_stiffness", Range::Positive)) j.angular_compliance = 1 / *k;
+
+    if (e.has_pose()) pending.world_frame = e.pose();
+    bool seen_drive = false;
+    for (const XMLElement* child : e.children()) {
+      const std::string_view name = child->Name();
+      if (name == "parent_frame" || name == "child_frame") {
+        XmlElement f(child, file, attribute_list({}, true));
+        no_children(f);
+        std::optional<Pose>& slot = name == "parent_frame" ? pending.frame_a : pending.frame_b;
+        if (slot) f.fail("given twice");
+        if (pending.world_frame)
+          f.fail("cannot be combined with pose attributes on the <joint> (give the frame one way)");
+        slot = f.pose();
+      } else if (name == "drive") {
+        XmlElement d(child, file, {"mode", "stiffness", "damping", "max_force", "target", "target_velocity"});
+        no_children(d);
+        if (seen_drive) d.fail("given twice");
+        seen_drive = true;
+        if (!has_axis) d.fail("only revolute and prismatic joints have drives");
+        const std::string mode = d.required_text("mode");
+        if (mode == "position") j.drive = DriveMode::Position;
+        else if (mode == "velocity") j.drive = DriveMode::Velocity;
+        else if (mode == "none") j.drive = DriveMode::None;
+        else d.fail_attribute("mode", "expected position, velocity or none, got " + in_quotes(mode));
+        j.stiffness = d.real_or("stiffness", 0, Range::NonNegative);
+        j.damping = d.real_or("damping", 0, Range::NonNegative);
+        j.max_force = d.real_or("max_force", -1, Range::NonNegative);
+        j.target = d.real_or("target", 0);
+        j.target_velocity = d.real_or("target_velocity", 0);
+        if (j.drive == DriveMode::Position && !(j.stiffness > 0)) d.fail("a position drive needs stiffness > 0");
+        if (j.drive == DriveMode::Velocity && !(j.stiffness > 0 || j.damping > 0))
+          d.fail("a velocity drive needs damping > 0");
+      } else {
+        io::fail_at(file, child->GetLineNum(), name,
+                    "unknown element in <joint> (expected parent_frame, child_frame or drive)");
+      }
+    }
+    spec_.joints.push_back(std::move(j));
+    pending_joints_.push_back(std::move(pending));
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  static void no_children(const XmlElement& e) {
+    for (const XMLElement* c : e.children())
+      io::fail_at(e.file(), c->GetLineNum(), c->Name(), "unexpected element inside <" + std::string(e.name()) + ">");
+  }
+
+  static std::string known_names(const std::map<std::string, int>& names) {
+    if (names.empty()) return "none defined";
+    std::string out = "defined: ";
+    int shown = 0;
+    for (const auto& [name, index] : names) {
+      if (shown++ == 12) return out + ", ...";
+      out += (shown > 1 ? ", " : "") + name;
+    }
+    return out;
+  }
+
+  int resolve_material(const std::optional<NameRef>& ref) const {
+    if (!ref) return -1;
+    auto it = material_index_.find(ref->name);
+    if (it == material_index_.end())
+      ref->fail("unknown material " + in_quotes(ref->name) + " (" + known_names(material_index_) + ")");
+    return it->second;
+  }
+
+  int resolve_body(const NameRef& ref) const {
+    if (ref.name == "world") return -1;
+    auto it = body_index_.find(ref.name);
+    if (it == body_index_.end()) ref.fail("unknown body " + in_quotes(ref.name) + " (" + known_names(body_index_) + ")");
+    return it->second;
+  }
+
+  int resolve_particle(const NameRef& ref) const {
+    if (auto it = particle_index_.find(ref.name); it != particle_index_.end()) return it->second;
+    long long index = -1;
+    if (io::parse_int(ref.name, index)) {
+      if (index < 0 || index >= static_cast<long long>(spec_.particles.size()))
+        ref.fail("particle index " + ref.name + " out of range (" + std::to_string(spec_.particles.size()) +
+                 " particles)");
+      return static_cast<int>(index);
+    }
+    ref.fail("unknown particle " + in_quotes(ref.name) + " (give a particle name or index)");
+  }
+
+  // Gives unnamed entities a unique name "<prefix><index>".
+  static std::string unique_name(const std::string& prefix, int index, const std::map<std::string, int>& taken) {
+    std::string name = prefix + std::to_string(index);
+    while (taken.count(name)) name += "_";
+    return name;
+  }
+
+  void resolve() {
+    for (std::size_t i = 0; i < spec_.world_shapes.size(); ++i)
+      spec_.world_shapes[i].material = resolve_material(world_shape_material_[i]);
+    for (std::size_t b = 0; b < spec_.bodies.size(); ++b)
+      for (std::size_t s = 0; s < spec_.bodies[b].shapes.size(); ++s)
+        spec_.bodies[b].shapes[s].material = resolve_material(body_shape_material_[b][s]);
+    for (std::size_t p = 0; p < spec_.particles.size(); ++p)
+      spec_.particles[p].material = resolve_material(particle_material_[p]);
+
+    for (std::size_t b = 0; b < spec_.bodies.size(); ++b) {
+      if (!spec_.bodies[b].name.empty()) continue;
+      spec_.bodies[b].name = unique_name("body", static_cast<int>(b), body_index_);
+      body_index_[spec_.bodies[b].name] = static_cast<int>(b);
+    }
+
+    for (std::size_t i = 0; i < spec_.joints.size(); ++i) {
+      JointSpec& j = spec_.joints[i];
+      const PendingJoint& p = pending_joints_[i];
+      j.body_a = resolve_body(p.parent);
+      j.body_b = resolve_body(p.child);
+      const Pose pose_a = j.body_a >= 0 ? spec_.bodies[j.body_a].pose : Pose{};
+      const Pose pose_b = spec_.bodies[j.body_b].pose;
+      Pose world;
+      if (p.world_frame) world = *p.world_frame;
+      else if (p.frame_a) world = pose_a * *p.frame_a;
+      else if (p.frame_b) world = pose_b * *p.frame_b;
+      else world = pose_b;
+      j.frame_a = p.frame_a ? *p.frame_a : pose_a.inverse() * world;
+      j.frame_b = p.frame_b ? *p.frame_b : pose_b.inverse() * world;
+      j.frame_a.rot.normalize();
+      j.frame_b.rot.normalize();
+      if (j.name.empty()) {
+        j.name = unique_name("joint", static_cast<int>(i), joint_names_);
+        joint_names_[j.name] = static_cast<int>(i);
+      }
+    }
+
+    for (std::size_t i = 0; i < spec_.distances.size(); ++i) {
+      const PendingDistance& p = pending_distances_[i];
+      if (p.a.name.empty()) continue;  // generated by <rope>/<cloth>, already resolved
+      DistanceSpec& d = spec_.distances[i];
+      d.particle_a = resolve_particle(p.a);
+      d.particle_b = resolve_particle(p.b);
+      if (d.particle_a == d.particle_b) p.b.fail("a distance needs two different particles");
+    }
+  }
+
+  SceneSpec spec_;
+  std::vector<std::string> include_stack_;
+  std::map<std::string, int> material_index_, body_index_, particle_index_, joint_names_;
+  std::vector<std::optional<NameRef>> world_shape_material_, particle_material_;
+  std::vector<std::vector<std::optional<NameRef>>> body_shape_material_;
+  std::vector<PendingJoint> pending_joints_;
+  std::vector<PendingDistance> pending_distances_;
+};
+
+}  // namespace
+
+Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string& file_name) {
+  try {
+    SceneParser parser;
+    return parser.parse(xml_text, file_name);
+  } catch (const ParseError& e) {
+    return Error{e.what()};
+  } catch (const std::exception& e) {
+    return Error{io::format_error(file_name, 0, "", std::string("cannot parse: ") + e.what())};
+  }
+}
+
+Result<SceneSpec> load_scene_file(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return Error{io::format_error(path, 0, "", "cannot read the scene file")};
+  return parse_scene_xml(*text, path);
+}
+
+}  // namespace sim

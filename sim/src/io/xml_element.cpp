@@ -1,0 +1,289 @@
+#include "io/xml_element.hpp"
+
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace sim::io {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
+
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+const char* range_text(Range range) {
+  switch (range) {
+    case Range::Positive: return "> 0";
+    case Range::NonNegative: return ">= 0";
+    case Range::Any: break;
+  }
+  return "";
+}
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+}  // namespace
+
+std::string format_error(const std::string& file, int line, std::string_view element,
+                         std::string_view what) {
+  std::string out = file.empty() ? std::string("<scene>") : file;
+  if (line > 0) out += ":" + std::to_string(line);
+  out += ": ";
+  if (!element.empty()) out += "<" + std::string(element) + ">: ";
+  out += what;
+  return out;
+}
+
+void fail_at(const std::string& file, int line, std::string_view element, std::string_view what) {
+  throw ParseError(format_error(file, line, element, what));
+}
+
+std::vector<std::string_view> split_tokens(std::string_view text) {
+  std::vector<std::string_view> tokens;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_separator(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !is_separator(text[j])) ++j;
+    if (j > i) tokens.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return tokens;
+}
+
+bool parse_real(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return false;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+bool parse_int(std::string_view text, long long& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return false;
+  long long v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return false;
+  out = v;
+  return true;
+}
+
+std::vector<std::string_view> attribute_list(std::initializer_list<std::string_view> names,
+                                             bool with_pose) {
+  std::vector<std::string_view> out(names);
+  if (with_pose) out.insert(out.end(), std::begin(XmlElement::kPoseAttributes), std::end(XmlElement::kPoseAttributes));
+  return out;
+}
+
+XmlElement::XmlElement(const tinyxml2::XMLElement* element, const std::string& file,
+                       std::vector<std::string_view> allowed)
+    : element_(element), file_(file), name_(element->Name()), line_(element->GetLineNum()) {
+  for (const tinyxml2::XMLAttribute* a = element->FirstAttribute(); a; a = a->Next()) {
+    if (std::find(allowed.begin(), allowed.end(), std::string_view(a->Name())) == allowed.end()) {
+      const std::string known = allowed.empty() ? std::string("none") : join(allowed);
+      fail_at(file_, a->GetLineNum(), name_,
+              "unknown attribute " + in_quotes(a->Name()) + " (allowed: " + known + ")");
+    }
+  }
+  for (const tinyxml2::XMLNode* n = element->FirstChild(); n; n = n->NextSibling()) {
+    if (const tinyxml2::XMLText* t = n->ToText()) {
+      const std::string_view s = t->Value() ? t->Value() : "";
+      if (s.find_first_not_of(" \t\r\n") != std::string_view::npos)
+        fail_at(file_, n->GetLineNum(), name_, "unexpected text " + in_quotes(s.substr(0, 40)));
+    }
+  }
+}
+
+void XmlElement::fail(std::string_view what) const { fail_at(file_, line_, name_, what); }
+
+void XmlElement::fail_attribute(std::string_view attribute, std::string_view what) const {
+  fail_at(file_, attribute_line(attribute), name_, "attribute " + in_quotes(attribute) + ": " + std::string(what));
+}
+
+int XmlElement::attribute_line(std::string_view attribute) const {
+  const std::string key(attribute);
+  if (const tinyxml2::XMLAttribute* a = element_->FindAttribute(key.c_str())) return a->GetLineNum();
+  return line_;
+}
+
+bool XmlElement::has(std::string_view attribute) const {
+  const std::string key(attribute);
+  return element_->FindAttribute(key.c_str()) != nullptr;
+}
+
+void XmlElement::at_most_one_of(std::initializer_list<std::string_view> attributes) const {
+  std::vector<std::string_view> present;
+  for (std::string_view a : attributes)
+    if (has(a)) present.push_back(a);
+  if (present.size() > 1)
+    fail_attribute(present[1], "cannot be combined with " + in_quotes(present[0]));
+}
+
+void XmlElement::exactly_one_of(std::initializer_list<std::string_view> attributes) const {
+  at_most_one_of(attributes);
+  for (std::string_view a : attributes)
+    if (has(a)) return;
+  std::string names;
+  for (std::string_view a : attributes) names += (names.empty() ? "" : " or ") + in_quotes(a);
+  fail("missing required attribute " + names);
+}
+
+std::optional<std::string> XmlElement::text(std::string_view attribute) const {
+  const std::string key(attribute);
+  if (const char* v = element_->Attribute(key.c_str())) return std::string(v);
+  return std::nullopt;
+}
+
+std::string XmlElement::required_text(std::string_view attribute) const {
+  auto v = text(attribute);
+  if (!v) fail("missing required attribute " + in_quotes(attribute));
+  return *v;
+}
+
+void XmlElement::check_range(std::string_view attribute, Real value, Range range) const {
+  const bool ok = range == Range::Any || (range == Range::Positive && value > 0) ||
+                  (range == Range::NonNegative && value >= 0);
+  if (!ok) {
+    std::string shown = *text(attribute);
+    fail_attribute(attribute, "must be " + std::string(range_text(range)) + " (got " + in_quotes(shown) + ")");
+  }
+}
+
+std::optional<Real> XmlElement::real(std::string_view attribute, Range range) const {
+  auto v = reals(attribute, 1, range);
+  if (!v) return std::nullopt;
+  return (*v)[0];
+}
+
+Real XmlElement::real_or(std::string_view attribute, Real fallback, Range range) const {
+  auto v = real(attribute, range);
+  return v ? *v : fallback;
+}
+
+Real XmlElement::required_real(std::string_view attribute, Range range) const {
+  if (!has(attribute)) fail("missing required attribute " + in_quotes(attribute));
+  return *real(attribute, range);
+}
+
+std::optional<std::vector<Real>> XmlElement::reals(std::string_view attribute, std::size_t count,
+                                                   Range range) const {
+  auto s = text(attribute);
+  if (!s) return std::nullopt;
+  const auto tokens = split_tokens(*s);
+  if (count == 0 && tokens.empty()) fail_attribute(attribute, "expected numbers, got nothing");
+  if (count > 0 && tokens.size() != count) {
+    fail_attribute(attribute, "expected " + std::to_string(count) + (count == 1 ? " number" : " numbers") +
+                                  ", got " + std::to_string(tokens.size()) + " in " + in_quotes(*s));
+  }
+  std::vector<Real> out;
+  out.reserve(tokens.size());
+  for (std::string_view t : tokens) {
+    double v = 0;
+    if (!parse_real(t, v)) fail_attribute(attribute, "malformed number " + in_quotes(t));
+    out.push_back(static_cast<Real>(v));
+  }
+  for (Real v : out) check_range(attribute, v, range);
+  return out;
+}
+
+std::optional<Vec2> XmlElement::vec2(std::string_view attribute, Range range) const {
+  auto v = reals(attribute, 2, range);
+  if (!v) return std::nullopt;
+  return Vec2((*v)[0], (*v)[1]);
+}
+
+std::optional<Vec3> XmlElement::vec3(std::string_view attribute, Range range) const {
+  auto v = reals(attribute, 3, range);
+  if (!v) return std::nullopt;
+  return Vec3((*v)[0], (*v)[1], (*v)[2]);
+}
+
+Vec3 XmlElement::vec3_or(std::string_view attribute, const Vec3& fallback, Range range) const {
+  auto v = vec3(attribute, range);
+  return v ? *v : fallback;
+}
+
+std::optional<int> XmlElement::integer(std::string_view attribute, int minimum) const {
+  auto s = text(attribute);
+  if (!s) return std::nullopt;
+  const auto tokens = split_tokens(*s);
+  long long v = 0;
+  if (tokens.size() != 1 || !parse_int(tokens[0], v))
+    fail_attribute(attribute, "expected an integer, got " + in_quotes(*s));
+  if (v < minimum || v > std::numeric_limits<int>::max())
+    fail_attribute(attribute, "must be an integer >= " + std::to_string(minimum) + " (got " + in_quotes(*s) + ")");
+  return static_cast<int>(v);
+}
+
+std::optional<bool> XmlElement::boolean(std::string_view attribute) const {
+  auto s = text(attribute);
+  if (!s) return std::nullopt;
+  const auto tokens = split_tokens(*s);
+  const std::string_view t = tokens.size() == 1 ? tokens[0] : std::string_view();
+  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
+  fail_attribute(attribute, "expected true or false, got " + in_quotes(*s));
+}
+
+std::vector<const tinyxml2::XMLElement*> XmlElement::children() const {
+  std::vector<const tinyxml2::XMLElement*> out;
+  for (const tinyxml2::XMLElement* c = element_->FirstChildElement(); c; c = c->NextSiblingElement())
+    out.push_back(c);
+  return out;
+}
+
+bool XmlElement::has_pose() const {
+  for (std::string_view a : kPoseAttributes)
+    if (has(a)) return true;
+  return false;
+}
+
+Quat XmlElement::rotation() const {
+  at_most_one_of({"quat", "euler", "axisangle"});
+  if (auto q = reals("quat", 4)) {
+    Quat r((*q)[0], (*q)[1], (*q)[2], (*q)[3]);
+    const Real n = r.norm();
+    if (!(n > Real(1e-9))) fail_attribute("quat", "must not be zero");
+    r.coeffs() /= n;
+    return r;
+  }
+  if (auto e = vec3("euler")) {
+    const Real k = Real(kPi / 180.0);
+    Quat r = Quat(Eigen::AngleAxis<Real>((*e)[0] * k, Vec3::UnitX())) *
+             Quat(Eigen::AngleAxis<Real>((*e)[1] * k, Vec3::UnitY())) *
+             Quat(Eigen::AngleAxis<Real>((*e)[2] * k, Vec3::UnitZ()));
+    r.normalize();
+    return r;
+  }
+  if (auto a = reals("axisangle", 4)) {
+    Vec3 axis((*a)[0], (*a)[1], (*a)[2]);
+    const Real n = axis.norm();
+    if (!(n > Real(1e-9))) fail_attribute("axisangle", "the axis must not be zero");
+    Quat r(Eigen::AngleAxis<Real>((*a)[3] * Real(kPi / 180.0), axis / n));
+    r.normalize();
+    return r;
+  }
+  return Quat::Identity();
+}
+
+Pose XmlElement::pose() const {
+  Pose p;
+  p.pos = vec3_or("pos", Vec3::Zero());
+  p.rot = rotation();
+  return p;
+}
+
+}  // namespace sim::io

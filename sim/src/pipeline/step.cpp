@@ -1,0 +1,77 @@
+// step(): the pipeline of one time step, as a table of contents:
+//   for each substep: collision (once, from the state at the substep's start, with a margin)
+//                     -> non-smooth Newton solve (rows, NCP, Schur system, linear solver)
+//                     -> positions and velocities written back.
+#include "sim/step.hpp"
+
+#include <chrono>
+
+#include "collision/collide.hpp"
+#include "solver/newton_solver.hpp"
+
+namespace sim {
+
+Workspace::Workspace() = default;
+Workspace::~Workspace() = default;
+Workspace::Workspace(Workspace&&) noexcept = default;
+Workspace& Workspace::operator=(Workspace&&) noexcept = default;
+
+StepReport step(const Model& model, State& state, const Control& control, Workspace& ws) {
+  return step(model, model.solver, state, control, ws);
+}
+
+namespace {
+
+// Contact forces and joint forces of the last solve, for overlays and read-outs.
+void publish_forces(const Model& m, const ContactBuffer& contacts, const RowSet& rows, Workspace& ws) {
+  const int n = contacts.size();
+  ws.contact_normal_force.resize(n);
+  ws.contact_friction_force.resize(n);
+  for (int c = 0; c < n; ++c) {
+    ws.contact_normal_force[c] = rows.row_lambda[rows.first_normal + c];
+    ws.contact_friction_force[c] = Vec2(rows.row_lambda[rows.first_friction + 2 * c],
+                                        rows.row_lambda[rows.first_friction + 2 * c + 1]);
+  }
+  ws.joint_force.assign(m.joint_count, Real(0));
+  for (int i = 0; i < rows.first_normal; ++i) {
+    const RowKind k = rows.row_kind[i];
+    if (k == RowKind::Bilateral && rows.row_sub[i] < 0) continue;  // particle distance rows
+    ws.joint_force[rows.row_source[i]] += std::abs(rows.row_lambda[i]);
+  }
+}
+
+}  // namespace
+
+StepReport step(const Model& model, const SolverOptions& options, State& state, const Control& control,
+                Workspace& ws) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  StepReport report;
+  if (static_cast<int>(state.q.size()) != model.coord_count() ||
+      static_cast<int>(state.u.size()) != model.dof_count()) {
+    report.flags |= kStepInvalidInput;
+    report.message = "state does not match the model (" + std::to_string(state.q.size()) + " coordinates, model has " +
+                     std::to_string(model.coord_count()) + ")";
+    return report;
+  }
+  if (!ws.solver) ws.solver = std::make_unique<detail::SolverScratch>();
+  if (!ws.collision) ws.collision = std::make_unique<detail::CollisionScratch>();
+  ws.trace.clear();
+
+  const int substeps = options.substeps > 0 ? options.substeps : 1;
+  const Real h = model.dt / substeps;
+  for (int sub = 0; sub < substeps; ++sub) {
+    const auto tc = Clock::now();
+    generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
+    report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
+    newton_solve_step(model, options, h, state, control, ws.contacts, *ws.solver, ws.trace, report);
+    if (!report.ok()) break;
+  }
+  ++state.step_index;
+  report.contact_count = ws.contacts.size();
+  publish_forces(model, ws.contacts, ws.solver->rows, ws);
+  report.timings.total = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace sim

@@ -1,0 +1,228 @@
+#include "solver/linear_solvers.hpp"
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <cmath>
+
+#include "core/parallel.hpp"
+
+namespace sim {
+
+void LinearScratch::resize(int rows, int dofs) {
+  for (VecX* v : {&diag, &inv_diag, &r, &z, &p, &ap, &az, &tmp_rows}) v->resize(rows);
+  for (VecX* v : {&dofs1, &dofs2, &dofs3}) v->resize(dofs);
+}
+
+namespace {
+
+Real dot(int n, const VecX& a, const VecX& b, std::vector<Real>& partials) {
+  return deterministic_sum(n, partials, [&](int i) { return a[i] * b[i]; });
+}
+
+// ‖r‖_P with P = diag(A)⁻¹.
+Real p_norm(int n, const VecX& r, const VecX& inv_diag, std::vector<Real>& partials) {
+  return std::sqrt(deterministic_sum(n, partials, [&](int i) { return r[i] * r[i] * inv_diag[i]; }));
+}
+
+void setup_diagonal(const SchurSystem& A, LinearScratch& s) {
+  const int n = A.size();
+  A.diagonal(s.diag);
+  for (int i = 0; i < n; ++i) s.inv_diag[i] = s.diag[i] > 0 ? Real(1) / s.diag[i] : Real(0);
+}
+
+// Preconditioned conjugate residual (§8.2, notes/nsn-solver.md): minimises ‖b − A x‖_P over the
+// Krylov space, one A-product per iteration.
+LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
+                     LinearScratch& s, std::vector<Real>* history) {
+  const int n = A.size();
+  auto& parts = s.partials;
+  x.setZero();
+  s.r = b;
+  parallel_for(n, [&](int i) { s.z[i] = s.inv_diag[i] * s.r[i]; });
+  s.p = s.z;
+  A.apply(s.z, s.az, s.dofs1, s.dofs2);
+  s.ap = s.az;
+  Real rho = dot(n, s.z, s.az, parts);
+  LinearSolveStats st;
+  st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+  const Real stop = tol * st.initial_residual;
+  for (int k = 0; k < iterations; ++k) {
+    if (st.final_residual <= stop || !(rho > 0)) break;
+    const Real denom = deterministic_sum(n, parts, [&](int i) { return s.ap[i] * s.ap[i] * s.inv_diag[i]; });
+    if (!(denom > 0)) break;
+    const Real alpha = rho / denom;
+    parallel_for(n, [&](int i) {
+      x[i] += alpha * s.p[i];
+      s.r[i] -= alpha * s.ap[i];
+      s.z[i] -= alpha * s.inv_diag[i] * s.ap[i];
+    });
+    A.apply(s.z, s.az, s.dofs1, s.dofs2);
+    const Real rho_new = dot(n, s.z, s.az, parts);
+    const Real beta = rho_new / rho;
+    rho = rho_new;
+    parallel_for(n, [&](int i) {
+      s.p[i] = s.z[i] + beta * s.p[i];
+      s.ap[i] = s.az[i] + beta * s.ap[i];
+    });
+    st.iterations = k + 1;
+    st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+    if (history) history->push_back(st.final_residual);
+  }
+  return st;
+}
+
+// Jacobi-preconditioned conjugate gradient (the comparison of §8.2).
+LinearSolveStats pcg(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
+                     LinearScratch& s, std::vector<Real>* history) {
+  const int n = A.size();
+  auto& parts = s.partials;
+  x.setZero();
+  s.r = b;
+  parallel_for(n, [&](int i) { s.z[i] = s.inv_diag[i] * s.r[i]; });
+  s.p = s.z;
+  Real rz = dot(n, s.r, s.z, parts);
+  LinearSolveStats st;
+  st.initial_residual = st.final_residual = std::sqrt(std::max(rz, Real(0)));
+  const Real stop = tol * st.initial_residual;
+  for (int k = 0; k < iterations; ++k) {
+    if (st.final_residual <= stop || !(rz > 0)) break;
+    A.apply(s.p, s.ap, s.dofs1, s.dofs2);
+    const Real pap = dot(n, s.p, s.ap, parts);
+    if (!(pap > 0)) break;
+    const Real alpha = rz / pap;
+    parallel_for(n, [&](int i) {
+      x[i] += alpha * s.p[i];
+      s.r[i] -= alpha * s.ap[i];
+      s.z[i] = s.inv_diag[i] * s.r[i];
+    });
+    const Real rz_new = dot(n, s.r, s.z, parts);
+    const Real beta = rz_new / rz;
+    rz = rz_new;
+    parallel_for(n, [&](int i) { s.p[i] = s.z[i] + beta * s.p[i]; });
+    st.iterations = k + 1;
+    st.final_residual = std::sqrt(std::max(rz, Real(0)));
+    if (history) history->push_back(st.final_residual);
+  }
+  return st;
+}
+
+// Damped Jacobi: x += ω D⁻¹ (b − A x).
+LinearSolveStats jacobi(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
+                        Real omega, LinearScratch& s, std::vector<Real>* history) {
+  const int n = A.size();
+  auto& parts = s.partials;
+  x.setZero();
+  s.r = b;
+  LinearSolveStats st;
+  st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+  const Real stop = tol * st.initial_residual;
+  for (int k = 0; k < iterations; ++k) {
+    if (st.final_residual <= stop) break;
+    parallel_for(n, [&](int i) { x[i] += omega * s.inv_diag[i] * s.r[i]; });
+    A.apply(x, s.ap, s.dofs1, s.dofs2);
+    parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
+    st.iterations = k + 1;
+    st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+    if (history) history->push_back(st.final_residual);
+  }
+  return st;
+}
+
+// Gauss–Seidel sweeps in row order, keeping z = H⁻¹ Jᵀ x up to date row by row (sequential).
+LinearSolveStats gauss_seidel(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
+                              LinearScratch& s, std::vector<Real>* history) {
+  const int n = A.size();
+  auto& parts = s.partials;
+  x.setZero();
+  VecX& z = s.dofs3;
+  z.setZero();
+  LinearSolveStats st;
+  st.initial_residual = st.final_residual = p_norm(n, b, s.inv_diag, parts);
+  const Real stop = tol * st.initial_residual;
+  for (int k = 0; k < iterations; ++k) {
+    if (st.final_residual <= stop) break;
+    for (int i = 0; i < n; ++i) {
+      if (!(s.diag[i] > 0)) continue;
+      const Real ax = A.j_row(i, z) + A.diag_c(i) * x[i];
+      const Real delta = (b[i] - ax) * s.inv_diag[i];
+      x[i] += delta;
+      A.add_inv_h_jt_row(i, delta, z);
+    }
+    A.apply(x, s.ap, s.dofs1, s.dofs2);
+    parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
+    st.iterations = k + 1;
+    st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+    if (history) history->push_back(st.final_residual);
+  }
+  return st;
+}
+
+// Reference: A assembled as a sparse matrix and factorised (LDLᵀ). Allocates; for small
+// problems and for checking the iterative solvers.
+LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScratch& s,
+                        std::vector<Real>* history) {
+  const Model& m = A.model();
+  const RowSet& rows = A.rows();
+  const int n = A.size();
+  const int dofs = m.dof_count();
+  using Triplet = Eigen::Triplet<Real>;
+  std::vector<Triplet> jt, hinv;
+  Real col[6], tmp[6];
+  for (int i = 0; i < n; ++i) {
+    const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
+    const Vec6* jac[2] = {&rows.row_jac_a[i], &rows.row_jac_b[i]};
+    for (int side = 0; side < 2; ++side) {
+      if (nodes[side] < 0) continue;
+      const int dof = node_dof(m, nodes[side]);
+      for (int k = 0; k < node_width(m, nodes[side]); ++k)
+        if ((*jac[side])[k] != 0) jt.emplace_back(dof + k, i, (*jac[side])[k]);
+    }
+  }
+  for (int node = 0; node < m.body_count + m.particle_count; ++node) {
+    const int dof = node_dof(m, node), width = node_width(m, node);
+    for (int c = 0; c < width; ++c) {
+      for (int k = 0; k < 6; ++k) col[k] = k == c ? Real(1) : Real(0);
+      A.inverse_mass().apply_node(m, node, col, tmp);
+      for (int r = 0; r < width; ++r)
+        if (tmp[r] != 0) hinv.emplace_back(dof + r, dof + c, tmp[r]);
+    }
+  }
+  Eigen::SparseMatrix<Real> JT(dofs, n), HI(dofs, dofs), C(n, n);
+  JT.setFromTriplets(jt.begin(), jt.end());
+  HI.setFromTriplets(hinv.begin(), hinv.end());
+  std::vector<Triplet> cd;
+  for (int i = 0; i < n; ++i) cd.emplace_back(i, i, A.diag_c(i));
+  C.setFromTriplets(cd.begin(), cd.end());
+  Eigen::SparseMatrix<Real> M = Eigen::SparseMatrix<Real>(JT.transpose()) * HI * JT + C;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real>> ldlt(M);
+  LinearSolveStats st;
+  st.initial_residual = p_norm(n, b, s.inv_diag, s.partials);
+  if (ldlt.info() == Eigen::Success) x = ldlt.solve(b);
+  else x.setZero();
+  A.apply(x, s.ap, s.dofs1, s.dofs2);
+  s.r = b - s.ap;
+  st.iterations = 1;
+  st.final_residual = p_norm(n, s.r, s.inv_diag, s.partials);
+  if (history) history->push_back(st.final_residual);
+  return st;
+}
+
+}  // namespace
+
+LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
+                              int iterations, Real tolerance, Real jacobi_weight,
+                              LinearScratch& s, std::vector<Real>* history) {
+  s.resize(A.size(), A.model().dof_count());
+  if (x.size() != A.size()) x.resize(A.size());
+  setup_diagonal(A, s);
+  switch (solver) {
+    case LinearSolver::PCR: return pcr(A, b, x, iterations, tolerance, s, history);
+    case LinearSolver::PCG: return pcg(A, b, x, iterations, tolerance, s, history);
+    case LinearSolver::Jacobi: return jacobi(A, b, x, iterations, tolerance, jacobi_weight, s, history);
+    case LinearSolver::GaussSeidel: return gauss_seidel(A, b, x, iterations, tolerance, s, history);
+    case LinearSolver::Direct: return direct(A, b, x, s, history);
+  }
+  return {};
+}
+
+}  // namespace sim

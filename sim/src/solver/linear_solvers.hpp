@@ -1,0 +1,35 @@
+// Linear solvers for the Schur system A x = b (eq. 59), §8.2.
+//
+// Every solver starts from x = 0 and records, per iteration, the Jacobi-preconditioned residual
+// norm ‖b − A x‖_P = sqrt(rᵀ P r), P = diag(A)⁻¹: the norm that preconditioned CR minimises
+// (so PCR's record is monotone, eq. 69) and the same measure for every solver, so they compare.
+#pragma once
+
+#include <vector>
+
+#include "sim/solver_options.hpp"
+#include "solver/schur_system.hpp"
+
+namespace sim {
+
+struct LinearSolveStats {
+  int iterations = 0;
+  Real initial_residual = 0;  // ‖b‖_P
+  Real final_residual = 0;    // ‖b − A x‖_P
+};
+
+// Scratch vectors, sized on first use and reused.
+struct LinearScratch {
+  VecX diag, inv_diag, r, z, p, ap, az, tmp_rows;
+  VecX dofs1, dofs2, dofs3;
+  std::vector<Real> partials;
+  void resize(int rows, int dofs);
+};
+
+// Solves A x = b with `solver` for at most `iterations` iterations (or until the residual falls
+// below tolerance·‖b‖_P). Appends per-iteration residuals to `history` (may be null).
+LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
+                              int iterations, Real tolerance, Real jacobi_weight,
+                              LinearScratch& s, std::vector<Real>* history);
+
+}  // namespace sim

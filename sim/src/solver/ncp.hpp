@@ -1,0 +1,69 @@
+// NCP functions with r-scaling and the smooth friction compliance W (paper Appendix A).
+//
+// Symbols: C = constraint value (position rows) [m], λ = multiplier [N], r = complementarity
+// preconditioner (eq. 66) so that rλ has the units of C. For friction: v = |Dᵀu| slip speed,
+// μλ_n the cone radius, λ_f the friction force.
+// Kernel-style: plain functions, no allocation, usable from CPU and CUDA code.
+#pragma once
+
+#include <cmath>
+
+#include "sim/math.hpp"
+
+#if defined(__CUDACC__)
+#define SIM_HD __host__ __device__
+#else
+#define SIM_HD
+#endif
+
+namespace sim {
+
+// Value φ and partial derivatives α = ∂φ/∂C, β̂ = ∂φ/∂λ (so the system's S = β̂, eq. 95).
+struct NcpValue {
+  Real phi;
+  Real dphi_dc;       // α
+  Real dphi_dlambda;  // S (already includes the factor r)
+};
+
+// Fischer–Burmeister, eq. 93: φ = C + rλ − sqrt(C² + r²λ²); derivatives eqs. 94–95.
+// At C = rλ = 0 the function is not differentiable; take α = 0, β = 1 (eqs. 26–27).
+SIM_HD inline NcpValue fischer_burmeister(Real c, Real lambda, Real r) {
+  const Real rl = r * lambda;
+  const Real s = std::sqrt(c * c + rl * rl);
+  if (s <= Real(1e-30)) return NcpValue{c + rl - s, Real(0), r};
+  return NcpValue{c + rl - s, Real(1) - c / s, (Real(1) - rl / s) * r};
+}
+
+// Minimum map, eqs. 96–98: active (C <= rλ) gives φ = C with row ∇C; otherwise φ = rλ, S = r.
+SIM_HD inline NcpValue min_map(Real c, Real lambda, Real r) {
+  if (c <= r * lambda) return NcpValue{c, Real(1), Real(0)};
+  return NcpValue{r * lambda, Real(0), r};
+}
+
+// W for Fischer–Burmeister (eqs. 99–104, corrected): the paper prints |Dᵀu|² in (102) and (104);
+// deriving (101) from the FB function gives |Dᵀu|. With a = μλ_n − |λ_f| and s = sqrt(v² + r²a²):
+//   W = r (s − r a) / (v + r μλ_n − s).
+// Stick (v = 0, a > 0) gives W = 0; slip on the cone (a = 0) gives W = v / (μλ_n).
+// At v = 0, λ_f = 0 the quotient is 0/0 with limit 0. A denominator <= 0 means the fixed point
+// projects |λ_f| to zero: W is then capped at kFrictionWMax·r.
+inline constexpr Real kFrictionWMax = Real(1e6);
+SIM_HD inline Real friction_w_fischer_burmeister(Real v, Real mu_lambda_n, Real lambda_f_norm, Real r) {
+  const Real a = mu_lambda_n - lambda_f_norm;
+  const Real s = std::sqrt(v * v + r * r * a * a);
+  const Real numerator = r * (s - r * a);
+  const Real denominator = v + r * mu_lambda_n - s;
+  const Real scale = v + r * mu_lambda_n;
+  if (numerator <= Real(1e-14) * (scale * r + Real(1e-300))) return Real(0);
+  if (denominator <= Real(1e-14) * scale) return kFrictionWMax * r;
+  const Real w = numerator / denominator;
+  return w < kFrictionWMax * r ? w : kFrictionWMax * r;
+}
+
+// W for the minimum map, eq. 105.
+SIM_HD inline Real friction_w_min_map(Real v, Real mu_lambda_n, Real lambda_f_norm, Real r) {
+  const Real a = mu_lambda_n - lambda_f_norm;
+  if (v <= r * a) return Real(0);
+  return (v - r * a) / mu_lambda_n;
+}
+
+}  // namespace sim

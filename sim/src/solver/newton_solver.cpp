@@ -1,0 +1,572 @@
+#include "solver/newton_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "constraint/contact_rows.hpp"
+#include "constraint/distance_rows.hpp"
+#include "constraint/joint_rows.hpp"
+#include "core/parallel.hpp"
+#include "solver/ncp.hpp"
+
+namespace sim {
+
+using detail::SolverScratch;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// ---- setup ---------------------------------------------------------------------------------
+
+// Mass at q⁻ (eq. 90: world inertia R I Rᵀ), H⁻¹ without geometric stiffness, and the
+// unconstrained velocity ũ = u⁻ + h M⁻¹ (f_ext + f_gyro) (eq. 46, explicit gyroscopic term).
+void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const Control& control,
+                                  SolverScratch& s) {
+  s.body_inertia_world.resize(m.body_count);
+  s.inv_mass.body_inv_mass = m.body_inv_mass;
+  s.inv_mass.body_inv_inertia.resize(m.body_count);
+  s.inv_mass.particle_inv_mass.resize(3 * m.particle_count);
+  s.u_tilde.resize(m.dof_count());
+  const bool has_wrench = static_cast<int>(control.body_wrench.size()) == m.body_count;
+  const bool has_pforce = static_cast<int>(control.particle_force.size()) == m.particle_count;
+  parallel_for(m.body_count, [&](int b) {
+    const Mat3 R = st.body_rotation(b).toRotationMatrix();
+    s.body_inertia_world[b] = R * m.body_inertia[b].asDiagonal() * R.transpose();
+    s.inv_mass.body_inv_inertia[b] = R * m.body_inv_inertia[b].asDiagonal() * R.transpose();
+    Real* ut = s.u_tilde.data() + 6 * b;
+    if (!m.body_is_dynamic(b)) {
+      for (int k = 0; k < 6; ++k) ut[k] = 0;
+      return;
+    }
+    const Vec3 v = st.body_velocity(b), w = st.body_angular_velocity(b);
+    Vec3 force = m.gravity / m.body_inv_mass[b];
+    Vec3 torque = -w.cross(s.body_inertia_world[b] * w);  // gyroscopic
+    if (has_wrench) {
+      force += control.body_wrench[b].head<3>();
+      torque += control.body_wrench[b].tail<3>();
+    }
+    const Vec3 vt = v + h * m.body_inv_mass[b] * force;
+    const Vec3 wt = w + h * (s.inv_mass.body_inv_inertia[b] * torque);
+    for (int k = 0; k < 3; ++k) {
+      ut[k] = vt[k];
+      ut[3 + k] = wt[k];
+    }
+  });
+  for (int p = 0; p < m.particle_count; ++p) {
+    const int dof = m.particle_dof(p);
+    const Real im = m.particle_inv_mass[p];
+    for (int k = 0; k < 3; ++k) {
+      s.inv_mass.particle_inv_mass[3 * p + k] = im;
+      const Real f = has_pforce ? control.particle_force[p][k] : Real(0);
+      s.u_tilde[dof + k] = im > 0 ? st.u[dof + k] + h * (m.gravity[k] + im * f) : Real(0);
+    }
+  }
+}
+
+// ---- row structure -------------------------------------------------------------------------
+
+bool joint_has_drive(const Model& m, int j) {
+  return m.joint_drive[j] != DriveMode::None && joint_has_coordinate(m.joint_type[j]);
+}
+bool joint_has_limit(const Model& m, int j) {
+  return m.joint_limited[j] && joint_has_coordinate(m.joint_type[j]);
+}
+
+void build_row_structure(const Model& m, const ContactBuffer& contacts, RowSet& rows) {
+  int bilateral = m.distance_count, drives = 0, limits = 0;
+  for (int j = 0; j < m.joint_count; ++j) {
+    bilateral += joint_bilateral_row_count(m.joint_type[j]);
+    drives += joint_has_drive(m, j) ? 1 : 0;
+    limits += joint_has_limit(m, j) ? 2 : 0;
+  }
+  rows.first_drive = bilateral;
+  rows.first_limit = rows.first_drive + drives;
+  rows.first_normal = rows.first_limit + limits;
+  rows.first_friction = rows.first_normal + contacts.size();
+  rows.resize(rows.first_friction + 2 * contacts.size());
+
+  auto set = [&](int r, RowKind kind, int na, int nb, int source, int sub, Real compliance) {
+    rows.row_kind[r] = kind;
+    rows.row_node_a[r] = na;
+    rows.row_node_b[r] = nb;
+    rows.row_source[r] = source;
+    rows.row_sub[r] = static_cast<std::int8_t>(sub);
+    rows.row_compliance[r] = compliance;
+    rows.row_bound[r] = -1;
+    rows.row_bias[r] = 0;
+  };
+  int r = 0, d = rows.first_drive, l = rows.first_limit;
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int na = joint_side_node(m, m.joint_body_a[j]), nb = joint_side_node(m, m.joint_body_b[j]);
+    const int count = joint_bilateral_row_count(m.joint_type[j]);
+    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
+    for (int k = 0; k < count; ++k)
+      set(r++, RowKind::Bilateral, na, nb, j, k,
+          k < positional ? m.joint_linear_compliance[j] : m.joint_angular_compliance[j]);
+    if (joint_has_drive(m, j)) set(d++, RowKind::Drive, na, nb, j, 0, 0);
+    if (joint_has_limit(m, j)) {
+      set(l++, RowKind::Limit, na, nb, j, 0, 0);
+      set(l++, RowKind::Limit, na, nb, j, 1, 0);
+    }
+  }
+  for (int i = 0; i < m.distance_count; ++i) {
+    auto node = [&](int p) { return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1; };
+    set(r++, RowKind::Bilateral, node(m.distance_particle_a[i]), node(m.distance_particle_b[i]), i,
+        -1, m.distance_compliance[i]);
+  }
+  set_contact_row_structure(m, contacts, rows);
+}
+
+// Values C(q) and gradients ∇C G of every row at configuration c.
+void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c, RowSet& rows) {
+  int r = 0;
+  for (int j = 0; j < m.joint_count; ++j) r += evaluate_joint_rows(m, j, c, rows, r);
+  for (int i = 0; i < m.distance_count; ++i) evaluate_distance_row(m, i, c, rows, r++);
+  int d = rows.first_drive, l = rows.first_limit;
+  for (int j = 0; j < m.joint_count; ++j) {
+    const bool drive = joint_has_drive(m, j), limit = joint_has_limit(m, j);
+    if (!drive && !limit) continue;
+    const JointCoordinate jc = joint_coordinate(m, j, c);
+    if (drive) {
+      rows.row_value[d] = jc.value;
+      rows.row_grad_a[d] = jc.grad_a;
+      rows.row_grad_b[d] = jc.grad_b;
+      ++d;
+    }
+    if (limit) {
+      rows.row_value[l] = jc.value - m.joint_lower[j];  // θ − lower >= 0
+      rows.row_grad_a[l] = jc.grad_a;
+      rows.row_grad_b[l] = jc.grad_b;
+      ++l;
+      rows.row_value[l] = m.joint_upper[j] - jc.value;  // upper − θ >= 0
+      rows.row_grad_a[l] = -jc.grad_a;
+      rows.row_grad_b[l] = -jc.grad_b;
+      ++l;
+    }
+  }
+  evaluate_contact_rows(m, contacts, c, rows);
+}
+
+// [J M⁻¹ Jᵀ]_ii for the unscaled gradient rows.
+Real effective_inverse_mass(const Model& m, const InverseMass& im, const RowSet& rows, int i) {
+  Real sum = 0, tmp[6];
+  const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
+  const Vec6* g[2] = {&rows.row_grad_a[i], &rows.row_grad_b[i]};
+  for (int side = 0; side < 2; ++side) {
+    if (nodes[side] < 0) continue;
+    im.apply_node(m, nodes[side], g[side]->data(), tmp);
+    for (int k = 0; k < node_width(m, nodes[side]); ++k) sum += (*g[side])[k] * tmp[k];
+  }
+  return sum;
+}
+
+// Complementarity preconditioner (eq. 66), once per step from the rows at q⁻:
+// position rows r = h² [J M⁻¹ Jᵀ]_ii, velocity rows (friction, drives) r = h [J M⁻¹ Jᵀ]_ii,
+// one r per contact for both friction rows (their mean). Identity: r = 1; "h2": h² or h.
+void compute_preconditioner(const Model& m, const SolverOptions& o, Real h, const InverseMass& im,
+                            RowSet& rows) {
+  parallel_for(rows.count, [&](int i) {
+    const RowKind kind = rows.row_kind[i];
+    const bool velocity_level = kind == RowKind::Friction || kind == RowKind::Drive;
+    Real r = 1;
+    switch (o.preconditioner) {
+      case Preconditioner::Identity: r = 1; break;
+      case Preconditioner::TimeStepSquared: r = velocity_level ? h : h * h; break;
+      case Preconditioner::EffectiveMass: {
+        Real k = effective_inverse_mass(m, im, rows, i);
+        if (kind == RowKind::Friction) {
+          const int partner = rows.row_sub[i] == 1 ? i + 1 : i - 1;
+          k = Real(0.5) * (k + effective_inverse_mass(m, im, rows, partner));
+        }
+        r = (velocity_level ? h : h * h) * k;
+        break;
+      }
+    }
+    rows.row_r[i] = std::max(r, Real(1e-12));
+  });
+}
+
+// Drive rows (velocity level): implicit PD, λ = −kp(θ⁻ + hθ̇ − θ*) − kd(θ̇ − θ̇*) rearranged to
+//   φ_d = θ̇ + b + e λ = 0,  e = 1/(kp h + kd),  b = (kp(θ⁻ − θ*) − kd θ̇*) e,
+// with θ̇ = J_d u and θ⁻ the coordinate at the step's start (row_value after evaluation at q⁻).
+void setup_drives(const Model& m, const Control& control, Real h, RowSet& rows) {
+  for (int i = rows.first_drive; i < rows.first_limit; ++i) {
+    const int j = rows.row_source[i];
+    const bool position = m.joint_drive[j] == DriveMode::Position;
+    const Real kp = position ? m.joint_stiffness[j] : Real(0);
+    const Real kd = m.joint_damping[j];
+    const Real target = j < static_cast<int>(control.joint_target.size()) ? control.joint_target[j] : Real(0);
+    const Real target_v = j < static_cast<int>(control.joint_target_velocity.size())
+                              ? control.joint_target_velocity[j] : Real(0);
+    const Real e = Real(1) / (kp * h + kd);
+    rows.row_compliance[i] = e;
+    rows.row_bias[i] = (kp * (rows.row_value[i] - target) - kd * target_v) * e;
+    rows.row_bound[i] = m.joint_max_force[j];
+  }
+}
+
+// ---- NCP evaluation -----------------------------------------------------------------------
+
+Real row_dot_u(const Model& m, const RowSet& rows, const Vec6* ga, const Vec6* gb, int i, const VecX& u) {
+  Real s = 0;
+  const int a = rows.row_node_a[i], b = rows.row_node_b[i];
+  if (a >= 0) {
+    const int dof = node_dof(m, a);
+    for (int k = 0; k < node_width(m, a); ++k) s += (*ga)[k] * u[dof + k];
+  }
+  if (b >= 0) {
+    const int dof = node_dof(m, b);
+    for (int k = 0; k < node_width(m, b); ++k) s += (*gb)[k] * u[dof + k];
+  }
+  return s;
+}
+
+// Sets J, the C block, the residual h and the active flag of every row at the current (u, λ).
+void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOptions& o, Real h,
+                  const VecX& u, RowSet& rows) {
+  const bool fb = o.ncp == NcpFunction::FischerBurmeister;
+  parallel_for(rows.first_friction, [&](int i) {
+    const Real lambda = rows.row_lambda[i];
+    const Real r = rows.row_r[i];
+    switch (rows.row_kind[i]) {
+      case RowKind::Bilateral: {  // (c + Eλ)/h, block E/h² (eq. 8, 55)
+        const Real e = rows.row_compliance[i];
+        rows.row_jac_a[i] = rows.row_grad_a[i];
+        rows.row_jac_b[i] = rows.row_grad_b[i];
+        rows.row_residual[i] = (rows.row_value[i] + e * lambda) / h;
+        rows.row_diag_c[i] = e / (h * h);
+        rows.row_active[i] = 1;
+        break;
+      }
+      case RowKind::Drive: {  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
+        const Real e = rows.row_compliance[i];
+        const Real phi = row_dot_u(m, rows, &rows.row_grad_a[i], &rows.row_grad_b[i], i, u) +
+                         rows.row_bias[i] + e * lambda;
+        const Real bound = rows.row_bound[i];
+        const Real z = lambda - phi / r;
+        if (bound >= 0 && std::abs(z) > bound) {
+          const Real side = z > 0 ? bound : -bound;
+          rows.row_jac_a[i].setZero();
+          rows.row_jac_b[i].setZero();
+          rows.row_residual[i] = r * (lambda - side);
+          rows.row_diag_c[i] = r / h;
+          rows.row_active[i] = 0;
+        } else {
+          rows.row_jac_a[i] = rows.row_grad_a[i];
+          rows.row_jac_b[i] = rows.row_grad_b[i];
+          rows.row_residual[i] = phi;
+          rows.row_diag_c[i] = e / h;
+          rows.row_active[i] = 1;
+        }
+        break;
+      }
+      case RowKind::Limit:
+      case RowKind::Normal: {  // φ_n/h, row α∇C, block S/h² (eqs. 93-98)
+        const Real c = rows.row_value[i];
+        const NcpValue v = fb ? fischer_burmeister(c, lambda, r) : min_map(c, lambda, r);
+        rows.row_jac_a[i] = v.dphi_dc * rows.row_grad_a[i];
+        rows.row_jac_b[i] = v.dphi_dc * rows.row_grad_b[i];
+        rows.row_residual[i] = v.phi / h;
+        rows.row_diag_c[i] = v.dphi_dlambda / (h * h);
+        rows.row_active[i] = c <= r * lambda ? 1 : 0;
+        break;
+      }
+      case RowKind::Friction: break;
+    }
+  });
+  // Friction (eqs. 99-106): active where μλ_n > 0: φ_f = Dᵀu + W λ_f, row D, block W/h.
+  // Inactive set (μλ_n <= 0): rows zeroed, φ_f = r λ_f drives λ_f to 0 (notes: W = 1, scaled).
+  parallel_for(contacts.size(), [&](int c) {
+    const int n = rows.first_normal + c;
+    const int f = rows.first_friction + 2 * c;
+    const Real mu_ln = contacts.contacts[c].friction * rows.row_lambda[n];
+    const Real r = rows.row_r[f];
+    const Real l1 = rows.row_lambda[f], l2 = rows.row_lambda[f + 1];
+    if (!(mu_ln > 0)) {
+      for (int k = 0; k < 2; ++k) {
+        rows.row_jac_a[f + k].setZero();
+        rows.row_jac_b[f + k].setZero();
+        rows.row_residual[f + k] = r * rows.row_lambda[f + k];
+        rows.row_diag_c[f + k] = r / h;
+        rows.row_w[f + k] = r;
+        rows.row_active[f + k] = 0;
+      }
+      return;
+    }
+    const Real s1 = row_dot_u(m, rows, &rows.row_grad_a[f], &rows.row_grad_b[f], f, u);
+    const Real s2 = row_dot_u(m, rows, &rows.row_grad_a[f + 1], &rows.row_grad_b[f + 1], f + 1, u);
+    const Real v = std::sqrt(s1 * s1 + s2 * s2);
+    const Real lf = std::sqrt(l1 * l1 + l2 * l2);
+    const Real w = fb ? friction_w_fischer_burmeister(v, mu_ln, lf, r) : friction_w_min_map(v, mu_ln, lf, r);
+    const Real slip[2] = {s1, s2};
+    for (int k = 0; k < 2; ++k) {
+      rows.row_jac_a[f + k] = rows.row_grad_a[f + k];
+      rows.row_jac_b[f + k] = rows.row_grad_b[f + k];
+      rows.row_residual[f + k] = slip[k] + w * rows.row_lambda[f + k];
+      rows.row_diag_c[f + k] = w / h;
+      rows.row_w[f + k] = w;
+      rows.row_active[f + k] = w > 0 ? 1 : 0;
+    }
+  });
+}
+
+// Residual norms per row type, in the units of the constraint (m for position rows, m/s for
+// velocity rows).
+void measure_residuals(const RowSet& rows, Real h, NewtonIterationTrace& t) {
+  Real n2 = 0, f2 = 0, b2 = 0;
+  for (int i = 0; i < rows.count; ++i) {
+    const RowKind k = rows.row_kind[i];
+    const bool velocity_level = k == RowKind::Friction || k == RowKind::Drive;
+    const Real e = std::abs(velocity_level ? rows.row_residual[i] : rows.row_residual[i] * h);
+    if (k == RowKind::Normal || k == RowKind::Limit) {
+      t.normal_max = std::max(t.normal_max, e);
+      n2 += e * e;
+    } else if (k == RowKind::Friction) {
+      t.friction_max = std::max(t.friction_max, e);
+      f2 += e * e;
+    } else {
+      t.bilateral_max = std::max(t.bilateral_max, e);
+      b2 += e * e;
+    }
+  }
+  t.normal_l2 = std::sqrt(n2);
+  t.friction_l2 = std::sqrt(f2);
+  t.bilateral_l2 = std::sqrt(b2);
+}
+
+// g = M (u − ũ) − h Jᵀ λ (eq. 57) on dynamic dofs; 0 on fixed ones.
+void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScratch& s) {
+  sys.jt(s.rows.row_lambda.data(), s.jt);
+  parallel_for(m.body_count, [&](int b) {
+    Real* g = s.g.data() + 6 * b;
+    if (!m.body_is_dynamic(b)) {
+      for (int k = 0; k < 6; ++k) g[k] = 0;
+      return;
+    }
+    const Real mass = Real(1) / m.body_inv_mass[b];
+    const Real* u = s.u.data() + 6 * b;
+    const Real* ut = s.u_tilde.data() + 6 * b;
+    const Real* jt = s.jt.data() + 6 * b;
+    const Vec3 dw(u[3] - ut[3], u[4] - ut[4], u[5] - ut[5]);
+    const Vec3 iw = s.body_inertia_world[b] * dw;
+    for (int k = 0; k < 3; ++k) {
+      g[k] = mass * (u[k] - ut[k]) - h * jt[k];
+      g[3 + k] = iw[k] - h * jt[3 + k];
+    }
+  });
+  for (int p = 0; p < m.particle_count; ++p) {
+    const int dof = m.particle_dof(p);
+    const Real im = m.particle_inv_mass[p];
+    for (int k = 0; k < 3; ++k)
+      s.g[dof + k] = im > 0 ? (s.u[dof + k] - s.u_tilde[dof + k]) / im - h * s.jt[dof + k] : Real(0);
+  }
+}
+
+// Diagonal geometric stiffness (eqs. 71-74) on particle dofs: the secant of g along the last
+// Newton step gives c_k; H̃_kk = M_kk − min(0, c_k) keeps H̃ >= M.
+// The paper prints c_k = −[g(u⁺)_k − g(u)_k + (MΔu)_k]/Δu_k; the mass term must be subtracted for
+// c_k to be the non-mass part h²K_kk of the secant (with "+" H̃ would always be shifted by 2M).
+void update_geometric_stiffness(const Model& m, SolverScratch& s) {
+  const int first = 6 * m.body_count;
+  for (int p = 0; p < m.particle_count; ++p) {
+    const Real im = m.particle_inv_mass[p];
+    if (!(im > 0)) continue;
+    const Real mass = Real(1) / im;
+    for (int k = 0; k < 3; ++k) {
+      const int dof = first + 3 * p + k;
+      const Real du = s.du_prev[dof];
+      Real shift = s.dof_shift[3 * p + k];
+      if (std::abs(du) > Real(1e-12)) {
+        const Real c = -(s.g[dof] - s.g_prev[dof] - mass * du) / du;
+        shift = -std::min(Real(0), c);
+      }
+      s.dof_shift[3 * p + k] = shift;
+      s.inv_mass.particle_inv_mass[3 * p + k] = Real(1) / (mass + shift);
+    }
+  }
+}
+
+// ---- warm start ----------------------------------------------------------------------------
+
+void warm_start(const Model& m, const ContactBuffer& contacts, SolverScratch& s) {
+  RowSet& rows = s.rows;
+  std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));
+  if (static_cast<int>(s.warm_fixed_lambda.size()) == rows.first_normal)
+    std::copy(s.warm_fixed_lambda.begin(), s.warm_fixed_lambda.end(), rows.row_lambda.begin());
+  // Keys are stored sorted: binary search per contact.
+  for (int c = 0; c < contacts.size(); ++c) {
+    const auto it = std::lower_bound(s.warm_keys.begin(), s.warm_keys.end(), contacts.contacts[c].key);
+    if (it == s.warm_keys.end() || *it != contacts.contacts[c].key) continue;
+    const std::size_t w = static_cast<std::size_t>(it - s.warm_keys.begin());
+    rows.row_lambda[rows.first_normal + c] = s.warm_contact_lambda[3 * w];
+    rows.row_lambda[rows.first_friction + 2 * c] = s.warm_contact_lambda[3 * w + 1];
+    rows.row_lambda[rows.first_friction + 2 * c + 1] = s.warm_contact_lambda[3 * w + 2];
+  }
+  if (s.warm_u.size() == m.dof_count()) s.u = s.warm_u;
+}
+
+void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
+  const RowSet& rows = s.rows;
+  s.warm_fixed_lambda.assign(rows.row_lambda.begin(), rows.row_lambda.begin() + rows.first_normal);
+  const int n = contacts.size();
+  // Sort contact indices by key (ties keep contact order) and store keys with their λ.
+  std::vector<int>& order = s.warm_order;
+  order.resize(n);
+  for (int c = 0; c < n; ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return contacts.contacts[x].key < contacts.contacts[y].key; });
+  s.warm_keys.resize(n);
+  s.warm_contact_lambda.resize(3 * n);
+  for (int i = 0; i < n; ++i) {
+    const int c = order[i];
+    s.warm_keys[i] = contacts.contacts[c].key;
+    s.warm_contact_lambda[3 * i] = rows.row_lambda[rows.first_normal + c];
+    s.warm_contact_lambda[3 * i + 1] = rows.row_lambda[rows.first_friction + 2 * c];
+    s.warm_contact_lambda[3 * i + 2] = rows.row_lambda[rows.first_friction + 2 * c + 1];
+  }
+  s.warm_u = s.u;
+}
+
+bool all_finite(const VecX& v) { return v.allFinite(); }
+
+}  // namespace
+
+void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
+                       const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,
+                       StepReport& report) {
+  auto t0 = Clock::now();
+  const int dofs = m.dof_count();
+  for (VecX* v : {&s.u, &s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1}) v->setZero(dofs);
+  s.q0 = Eigen::Map<const VecX>(state.q.data(), m.coord_count());
+  s.q.resize(m.coord_count());
+  s.dof_shift.assign(3 * m.particle_count, Real(0));
+
+  setup_mass_and_free_velocity(m, h, state, control, s);
+  RowSet& rows = s.rows;
+  build_row_structure(m, contacts, rows);
+  s.config.assign(m, s.q0.data());
+  evaluate_rows(m, contacts, s.config, rows);
+  compute_preconditioner(m, o, h, s.inv_mass, rows);
+  setup_drives(m, control, h, rows);
+  if (o.warm_start) warm_start(m, contacts, s);
+  else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
+
+  SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_row_first, s.node_row_entries);
+  sys.build_adjacency();
+  s.b.resize(rows.count);
+  s.x.resize(rows.count);
+  s.active_prev.assign(rows.count, -1);
+  report.row_count = rows.count;
+  report.timings.assembly += ms_since(t0);
+
+  int newton = 0;
+  for (; newton < o.newton_iterations; ++newton) {
+    auto ta = Clock::now();
+    // q = q⁻ + h G(q⁻) u (eq. 63), rows and NCP terms at the iterate.
+    integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());
+    s.config.assign(m, s.q.data());
+    evaluate_rows(m, contacts, s.config, rows);
+    evaluate_ncp(m, contacts, o, h, s.u, rows);
+    momentum_residual(m, sys, h, s);
+    if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) update_geometric_stiffness(m, s);
+
+    NewtonIterationTrace it;
+    measure_residuals(rows, h, it);
+    it.momentum_l2 = s.g.norm();
+    for (int i = 0; i < rows.count; ++i) {
+      if (s.active_prev[i] >= 0 && s.active_prev[i] != rows.row_active[i]) ++it.active_set_changes;
+      s.active_prev[i] = rows.row_active[i];
+    }
+    const Real worst = std::max({it.normal_max, it.friction_max, it.bilateral_max});
+    if (!std::isfinite(worst) || worst > o.divergence_limit || !all_finite(s.g)) {
+      report.flags |= !std::isfinite(worst) || !all_finite(s.g) ? kStepNonFinite : kStepResidualExploded;
+      for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
+        const Real e = std::abs(rows.row_residual[i]);
+        if (!std::isfinite(e) || e * h > o.divergence_limit || !std::isfinite(rows.row_lambda[i]))
+          report.offending_rows.push_back(i);
+      }
+      trace.iterations.push_back(it);
+      break;
+    }
+    if (o.newton_tolerance > 0 && worst < o.newton_tolerance) {
+      trace.iterations.push_back(it);
+      break;
+    }
+
+    // b = J H⁻¹ g − h (eq. 59).
+    sys.inv_h(s.g, s.hinv);
+    sys.j(s.hinv, s.b);
+    parallel_for(rows.count, [&](int i) { s.b[i] -= rows.row_residual[i]; });
+    report.timings.assembly += ms_since(ta);
+
+    auto ts = Clock::now();
+    it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
+    const LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, o.linear_iterations,
+                                             o.linear_tolerance, o.jacobi_weight, s.linear,
+                                             &trace.linear_residuals);
+    it.linear_iterations = ls.iterations;
+    it.linear_initial_residual = ls.initial_residual;
+    it.linear_final_residual = ls.final_residual;
+    report.linear_iterations += ls.iterations;
+    report.timings.solve += ms_since(ts);
+
+    // Δu = H⁻¹(Jᵀ x − g) (eq. 60), x = hΔλ; damped update (eqs. 61-62).
+    auto tu = Clock::now();
+    sys.jt(s.x, s.jt);
+    parallel_for(dofs, [&](int k) { s.dofs1[k] = s.jt[k] - s.g[k]; });
+    sys.inv_h(s.dofs1, s.hinv);
+    const Real t = o.damping;
+    parallel_for(dofs, [&](int k) {
+      s.du_prev[k] = t * s.hinv[k];
+      s.u[k] += s.du_prev[k];
+    });
+    parallel_for(rows.count, [&](int i) { rows.row_lambda[i] += t * s.x[i] / h; });
+    s.g_prev = s.g;
+    it.step_size = t;
+    trace.iterations.push_back(it);
+    report.timings.assembly += ms_since(tu);
+    if (!all_finite(s.u) || !all_finite(s.x)) {
+      report.flags |= kStepNonFinite;
+      for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i)
+        if (!std::isfinite(s.x[i])) report.offending_rows.push_back(i);
+      ++newton;
+      break;
+    }
+  }
+  report.newton_iterations += newton;
+
+  auto ti = Clock::now();
+  if (report.flags != kStepOk) {
+    report.message = (report.flags & kStepNonFinite) ? "non-finite values in the Newton iteration"
+                                                     : "residual exploded above divergence_limit";
+    report.timings.integrate += ms_since(ti);
+    return;  // the state stays at the step's start
+  }
+  // Final positions and the residuals at the result.
+  integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());
+  s.config.assign(m, s.q.data());
+  evaluate_rows(m, contacts, s.config, rows);
+  evaluate_ncp(m, contacts, o, h, s.u, rows);
+  NewtonIterationTrace fin;
+  measure_residuals(rows, h, fin);
+  trace.final_normal_max = std::max(trace.final_normal_max, fin.normal_max);
+  trace.final_friction_max = std::max(trace.final_friction_max, fin.friction_max);
+  trace.final_bilateral_max = std::max(trace.final_bilateral_max, fin.bilateral_max);
+  Real comp = 0;  // |min(C, rλ)| over unilateral rows: 0 iff 0 <= C ⊥ λ >= 0
+  for (int i = rows.first_limit; i < rows.first_friction; ++i)
+    comp = std::max(comp, std::abs(std::min(rows.row_value[i], rows.row_r[i] * rows.row_lambda[i])));
+  trace.final_complementarity_max = std::max(trace.final_complementarity_max, comp);
+
+  std::copy(s.q.data(), s.q.data() + m.coord_count(), state.q.begin());
+  std::copy(s.u.data(), s.u.data() + dofs, state.u.begin());
+  state.time += h;
+  if (o.warm_start) remember_for_warm_start(contacts, s);
+  report.timings.integrate += ms_since(ti);
+}
+
+}  // namespace sim

@@ -1,0 +1,125 @@
+#include "solver/schur_system.hpp"
+
+#include "core/parallel.hpp"
+
+namespace sim {
+
+void InverseMass::apply_node(const Model& m, int node, const Real* in, Real* out) const {
+  if (node < m.body_count) {
+    const Real im = body_inv_mass[node];
+    out[0] = im * in[0];
+    out[1] = im * in[1];
+    out[2] = im * in[2];
+    const Mat3& ii = body_inv_inertia[node];
+    const Vec3 w = ii * Vec3(in[3], in[4], in[5]);
+    out[3] = w.x();
+    out[4] = w.y();
+    out[5] = w.z();
+  } else {
+    const int p = node - m.body_count;
+    for (int k = 0; k < 3; ++k) out[k] = particle_inv_mass[3 * p + k] * in[k];
+  }
+}
+
+SchurSystem::SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass,
+                         Real epsilon, std::vector<int>& node_row_first,
+                         std::vector<int>& node_row_entries)
+    : model_(model), rows_(rows), inv_mass_(inv_mass), epsilon_(epsilon),
+      node_row_first_(node_row_first), node_row_entries_(node_row_entries) {}
+
+void SchurSystem::build_adjacency() {
+  const int nodes = model_.body_count + model_.particle_count;
+  node_row_first_.assign(nodes + 1, 0);
+  for (int i = 0; i < rows_.count; ++i) {
+    if (rows_.row_node_a[i] >= 0) ++node_row_first_[rows_.row_node_a[i] + 1];
+    if (rows_.row_node_b[i] >= 0) ++node_row_first_[rows_.row_node_b[i] + 1];
+  }
+  for (int n = 0; n < nodes; ++n) node_row_first_[n + 1] += node_row_first_[n];
+  node_row_entries_.resize(node_row_first_[nodes]);
+  // Counting sort keeps rows in increasing order within each node: a fixed summation order.
+  std::vector<int>& cursor = node_row_first_;  // reuse: shift back afterwards
+  for (int i = 0; i < rows_.count; ++i) {
+    if (rows_.row_node_a[i] >= 0) node_row_entries_[cursor[rows_.row_node_a[i]]++] = 2 * i;
+    if (rows_.row_node_b[i] >= 0) node_row_entries_[cursor[rows_.row_node_b[i]]++] = 2 * i + 1;
+  }
+  for (int n = nodes; n > 0; --n) cursor[n] = cursor[n - 1];
+  cursor[0] = 0;
+}
+
+void SchurSystem::jt(const Real* x, VecX& out) const {
+  const int nodes = model_.body_count + model_.particle_count;
+  parallel_for(nodes, [&](int n) {
+    Vec6 acc = Vec6::Zero();
+    for (int e = node_row_first_[n]; e < node_row_first_[n + 1]; ++e) {
+      const int entry = node_row_entries_[e];
+      const int row = entry >> 1;
+      acc += (entry & 1 ? rows_.row_jac_b[row] : rows_.row_jac_a[row]) * x[row];
+    }
+    const int dof = node_dof(model_, n);
+    const int width = node_width(model_, n);
+    for (int k = 0; k < width; ++k) out[dof + k] = acc[k];
+  });
+}
+
+void SchurSystem::inv_h(const VecX& in, VecX& out) const {
+  const int nodes = model_.body_count + model_.particle_count;
+  parallel_for(nodes, [&](int n) {
+    const int dof = node_dof(model_, n);
+    inv_mass_.apply_node(model_, n, in.data() + dof, out.data() + dof);
+  });
+}
+
+Real SchurSystem::j_row(int i, const VecX& z) const {
+  Real s = 0;
+  const int a = rows_.row_node_a[i], b = rows_.row_node_b[i];
+  if (a >= 0) {
+    const int dof = node_dof(model_, a), width = node_width(model_, a);
+    for (int k = 0; k < width; ++k) s += rows_.row_jac_a[i][k] * z[dof + k];
+  }
+  if (b >= 0) {
+    const int dof = node_dof(model_, b), width = node_width(model_, b);
+    for (int k = 0; k < width; ++k) s += rows_.row_jac_b[i][k] * z[dof + k];
+  }
+  return s;
+}
+
+void SchurSystem::j(const VecX& z, VecX& out) const {
+  parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, z); });
+}
+
+void SchurSystem::apply(const VecX& x, VecX& out, VecX& s1, VecX& s2) const {
+  jt(x, s1);
+  inv_h(s1, s2);
+  parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, s2) + diag_c(i) * x[i]; });
+}
+
+void SchurSystem::diagonal(VecX& out) const {
+  parallel_for(rows_.count, [&](int i) {
+    Real d = diag_c(i);
+    Real tmp[6];
+    const int nodes[2] = {rows_.row_node_a[i], rows_.row_node_b[i]};
+    const Vec6* jac[2] = {&rows_.row_jac_a[i], &rows_.row_jac_b[i]};
+    for (int side = 0; side < 2; ++side) {
+      if (nodes[side] < 0) continue;
+      inv_mass_.apply_node(model_, nodes[side], jac[side]->data(), tmp);
+      for (int k = 0; k < node_width(model_, nodes[side]); ++k) d += (*jac[side])[k] * tmp[k];
+    }
+    out[i] = d;
+  });
+}
+
+void SchurSystem::add_inv_h_jt_row(int i, Real delta, VecX& z) const {
+  Real in[6], tmp[6];
+  const int nodes[2] = {rows_.row_node_a[i], rows_.row_node_b[i]};
+  const Vec6* jac[2] = {&rows_.row_jac_a[i], &rows_.row_jac_b[i]};
+  for (int side = 0; side < 2; ++side) {
+    const int n = nodes[side];
+    if (n < 0) continue;
+    for (int k = 0; k < 6; ++k) in[k] = (*jac[side])[k] * delta;
+    inv_mass_.apply_node(model_, n, in, tmp);
+    const int dof = node_dof(model_, n);
+    for (int k = 0; k < node_width(model_, n); ++k) z[dof + k] += tmp[k];
+  }
+}
+
+}  // namespace sim

@@ -1,0 +1,185 @@
+// The paper's comparisons (§8.2, §10.2): PCR against PCG, Jacobi and Gauss–Seidel at equal
+// budgets, preconditioner modes on the heavy stack, the direct solver as the reference, and
+// determinism across thread counts.
+#include <catch2/catch.hpp>
+
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/parallel.hpp"
+#include "sim/scene_io.hpp"
+#include "support/scene_builders.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+// Five 0.5 m cubes of 8, 64, 512, 4096 and 32768 kg stacked on the ground, heaviest on top,
+// μ 0.5, dt 8.3 ms (paper §10.2, notes/nsn-solver.md).
+sim::SceneSpec heavy_stack(sim::LinearSolver solver, sim::Preconditioner pre, int newton, int linear) {
+  sim::SceneSpec spec;
+  spec.dt = 0.0083;
+  spec.solver.linear_solver = solver;
+  spec.solver.preconditioner = pre;
+  spec.solver.newton_iterations = newton;
+  spec.solver.linear_iterations = linear;
+  const int mat = test::add_material(spec, "stone", 0.5);
+  spec.world_shapes.push_back(test::ground_plane(mat));
+  Real mass = 8;
+  for (int i = 0; i < 5; ++i, mass *= 8)
+    test::add_body(spec, "box" + std::to_string(i), Vec3(0, 0, 0.25 + 0.5 * i), mass,
+                   test::box_shape(Vec3(0.25, 0.25, 0.25), mat));
+  return spec;
+}
+
+struct StackRun {
+  Real max_sink = 0;          // max over time of the top box's drop below its initial height [m]
+  Real final_residual = 0;    // max normal residual after the last step [m]
+  bool diverged = false;
+};
+
+StackRun run_stack(const sim::SceneSpec& spec, int steps) {
+  const sim::Model model = test::compile(spec);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  StackRun out;
+  const Real z0 = state.body_position(4).z();
+  for (int i = 0; i < steps; ++i) {
+    const sim::StepReport r = sim::step(model, state, control, ws);
+    if (!r.ok()) {
+      out.diverged = true;
+      out.max_sink = 1e9;
+      return out;
+    }
+    out.max_sink = std::max(out.max_sink, z0 - state.body_position(4).z());
+  }
+  out.final_residual = ws.trace.final_normal_max;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("heavy stack: PCR with effective-mass scaling keeps penetration under 1 mm, Gauss-Seidel does not",
+          "[scene][solver][heavy_stack]") {
+  const int steps = 600;  // 5 s
+  const StackRun pcr = run_stack(heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::EffectiveMass, 6, 40), steps);
+  const StackRun gs = run_stack(heavy_stack(sim::LinearSolver::GaussSeidel, sim::Preconditioner::EffectiveMass, 6, 40), steps);
+  INFO("PCR sink " << pcr.max_sink << " m, Gauss-Seidel sink " << gs.max_sink << " m");
+  CHECK_FALSE(pcr.diverged);
+  CHECK(pcr.max_sink < 1e-3);
+  CHECK(gs.max_sink >= 10 * std::max(pcr.max_sink, Real(1e-5)));
+}
+
+TEST_CASE("heavy stack: identity scaling ends with a larger residual than effective mass", "[scene][solver][heavy_stack]") {
+  const StackRun eff = run_stack(heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::EffectiveMass, 6, 40), 240);
+  const StackRun id = run_stack(heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::Identity, 6, 40), 240);
+  INFO("effective mass residual " << eff.final_residual << ", identity " << id.final_residual
+                                  << (id.diverged ? " (diverged)" : ""));
+  CHECK_FALSE(eff.diverged);
+  CHECK((id.diverged || id.final_residual > 10 * eff.final_residual));
+}
+
+TEST_CASE("PCR's residual never increases on a contact system where PCG's does", "[scene][solver][linear]") {
+  auto first_solve = [](sim::LinearSolver solver) {
+    const sim::Model model = test::compile(heavy_stack(solver, sim::Preconditioner::EffectiveMass, 1, 60));
+    sim::State state = sim::make_initial_state(model);
+    sim::Workspace ws;
+    test::run_steps(model, state, sim::make_initial_control(model), ws, 1);
+    return ws.trace.linear_residuals;  // the first Newton system is the same for both solvers
+  };
+  const std::vector<Real> pcr = first_solve(sim::LinearSolver::PCR);
+  const std::vector<Real> pcg = first_solve(sim::LinearSolver::PCG);
+  REQUIRE(pcr.size() > 10);
+  REQUIRE(pcg.size() > 10);
+  int pcr_increases = 0, pcg_increases = 0;
+  for (std::size_t k = 1; k < pcr.size(); ++k) pcr_increases += pcr[k] > pcr[k - 1] * (1 + 1e-12) ? 1 : 0;
+  for (std::size_t k = 1; k < pcg.size(); ++k) pcg_increases += pcg[k] > pcg[k - 1] * (1 + 1e-12) ? 1 : 0;
+  CHECK(pcr_increases == 0);
+  CHECK(pcg_increases > 0);
+}
+
+TEST_CASE("the direct solver and PCR agree to 1e-6 on small problems", "[scene][solver][linear]") {
+  auto run = [](sim::LinearSolver solver, int linear) {
+    sim::SceneSpec spec;
+    spec.dt = 0.0083;
+    spec.solver.linear_solver = solver;
+    spec.solver.linear_iterations = linear;
+    spec.solver.regularization = 1e-6;
+    const int mat = test::add_material(spec, "m", 0.6);
+    spec.world_shapes.push_back(test::ground_plane(mat));
+    test::add_body(spec, "a", Vec3(0, 0, 0.1), 1.0, test::box_shape(Vec3(0.1, 0.1, 0.1), mat));
+    test::add_body(spec, "b", Vec3(0.02, 0, 0.3), 3.0, test::box_shape(Vec3(0.1, 0.1, 0.1), mat));
+    spec.bodies[1].linear_velocity = Vec3(0.3, 0.1, 0);
+    const sim::Model model = test::compile(spec);
+    sim::State state = sim::make_initial_state(model);
+    sim::Workspace ws;
+    test::run_steps(model, state, sim::make_initial_control(model), ws, 20);
+    return state;
+  };
+  const sim::State direct = run(sim::LinearSolver::Direct, 1);
+  const sim::State pcr = run(sim::LinearSolver::PCR, 400);
+  Real diff = 0;
+  for (std::size_t i = 0; i < direct.u.size(); ++i) diff = std::max(diff, std::abs(direct.u[i] - pcr.u[i]));
+  for (std::size_t i = 0; i < direct.q.size(); ++i) diff = std::max(diff, std::abs(direct.q[i] - pcr.q[i]));
+  CHECK(diff < 1e-6);
+}
+
+TEST_CASE("the same scene gives the same state hash on 1 and 2 threads", "[scene][solver][determinism]") {
+  const int saved = sim::parallel_threshold();
+  sim::parallel_threshold() = 1;  // force the parallel code paths even on this small scene
+  auto run = [](int threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    sim::SceneSpec spec = heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::EffectiveMass, 6, 20);
+    for (int i = 0; i < 3; ++i) {  // a few tumbling boxes for many contacts
+      test::add_body(spec, "extra" + std::to_string(i), Vec3(2 + 0.3 * i, 0.1 * i, 0.5 + 0.4 * i), 1.0,
+                     test::box_shape(Vec3(0.1, 0.15, 0.12)));
+      spec.bodies.back().angular_velocity = Vec3(1, 2, 3);
+    }
+    const sim::Model model = test::compile(spec);
+    sim::State state = sim::make_initial_state(model);
+    sim::Workspace ws;
+    test::run_steps(model, state, sim::make_initial_control(model), ws, 120);
+    return sim::state_hash(state);
+  };
+  const auto one = run(1), two = run(2);
+  sim::parallel_threshold() = saved;
+  CHECK(one == two);
+}
+
+namespace {
+
+// Max displacement of any stone from its initial position over `seconds` (or 1e9 on divergence).
+Real arch_drift(sim::LinearSolver solver, Real seconds) {
+  auto spec = sim::load_scene_file(std::string(COULOMB_SOURCE_DIR) + "/assets/scenes/arch.xml");
+  INFO((spec.ok() ? std::string() : spec.error()));
+  REQUIRE(spec.ok());
+  spec->solver.linear_solver = solver;
+  const sim::Model model = test::compile(*spec);
+  sim::State state = sim::make_initial_state(model);
+  const sim::State initial = state;
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  Real drift = 0;
+  const int steps = static_cast<int>(std::lround(seconds / model.dt));
+  for (int i = 0; i < steps; ++i) {
+    if (!sim::step(model, state, control, ws).ok()) return 1e9;
+    for (int b = 0; b < model.body_count; ++b)
+      drift = std::max(drift, (state.body_position(b) - initial.body_position(b)).norm());
+  }
+  return drift;
+}
+
+}  // namespace
+
+TEST_CASE("the arch stands 10 s under PCR and fails under Jacobi at the same budget", "[scene][solver][arch]") {
+  const Real pcr = arch_drift(sim::LinearSolver::PCR, 10);
+  INFO("PCR drift " << pcr << " m");
+  CHECK(pcr < 1e-3);
+  const Real jacobi = arch_drift(sim::LinearSolver::Jacobi, 10);
+  INFO("Jacobi drift " << jacobi << " m");
+  CHECK(jacobi > 0.05);  // visibly collapsed (or diverged)
+}

@@ -1,0 +1,75 @@
+// Small scene builders shared by the solver tests: SceneSpecs made in code, so each test states
+// its physical set-up next to its oracle.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "sim/compile.hpp"
+#include "sim/spec.hpp"
+#include "sim/state.hpp"
+#include "sim/step.hpp"
+
+namespace test {
+
+inline sim::ShapeSpec box_shape(const sim::Vec3& half, int material = -1) {
+  sim::ShapeSpec s;
+  s.type = sim::ShapeType::Box;
+  s.half_extents = half;
+  s.material = material;
+  return s;
+}
+
+inline sim::ShapeSpec sphere_shape(sim::Real radius, int material = -1) {
+  sim::ShapeSpec s;
+  s.type = sim::ShapeType::Sphere;
+  s.radius = radius;
+  s.material = material;
+  return s;
+}
+
+inline sim::ShapeSpec ground_plane(int material = -1) {
+  sim::ShapeSpec s;
+  s.type = sim::ShapeType::Plane;
+  s.material = material;
+  return s;
+}
+
+inline int add_material(sim::SceneSpec& spec, const std::string& name, sim::Real mu) {
+  sim::MaterialSpec m;
+  m.name = name;
+  m.friction = mu;
+  spec.materials.push_back(m);
+  return static_cast<int>(spec.materials.size()) - 1;
+}
+
+inline int add_body(sim::SceneSpec& spec, const std::string& name, const sim::Vec3& pos, sim::Real mass,
+                    const sim::ShapeSpec& shape) {
+  sim::BodySpec b;
+  b.name = name;
+  b.pose.pos = pos;
+  b.mass = mass;
+  b.shapes.push_back(shape);
+  spec.bodies.push_back(b);
+  return static_cast<int>(spec.bodies.size()) - 1;
+}
+
+inline sim::Model compile(const sim::SceneSpec& spec) {
+  auto m = sim::compile_model(spec);
+  INFO(m.ok() ? std::string() : m.error());
+  REQUIRE(m.ok());
+  return std::move(m.value());
+}
+
+// Runs `steps` steps and requires every step to succeed.
+inline void run_steps(const sim::Model& model, sim::State& state, const sim::Control& control,
+                      sim::Workspace& ws, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    const sim::StepReport r = sim::step(model, state, control, ws);
+    INFO("step " << i << ": " << r.message);
+    REQUIRE(r.ok());
+  }
+}
+
+}  // namespace test
