@@ -57,7 +57,7 @@ inline int add_body(sim::SceneSpec& spec, const std::string& name, const sim::Ve
 
 inline sim::Model compile(const sim::SceneSpec& spec) {
   auto m = sim::compile_model(spec);
-  INFO(m.ok() ? std::string() : m.error());
+  INFO((m.ok() ? std::string() : m.error()));
   REQUIRE(m.ok());
   return std::move(m.value());
 }

@@ -109,3 +109,13 @@ TEST_CASE("friction W (min-map) follows eq. 105", "[unit][solver][ncp][friction]
   CHECK(sim::friction_w_min_map(3.0, 5, 5, 0.5) == Approx(3.0 / 5)); // on the cone
   CHECK(sim::friction_w_min_map(3.0, 5, 1, 0.5) == Approx((3.0 - 0.5 * 4) / 5));
 }
+
+TEST_CASE("friction error vanishes exactly at maximal dissipation", "[unit][solver][ncp][friction]") {
+  const Real r = 0.2, mu_ln = 3;
+  CHECK(sim::friction_error(0, 0, 1, -1, mu_ln, r) == Approx(0).margin(1e-15));        // stick inside the cone
+  CHECK(sim::friction_error(0.6, 0.8, -1.8, -2.4, mu_ln, r) == Approx(0).margin(1e-12)); // slip, on the cone, opposed
+  CHECK(sim::friction_error(0.6, 0.8, 1.8, 2.4, mu_ln, r) > 0.5);                      // pushing along the slip
+  CHECK(sim::friction_error(0.6, 0.8, -0.9, -1.2, mu_ln, r) > 0.1);                    // slipping inside the cone
+  CHECK(sim::friction_error(0, 0, 4, 0, mu_ln, r) == Approx(r * 1).epsilon(1e-12));     // outside the cone by 1 N
+  CHECK(sim::friction_error(1, 0, 2, 0, 0, r) == Approx(r * 2).epsilon(1e-12));         // inactive: λ_f must vanish
+}

@@ -25,8 +25,9 @@ struct SolverOptions {
   Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)
   Real damping = Real(0.75);        // Newton step t, eqs. 61-62
   Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
-  bool warm_start = false;          // start from last step's u and λ instead of eqs. 67-68
+  bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
+  bool project_friction = true;     // clamp λ_f onto its cone after each Newton update (safeguard)
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]

@@ -47,10 +47,12 @@ inline std::uint64_t hash_combine(std::uint64_t seed, std::uint64_t value) {
   return mix64(seed ^ mix64(value));
 }
 
-// Feature ids for contact keys: a tag (which kind of feature) and up to three small indices.
+// Feature ids for contact keys: a tag (which kind of feature) and up to three small indices,
+// mixed into 64 bits (unique within a shape pair's manifold for all practical purposes).
 inline std::uint64_t feature_id(std::uint32_t tag, std::uint32_t i, std::uint32_t j = 0,
                                 std::uint32_t k = 0) {
-  return hash_combine(hash_combine(hash_combine(tag, i), j), k);
+  return mix64((static_cast<std::uint64_t>(tag) << 56) ^ (static_cast<std::uint64_t>(i) << 28) ^ j) ^
+         (static_cast<std::uint64_t>(k) * 0x9e3779b97f4a7c15ull);
 }
 
 }  // namespace sim::detail

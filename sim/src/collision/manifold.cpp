@@ -3,25 +3,27 @@
 #include <algorithm>
 #include <limits>
 
-#include "collision/geometry.hpp"
 
 namespace sim::detail {
 
 void clip_polygon(const std::vector<ClipVertex>& in, const Vec3& n, Real d, std::uint32_t plane_id,
-                  std::vector<ClipVertex>& out) {
+                  std::vector<ClipVertex>& out, Real slop) {
   out.clear();
   const std::size_t count = in.size();
   if (count == 0) return;
+  Real db = n.dot(in[0].p) - d;
   for (std::size_t i = 0; i < count; ++i) {
     const ClipVertex& a = in[i];
-    const ClipVertex& b = in[(i + 1) % count];
-    const Real da = n.dot(a.p) - d, db = n.dot(b.p) - d;
-    if (da <= 0) out.push_back(a);
-    if ((da <= 0) != (db <= 0)) {
-      const Real t = da / (da - db);
+    const ClipVertex& b = in[i + 1 < count ? i + 1 : 0];
+    const Real da = db;
+    db = n.dot(b.p) - d;
+    const bool a_in = da <= slop, b_in = db <= slop;
+    if (a_in) out.push_back(a);
+    if (a_in != b_in) {
+      const Real t = std::clamp(da / (da - db), Real(0), Real(1));
+      // The new point is named by the edge it splits and the plane: a cheap multiplicative hash.
       const std::uint32_t id =
-          0x80000000u | static_cast<std::uint32_t>(
-                            feature_id(plane_id, a.id, b.id) & 0x7fffffffu);
+          0x80000000u | ((a.id * 0x9e3779b1u) ^ (b.id * 0x85ebca77u) ^ ((plane_id + 1) * 0xc2b2ae3du));
       out.push_back({a.p + t * (b.p - a.p), id});
     }
   }

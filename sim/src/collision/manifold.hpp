@@ -26,8 +26,10 @@ struct ClipVertex {
 
 // Keeps the part of the polygon `in` where n·x <= d, appending to `out` (cleared first). A point
 // created on the plane gets an id made of the ids of the edge it splits and of `plane_id`.
+// Vertices up to `slop` outside count as inside, so an edge lying along the plane (faces that
+// coincide up to round-off) is kept whole instead of being cut at an arbitrary point.
 void clip_polygon(const std::vector<ClipVertex>& in, const Vec3& n, Real d, std::uint32_t plane_id,
-                  std::vector<ClipVertex>& out);
+                  std::vector<ClipVertex>& out, Real slop = 0);
 
 // Reduces contacts[begin, end) to at most max_points, keeping the deepest point, the two points
 // farthest apart, the widest triangle and quad around them, then farthest-point samples; the kept

@@ -39,6 +39,8 @@ struct Collider {
 struct NarrowScratch {
   std::vector<RawContact> contacts;
   std::vector<ClipVertex> clip_in, clip_out;
+  std::vector<ClipVertex> incident;  // the incident face before clipping
+  std::vector<Vec3> corners;         // the reference face's corners
   std::vector<char> keep;
 };
 

@@ -98,8 +98,19 @@ void collide_round_poly(const Collider& round, const Collider& poly_collider, Re
     const GjkResult g = gjk_distance({core, segment ? 2 : 1}, {poly.vertices, poly.vertex_count});
     if (!g.overlap) {
       if (g.distance >= reach) return;
-      const Real tol = Real(1e-3) * g.distance + Real(1e-6) * size;
-      if (g.distance <= face_sep + tol) return face_contacts(round, poly, best_face, max_sep, s);
+      // The face manifold's gap is the face separation (<= the distance): accept it when it is
+      // within 0.1 % of the gap (GJK is far more accurate than that).
+      const Real tol = Real(1e-3) * std::max(g.distance - round.radius, Real(0)) + Real(1e-6) * size;
+      if (g.distance <= face_sep + tol) {
+        // The clipped segment must keep the closest point (it may not, when that lies on an
+        // edge of the face and the segment leaves the face's prism there).
+        const std::size_t begin = s.contacts.size();
+        face_contacts(round, poly, best_face, max_sep, s);
+        Real closest = std::numeric_limits<Real>::infinity();
+        for (std::size_t k = begin; k < s.contacts.size(); ++k) closest = std::min(closest, s.contacts[k].separation());
+        if (closest <= g.distance - round.radius + tol) return;
+        s.contacts.resize(begin);
+      }
       const Vec3 n = (g.point_a - g.point_b) / g.distance;
       s.contacts.push_back({g.point_a - n * round.radius, g.point_b, n, feature_id(kTagRoundPolyPoint, 0)});
       return;

@@ -31,6 +31,14 @@ void build_hull_topology(const Model::Hull& hull, HullTopology& topology) {
     topology.edge_faces[2 * e] = face_of(u, v);
     topology.edge_faces[2 * e + 1] = face_of(v, u);
   }
+  const int nv = static_cast<int>(hull.vertices.size());
+  topology.vertex_face_first.assign(nv + 1, 0);
+  for (int v : hull.face_vertices) ++topology.vertex_face_first[v + 1];
+  for (int v = 0; v < nv; ++v) topology.vertex_face_first[v + 1] += topology.vertex_face_first[v];
+  topology.vertex_faces.resize(hull.face_vertices.size());
+  std::vector<int> fill(topology.vertex_face_first.begin(), topology.vertex_face_first.end() - 1);
+  for (int f = 0; f < hull.face_count(); ++f)
+    for (int k = hull.face_first[f]; k < hull.face_first[f + 1]; ++k) topology.vertex_faces[fill[hull.face_vertices[k]]++] = f;
   Vec3 sum = Vec3::Zero(), lo = Vec3::Zero(), hi = Vec3::Zero();
   if (!hull.vertices.empty()) lo = hi = hull.vertices[0];
   for (const Vec3& v : hull.vertices) {

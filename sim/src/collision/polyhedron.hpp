@@ -14,6 +14,8 @@ namespace sim::detail {
 // with another Model notices the change and rebuilds.
 struct HullTopology {
   std::vector<int> edge_faces;       // per edge: the face holding u->v, then the one holding v->u
+  std::vector<int> vertex_face_first;  // (vertex_count + 1) offsets into vertex_faces
+  std::vector<int> vertex_faces;       // the faces around each vertex
   Vec3 centroid = Vec3::Zero();      // mean of the vertices (an interior point), hull frame
   Vec3 aabb_center = Vec3::Zero();   // bounds of the vertices, hull frame
   Vec3 aabb_half = Vec3::Zero();

@@ -23,6 +23,7 @@ void RowSet::resize(int n) {
   row_lambda.resize(n);
   row_w.resize(n);
   row_active.resize(n);
+  row_error.resize(n);
 }
 
 }  // namespace sim

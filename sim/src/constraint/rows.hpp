@@ -44,6 +44,8 @@ struct RowSet {
   std::vector<Real> row_lambda;        // multiplier λ [N or N m] (count)
   std::vector<Real> row_w;             // friction: W of eq. 106 (count)
   std::vector<std::int8_t> row_active; // normal/limit: NCP active; friction: slipping (count)
+  std::vector<Real> row_error;         // residual in the row's units for traces: |c + eλ|, |φ_n|,
+                                       // friction: the contact's friction_error() (count)
 
   // Layout of this step's rows: [bilateral | drive | limit | normal | friction].
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;

@@ -70,7 +70,7 @@ std::string bad_value(std::string_view key, std::string_view value, std::string_
 std::vector<std::string> solver_option_keys() {
   return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
           "newton_tolerance", "linear_tolerance", "damping", "regularization", "warm_start",
-          "geometric_stiffness", "jacobi_weight", "substeps", "contact_margin", "divergence_limit"};
+          "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "divergence_limit"};
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
@@ -128,6 +128,7 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   }
   if (key == "warm_start") return boolean(o.warm_start);
   if (key == "geometric_stiffness") return boolean(o.geometric_stiffness);
+  if (key == "project_friction") return boolean(o.project_friction);
   std::string known;
   for (const auto& k : solver_option_keys()) known += (known.empty() ? "" : ", ") + k;
   return "unknown solver option '" + std::string(key) + "' (known: " + known + ")";

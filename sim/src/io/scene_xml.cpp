@@ -33,7 +33,14 @@ namespace fs = std::filesystem;
 constexpr int kMaxIncludeDepth = 16;
 constexpr double kPi = 3.14159265358979323846;
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('\'');
+  out.append(s);
+  out.push_back('\'');
+  return out;
+}
 
 // A name used by an element, remembered with its location for the resolution pass.
 struct NameRef {
@@ -139,7 +146,7 @@ class SceneParser {
     spec_.name = fs::path(file).stem().string();
     std::error_code ec;
     include_stack_ = {fs::weakly_canonical(fs::path(file), ec).generic_string()};
-    parse_document(text, file, 0, nullptr);
+    parse_document(text, file, 0, /*included=*/false);
     resolve();
     return std::move(spec_);
   }
@@ -147,22 +154,15 @@ class SceneParser {
  private:
   // ---- documents ---------------------------------------------------------------------------
 
-  void parse_document(const std::string& text, const std::string& file, int depth, const XmlElement* include) {
+  void parse_document(const std::string& text, const std::string& file, int depth, bool included) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-      std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-      // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; keep the detail.
-      if (auto colon = detail.find(": "); colon != std::string::npos) detail = detail.substr(colon + 2);
-      std::string what = std::string("XML syntax error (") + doc.ErrorName() + ")";
-      if (!detail.empty()) what += ": " + detail;
-      io::fail_at(file, doc.ErrorLineNum(), "", what);
-    }
+    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) syntax_error(doc, file);
     const XMLElement* root = doc.RootElement();
     if (!root) io::fail_at(file, 0, "", "the document has no root element");
     if (std::string_view(root->Name()) != "scene")
       io::fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <scene>");
     XmlElement scene(root, file, {"name", "dt", "gravity"});
-    if (!include) {
+    if (!included) {
       if (auto name = scene.text("name")) spec_.name = *name;
       spec_.dt = scene.real_or("dt", spec_.dt, Range::Positive);
       spec_.gravity = scene.vec3_or("gravity", spec_.gravity);
@@ -172,6 +172,33 @@ class SceneParser {
       scene.vec3("gravity");
     }
     for (const XMLElement* child : scene.children()) parse_scene_child(child, file, depth);
+  }
+
+  [[noreturn]] static void syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
+    // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; the detail often names
+    // the element ("XMLElement name=body").
+    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+    const auto colon = detail.find(": ");
+    detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
+    std::string element;
+    if (detail.rfind("XMLElement name=", 0) == 0) {
+      element = detail.substr(16);
+      detail.clear();
+    }
+    std::string what;
+    switch (doc.ErrorID()) {
+      case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
+      case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
+      case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
+      case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
+      case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
+      case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
+      case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
+      default: what = "malformed XML"; break;
+    }
+    what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
+    if (!detail.empty()) what += ": " + detail;
+    io::fail_at(file, doc.ErrorLineNum(), element, what);
   }
 
   void parse_scene_child(const XMLElement* el, const std::string& file, int depth) {
@@ -202,7 +229,7 @@ class SceneParser {
     auto text = read_text_file(path);
     if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
     include_stack_.push_back(key);
-    parse_document(*text, path, depth + 1, &e);
+    parse_document(*text, path, depth + 1, /*included=*/true);
     include_stack_.pop_back();
   }
 
@@ -476,10 +503,11 @@ class SceneParser {
     const Vec2 size = *e.vec2("size", Range::Positive);
     int nx = 0, ny = 0;
     {
-      const auto tokens = io::split_tokens(*e.text("segments"));
+      const std::string text = *e.text("segments");
+      const auto tokens = io::split_tokens(text);
       long long a = 0, b = 0;
       if (tokens.size() != 2 || !io::parse_int(tokens[0], a) || !io::parse_int(tokens[1], b))
-        e.fail_attribute("segments", "expected two integers 'nx ny', got " + in_quotes(*e.text("segments")));
+        e.fail_attribute("segments", "expected two integers 'nx ny', got " + in_quotes(text));
       if (a < 1 || b < 1 || a > 2000 || b > 2000) e.fail_attribute("segments", "each count must be in 1..2000");
       nx = static_cast<int>(a);
       ny = static_cast<int>(b);
@@ -500,7 +528,8 @@ class SceneParser {
 
     std::vector<char> pinned(count, 0);
     auto at = [&](int i, int j) { return static_cast<std::size_t>(j) * static_cast<std::size_t>(nx + 1) + static_cast<std::size_t>(i); };
-    for (std::string_view token : io::split_tokens(e.text("pin").value_or("none"))) {
+    const std::string pin = e.text("pin").value_or("none");
+    for (std::string_view token : io::split_tokens(pin)) {
       if (token == "none") continue;
       if (token == "corners") {
         pinned[at(0, 0)] = pinned[at(nx, 0)] = pinned[at(0, ny)] = pinned[at(nx, ny)] = 1;

@@ -15,7 +15,14 @@ constexpr double kPi = 3.14159265358979323846;
 
 bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('\'');
+  out.append(s);
+  out.push_back('\'');
+  return out;
+}
 
 const char* range_text(Range range) {
   switch (range) {
@@ -36,11 +43,20 @@ std::string join(const std::vector<std::string_view>& names) {
 
 std::string format_error(const std::string& file, int line, std::string_view element,
                          std::string_view what) {
-  std::string out = file.empty() ? std::string("<scene>") : file;
-  if (line > 0) out += ":" + std::to_string(line);
-  out += ": ";
-  if (!element.empty()) out += "<" + std::string(element) + ">: ";
-  out += what;
+  // Built by appending (GCC 12 warns spuriously, -Wrestrict, on chained operator+ here).
+  std::string out;
+  out.append(file.empty() ? std::string_view("<scene>") : std::string_view(file));
+  if (line > 0) {
+    out.push_back(':');
+    out.append(std::to_string(line));
+  }
+  out.append(": ");
+  if (!element.empty()) {
+    out.push_back('<');
+    out.append(element);
+    out.append(">: ");
+  }
+  out.append(what);
   return out;
 }
 

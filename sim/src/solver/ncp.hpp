@@ -66,4 +66,22 @@ SIM_HD inline Real friction_w_min_map(Real v, Real mu_lambda_n, Real lambda_f_no
   return (v - r * a) / mu_lambda_n;
 }
 
+// Friction complementarity error of one contact [m/s]: the natural-map residual
+//   e = r |λ_f − proj_{|λ| <= μλ_n}(λ_f − Dᵀu / r)|,
+// zero iff the maximal-dissipation conditions hold (eqs. 13-16): |λ_f| <= μλ_n, no slip inside
+// the cone, and a force on the cone opposing the slip. The inactive set (μλ_n <= 0) projects onto
+// {0}, so e = r|λ_f|. s1, s2: Dᵀu; l1, l2: λ_f.
+SIM_HD inline Real friction_error(Real s1, Real s2, Real l1, Real l2, Real mu_lambda_n, Real r) {
+  const Real radius = mu_lambda_n > 0 ? mu_lambda_n : Real(0);
+  Real z1 = l1 - s1 / r, z2 = l2 - s2 / r;
+  const Real z = std::sqrt(z1 * z1 + z2 * z2);
+  if (z > radius) {
+    const Real scale = z > 0 ? radius / z : Real(0);
+    z1 *= scale;
+    z2 *= scale;
+  }
+  const Real d1 = l1 - z1, d2 = l2 - z2;
+  return r * std::sqrt(d1 * d1 + d2 * d2);
+}
+
 }  // namespace sim

@@ -241,6 +241,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
         rows.row_residual[i] = (rows.row_value[i] + e * lambda) / h;
         rows.row_diag_c[i] = e / (h * h);
         rows.row_active[i] = 1;
+        rows.row_error[i] = std::abs(rows.row_value[i] + e * lambda);
         break;
       }
       case RowKind::Drive: {  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
@@ -256,12 +257,14 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
           rows.row_residual[i] = r * (lambda - side);
           rows.row_diag_c[i] = r / h;
           rows.row_active[i] = 0;
+          rows.row_error[i] = std::abs(rows.row_residual[i]);
         } else {
           rows.row_jac_a[i] = rows.row_grad_a[i];
           rows.row_jac_b[i] = rows.row_grad_b[i];
           rows.row_residual[i] = phi;
           rows.row_diag_c[i] = e / h;
           rows.row_active[i] = 1;
+          rows.row_error[i] = std::abs(phi);
         }
         break;
       }
@@ -274,6 +277,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
         rows.row_residual[i] = v.phi / h;
         rows.row_diag_c[i] = v.dphi_dlambda / (h * h);
         rows.row_active[i] = c <= r * lambda ? 1 : 0;
+        rows.row_error[i] = std::abs(v.phi);
         break;
       }
       case RowKind::Friction: break;
@@ -295,6 +299,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
         rows.row_diag_c[f + k] = r / h;
         rows.row_w[f + k] = r;
         rows.row_active[f + k] = 0;
+        rows.row_error[f + k] = friction_error(0, 0, l1, l2, mu_ln, r);
       }
       return;
     }
@@ -304,6 +309,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
     const Real lf = std::sqrt(l1 * l1 + l2 * l2);
     const Real w = fb ? friction_w_fischer_burmeister(v, mu_ln, lf, r) : friction_w_min_map(v, mu_ln, lf, r);
     const Real slip[2] = {s1, s2};
+    const Real error = friction_error(s1, s2, l1, l2, mu_ln, r);
     for (int k = 0; k < 2; ++k) {
       rows.row_jac_a[f + k] = rows.row_grad_a[f + k];
       rows.row_jac_b[f + k] = rows.row_grad_b[f + k];
@@ -311,18 +317,18 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
       rows.row_diag_c[f + k] = w / h;
       rows.row_w[f + k] = w;
       rows.row_active[f + k] = w > 0 ? 1 : 0;
+      rows.row_error[f + k] = error;
     }
   });
 }
 
 // Residual norms per row type, in the units of the constraint (m for position rows, m/s for
-// velocity rows).
-void measure_residuals(const RowSet& rows, Real h, NewtonIterationTrace& t) {
+// velocity rows); friction counts each contact's friction_error() once per row.
+void measure_residuals(const RowSet& rows, NewtonIterationTrace& t) {
   Real n2 = 0, f2 = 0, b2 = 0;
   for (int i = 0; i < rows.count; ++i) {
     const RowKind k = rows.row_kind[i];
-    const bool velocity_level = k == RowKind::Friction || k == RowKind::Drive;
-    const Real e = std::abs(velocity_level ? rows.row_residual[i] : rows.row_residual[i] * h);
+    const Real e = rows.row_error[i];
     if (k == RowKind::Normal || k == RowKind::Limit) {
       t.normal_max = std::max(t.normal_max, e);
       n2 += e * e;
@@ -391,9 +397,27 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
   }
 }
 
+// Safeguard: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0) after an update. A
+// sticking row (W = 0) is a velocity constraint whose force the linear solve does not bound;
+// without this a light particle held by stiff neighbours can carry λ_f many times μλ_n into
+// the next iteration, where the W fixed point reflects rather than projects it.
+void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
+  parallel_for(contacts.size(), [&](int c) {
+    const Real radius = std::max(Real(0), contacts.contacts[c].friction * rows.row_lambda[rows.first_normal + c]);
+    Real& l1 = rows.row_lambda[rows.first_friction + 2 * c];
+    Real& l2 = rows.row_lambda[rows.first_friction + 2 * c + 1];
+    const Real norm = std::sqrt(l1 * l1 + l2 * l2);
+    if (norm > radius) {
+      const Real scale = norm > 0 ? radius / norm : Real(0);
+      l1 *= scale;
+      l2 *= scale;
+    }
+  });
+}
+
 // ---- warm start ----------------------------------------------------------------------------
 
-void warm_start(const Model& m, const ContactBuffer& contacts, SolverScratch& s) {
+void warm_start(const ContactBuffer& contacts, const State& state, SolverScratch& s) {
   RowSet& rows = s.rows;
   std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));
   if (static_cast<int>(s.warm_fixed_lambda.size()) == rows.first_normal)
@@ -407,7 +431,7 @@ void warm_start(const Model& m, const ContactBuffer& contacts, SolverScratch& s)
     rows.row_lambda[rows.first_friction + 2 * c] = s.warm_contact_lambda[3 * w + 1];
     rows.row_lambda[rows.first_friction + 2 * c + 1] = s.warm_contact_lambda[3 * w + 2];
   }
-  if (s.warm_u.size() == m.dof_count()) s.u = s.warm_u;
+  // u⁰ = u⁻: the previous step's velocities, as they are in the state.
 }
 
 void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
@@ -429,7 +453,6 @@ void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
     s.warm_contact_lambda[3 * i + 1] = rows.row_lambda[rows.first_friction + 2 * c];
     s.warm_contact_lambda[3 * i + 2] = rows.row_lambda[rows.first_friction + 2 * c + 1];
   }
-  s.warm_u = s.u;
 }
 
 bool all_finite(const VecX& v) { return v.allFinite(); }
@@ -453,7 +476,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   evaluate_rows(m, contacts, s.config, rows);
   compute_preconditioner(m, o, h, s.inv_mass, rows);
   setup_drives(m, control, h, rows);
-  if (o.warm_start) warm_start(m, contacts, s);
+  if (o.warm_start) {
+    warm_start(contacts, state, s);
+    std::copy(state.u.begin(), state.u.end(), s.u.data());
+  }
   else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
 
   SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_row_first, s.node_row_entries);
@@ -476,7 +502,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) update_geometric_stiffness(m, s);
 
     NewtonIterationTrace it;
-    measure_residuals(rows, h, it);
+    measure_residuals(rows, it);
     it.momentum_l2 = s.g.norm();
     for (int i = 0; i < rows.count; ++i) {
       if (s.active_prev[i] >= 0 && s.active_prev[i] != rows.row_active[i]) ++it.active_set_changes;
@@ -486,8 +512,8 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     if (!std::isfinite(worst) || worst > o.divergence_limit || !all_finite(s.g)) {
       report.flags |= !std::isfinite(worst) || !all_finite(s.g) ? kStepNonFinite : kStepResidualExploded;
       for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
-        const Real e = std::abs(rows.row_residual[i]);
-        if (!std::isfinite(e) || e * h > o.divergence_limit || !std::isfinite(rows.row_lambda[i]))
+        const Real e = rows.row_error[i];
+        if (!std::isfinite(e) || e > o.divergence_limit || !std::isfinite(rows.row_lambda[i]))
           report.offending_rows.push_back(i);
       }
       trace.iterations.push_back(it);
@@ -526,6 +552,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       s.u[k] += s.du_prev[k];
     });
     parallel_for(rows.count, [&](int i) { rows.row_lambda[i] += t * s.x[i] / h; });
+    if (o.project_friction) project_friction_onto_cone(contacts, rows);
     s.g_prev = s.g;
     it.step_size = t;
     trace.iterations.push_back(it);
@@ -553,7 +580,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   evaluate_rows(m, contacts, s.config, rows);
   evaluate_ncp(m, contacts, o, h, s.u, rows);
   NewtonIterationTrace fin;
-  measure_residuals(rows, h, fin);
+  measure_residuals(rows, fin);
   trace.final_normal_max = std::max(trace.final_normal_max, fin.normal_max);
   trace.final_friction_max = std::max(trace.final_friction_max, fin.friction_max);
   trace.final_bilateral_max = std::max(trace.final_bilateral_max, fin.bilateral_max);

@@ -36,11 +36,11 @@ struct SolverScratch {
   LinearScratch linear;
   std::vector<Real> partials;
   std::vector<std::int8_t> active_prev;   // active set of the previous Newton iteration
-  // Warm start memory: last step's contact keys with (λ_n, λ_f1, λ_f2), joint-row λ and u.
+  // Warm start memory: last step's contact keys with (λ_n, λ_f1, λ_f2) and the other rows' λ
+  // (u⁰ = u⁻ comes from the state).
   std::vector<std::uint64_t> warm_keys;
   std::vector<Real> warm_contact_lambda;
   std::vector<Real> warm_fixed_lambda;    // rows before first_normal
-  VecX warm_u;
   std::vector<int> warm_order;            // scratch: contacts sorted by key
 };
 

@@ -1,0 +1,417 @@
+// generate_contacts(): place every shape and particle for this step, find candidate pairs
+// (sweep and prune, plus planes tested against everything), run the narrowphase per pair in
+// fixed chunks (in parallel when there are many; the chunks, not the threads, decide the order)
+// and turn the raw points into Contacts.
+#include "collision/collide.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sim {
+namespace detail {
+namespace {
+
+constexpr std::size_t kChunkPairs = 256;      // pairs per narrowphase work unit
+
+template <class T>
+T value_or(const std::vector<T>& v, int i, T fallback) {
+  return i >= 0 && i < static_cast<int>(v.size()) ? v[i] : fallback;
+}
+
+Real material_mu(const Model& m, int material) {
+  if (material >= 0 && material < m.material_count && material < static_cast<int>(m.material_friction.size()))
+    return m.material_friction[material];
+  return (m.material_count > 0 && !m.material_friction.empty()) ? m.material_friction[0] : Real(0.5);
+}
+
+// Bounding radius of a shape about its frame's origin, from its geometry.
+Real shape_radius(const Model& m, int s) {
+  switch (m.shape_type[s]) {
+    case ShapeType::Plane: return 0;
+    case ShapeType::Sphere: return value_or(m.shape_radius, s, Real(0));
+    case ShapeType::Capsule: return value_or(m.shape_half_length, s, Real(0)) + value_or(m.shape_radius, s, Real(0));
+    case ShapeType::Box: return value_or(m.shape_half_extents, s, Vec3(Vec3::Zero())).norm();
+    case ShapeType::ConvexMesh: {
+      const int h = value_or(m.shape_hull, s, -1);
+      Real r = 0;
+      if (h >= 0 && h < static_cast<int>(m.hulls.size()))
+        for (const Vec3& v : m.hulls[h].vertices) r = std::max(r, v.norm());
+      return r;
+    }
+  }
+  return 0;
+}
+
+bool skip_pair(const CollisionObject& x, const CollisionObject& y, const std::vector<std::uint64_t>& joints) {
+  if (x.is_static && y.is_static) return true;
+  if (x.particle >= 0 && y.particle >= 0) return true;
+  if (x.is_plane && y.is_plane) return true;
+  if (x.body >= 0 && x.body == y.body) return true;
+  if (x.body >= 0 && y.body >= 0)
+    return std::binary_search(joints.begin(), joints.end(),
+                              pack_pair(std::min(x.body, y.body), std::max(x.body, y.body)));
+  return false;
+}
+
+std::uint64_t object_key(const CollisionObject& o) {
+  return o.particle >= 0 ? (0x80000000ull | static_cast<std::uint64_t>(o.particle))
+                         : static_cast<std::uint64_t>(o.shape);
+}
+
+ContactSide make_side(const CollisionObject& o, const CollisionScratch& sc, const Vec3& p) {
+  ContactSide side;
+  if (o.particle >= 0) {
+    side.kind = ContactSide::Particle;
+    side.index = o.particle;
+  } else if (o.body >= 0) {
+    side.kind = ContactSide::Body;
+    side.index = o.body;
+    side.local_point = sc.body_rotation_t[o.body] * (p - sc.body_pose[o.body].pos);
+  } else {
+    side.kind = ContactSide::World;
+    side.index = -1;
+    side.local_point = p;
+  }
+  return side;
+}
+
+// Runs the narrowphase function for the colliders' kinds; contacts come out with `first` as the
+// first shape whatever order the function wants.
+void dispatch(const Collider& first, const Collider& second, Real max_sep, NarrowScratch& s) {
+  using K = ColliderKind;
+  const std::size_t begin = s.contacts.size();
+  bool swapped = false;
+  if (first.kind == K::Round && second.kind == K::Plane) collide_round_plane(first, second, max_sep, s);
+  else if (first.kind == K::Plane && second.kind == K::Round) collide_round_plane(second, first, max_sep, s), swapped = true;
+  else if (first.kind == K::Poly && second.kind == K::Plane) collide_poly_plane(first, second, max_sep, s);
+  else if (first.kind == K::Plane && second.kind == K::Poly) collide_poly_plane(second, first, max_sep, s), swapped = true;
+  else if (first.kind == K::Round && second.kind == K::Round) collide_round_round(first, second, max_sep, s);
+  else if (first.kind == K::Round && second.kind == K::Poly) collide_round_poly(first, second, max_sep, s);
+  else if (first.kind == K::Poly && second.kind == K::Round) collide_round_poly(second, first, max_sep, s), swapped = true;
+  else if (first.kind == K::Poly && second.kind == K::Poly) collide_poly_poly(first, second, max_sep, s);
+  if (!swapped) return;
+  for (std::size_t k = begin; k < s.contacts.size(); ++k) {
+    RawContact& c = s.contacts[k];
+    std::swap(c.point_first, c.point_second);
+    c.normal = -c.normal;
+  }
+}
+
+void process_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real margin,
+                  NarrowScratch& ns, std::vector<Contact>& out) {
+  const int i = pair_first(pair), j = pair_second(pair);
+  const CollisionObject& oi = sc.objects[i];
+  const CollisionObject& oj = sc.objects[j];
+  // Side a: the particle, else the side that can move, else the lower index; b is the other.
+  bool i_is_a = true;
+  if ((oi.particle >= 0) != (oj.particle >= 0)) i_is_a = oi.particle >= 0;
+  else if (oi.is_static != oj.is_static) i_is_a = !oi.is_static;
+  const int ia = i_is_a ? i : j, ib = i_is_a ? j : i;
+  const CollisionObject& a = sc.objects[ia];
+  const CollisionObject& b = sc.objects[ib];
+  const Real thickness = a.thickness + b.thickness;
+  const Real pair_margin = margin + dt * (a.speed + b.speed);
+  ns.contacts.clear();
+  dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
+  const Real friction = std::sqrt(a.friction * b.friction);
+  const std::uint64_t pair_key = hash_combine(object_key(a), object_key(b));
+  for (const RawContact& rc : ns.contacts) {
+    Contact& c = out.emplace_back();
+    c.a = make_side(a, sc, rc.point_first);
+    c.b = make_side(b, sc, rc.point_second);
+    c.normal = rc.normal;
+    orthonormal_basis(c.normal, c.tangent1, c.tangent2);
+    c.thickness = thickness;
+    c.friction = friction;
+    c.initial_gap = rc.separation() - thickness;
+    c.key = hash_combine(pair_key, rc.feature);
+    c.shape_a = a.shape;
+    c.shape_b = b.shape;
+  }
+}
+
+void prepare_hulls(const Model& model, CollisionScratch& sc) {
+  if (sc.hull_topology.size() != model.hulls.size()) sc.hull_topology.resize(model.hulls.size());
+  for (std::size_t h = 0; h < model.hulls.size(); ++h)
+    if (!hull_topology_matches(model.hulls[h], sc.hull_topology[h]))
+      build_hull_topology(model.hulls[h], sc.hull_topology[h]);
+}
+
+// Objects, their expanded boxes and broadphase groups.
+void place_objects(const Model& model, const State& state, Real dt, Real margin, CollisionScratch& sc) {
+  const int shapes = model.shape_count, particles = model.particle_count;
+  sc.body_pose.resize(model.body_count);
+  sc.body_rotation_t.resize(model.body_count);
+  for (int b = 0; b < model.body_count; ++b) {
+    Pose p = state.body_pose(b);
+    p.rot.normalize();
+    sc.body_pose[b] = p;
+    sc.body_rotation_t[b] = p.rot.toRotationMatrix().transpose();
+  }
+  const int count = shapes + particles;
+  sc.objects.resize(count);
+  sc.boxes.resize(count);
+  sc.groups.resize(count);
+  const Real half_margin = Real(0.5) * margin;
+  for (int s = 0; s < shapes; ++s) {
+    CollisionObject& o = sc.objects[s];
+    o = CollisionObject{};
+    o.shape = s;
+    o.body = value_or(model.shape_body, s, -1);
+    if (o.body >= model.body_count) o.body = -1;
+    const ShapeType type = model.shape_type[s];
+    const int hull = value_or(model.shape_hull, s, -1);
+    o.valid = type != ShapeType::ConvexMesh || (hull >= 0 && hull < static_cast<int>(model.hulls.size()) &&
+                                                 model.hulls[hull].vertices.size() >= 4);
+    o.is_plane = type == ShapeType::Plane;
+    o.thickness = value_or(model.shape_thickness, s, Real(0));
+    o.friction = material_mu(model, value_or(model.shape_material, s, -1));
+    const Pose local = value_or(model.shape_local, s, Pose{});
+    const Real radius = shape_radius(model, s);
+    o.size = std::max(radius, Real(1e-6));
+    if (o.body >= 0) {
+      o.pose = sc.body_pose[o.body] * local;
+      o.is_static = !(value_or(model.body_inv_mass, o.body, Real(0)) > 0);
+      const Vec3 v = state.body_velocity(o.body), w = state.body_angular_velocity(o.body);
+      Real reach = local.pos.norm() + std::max(radius, value_or(model.shape_bound_radius, s, Real(0)));
+      const Real body_reach = value_or(model.body_bound_radius, o.body, Real(0));
+      if (body_reach > 0) reach = std::min(reach, body_reach);
+      o.speed = v.norm() + w.norm() * reach;
+    } else {
+      o.pose = local;
+      o.is_static = true;
+      o.speed = 0;
+    }
+    o.pose.rot.normalize();
+    // Tight world box, then grown by the thickness, the motion bound and half the margin.
+    const Mat3 r = o.pose.rot.toRotationMatrix();
+    Vec3 center = o.pose.pos, half = Vec3::Zero();
+    switch (type) {
+      case ShapeType::Plane: break;
+      case ShapeType::Sphere: half.setConstant(value_or(model.shape_radius, s, Real(0))); break;
+      case ShapeType::Capsule:
+        half = (r.col(2) * value_or(model.shape_half_length, s, Real(0))).cwiseAbs() +
+               Vec3::Constant(value_or(model.shape_radius, s, Real(0)));
+        break;
+      case ShapeType::Box: half = r.cwiseAbs() * value_or(model.shape_half_extents, s, Vec3(Vec3::Zero())); break;
+      case ShapeType::ConvexMesh:
+        if (o.valid) {
+          const HullTopology& t = sc.hull_topology[hull];
+          center = o.pose.apply(t.aabb_center);
+          half = r.cwiseAbs() * t.aabb_half;
+        }
+        break;
+    }
+    const Real grow = std::max(Real(0), std::max(o.thickness, Real(0)) + dt * o.speed + half_margin);
+    sc.boxes[s] = Aabb{center - half - Vec3::Constant(grow), center + half + Vec3::Constant(grow)};
+    std::uint8_t g = o.is_static ? kGroupStatic : 0;
+    if (o.is_plane || !o.valid) g |= kBroadphaseExcluded;
+    sc.groups[s] = g;
+  }
+  for (int p = 0; p < particles; ++p) {
+    CollisionObject& o = sc.objects[shapes + p];
+    o = CollisionObject{};
+    o.particle = p;
+    o.valid = true;
+    o.is_static = !(value_or(model.particle_inv_mass, p, Real(0)) > 0);
+    o.thickness = value_or(model.particle_radius, p, Real(0));
+    o.friction = material_mu(model, value_or(model.particle_material, p, -1));
+    o.size = std::max(o.thickness, Real(1e-6));
+    const int c = model.particle_coord(p), d = model.particle_dof(p);
+    o.pose.pos = Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
+    o.speed = Vec3(state.u[d], state.u[d + 1], state.u[d + 2]).norm();
+    const Real grow = std::max(Real(0), std::max(o.thickness, Real(0)) + dt * o.speed + half_margin);
+    sc.boxes[shapes + p] = Aabb{o.pose.pos - Vec3::Constant(grow), o.pose.pos + Vec3::Constant(grow)};
+    sc.groups[shapes + p] = static_cast<std::uint8_t>(kGroupParticle | (o.is_static ? kGroupStatic : 0));
+  }
+}
+
+// Sorts sc.pairs: a counting sort on the first object, then insertion sort within each bucket
+// (a handful of pairs each), O(pairs + objects).
+void sort_pairs(CollisionScratch& sc) {
+  const int count = static_cast<int>(sc.objects.size());
+  sc.pair_bucket.assign(count + 1, 0);
+  for (std::uint64_t p : sc.pairs) ++sc.pair_bucket[pair_first(p) + 1];
+  for (int i = 0; i < count; ++i) sc.pair_bucket[i + 1] += sc.pair_bucket[i];
+  sc.pair_sorted.resize(sc.pairs.size());
+  for (std::uint64_t p : sc.pairs) sc.pair_sorted[sc.pair_bucket[pair_first(p)]++] = p;
+  for (int i = count; i > 0; --i) sc.pair_bucket[i] = sc.pair_bucket[i - 1];
+  sc.pair_bucket[0] = 0;
+  for (int i = 0; i < count; ++i) {
+    const auto begin = sc.pair_sorted.begin() + sc.pair_bucket[i], end = sc.pair_sorted.begin() + sc.pair_bucket[i + 1];
+    for (auto it = begin + (begin != end ? 1 : 0); it < end; ++it) {
+      const std::uint64_t key = *it;
+      auto hole = it;
+      while (hole > begin && *(hole - 1) > key) *hole = *(hole - 1), --hole;
+      *hole = key;
+    }
+  }
+  std::swap(sc.pairs, sc.pair_sorted);
+}
+
+void find_pairs(const Model& model, Real dt, Real margin, CollisionScratch& sc) {
+  sc.joint_pairs.clear();
+  for (int j = 0; j < model.joint_count; ++j) {
+    const int a = value_or(model.joint_body_a, j, -1), b = value_or(model.joint_body_b, j, -1);
+    if (a >= 0 && b >= 0) sc.joint_pairs.push_back(pack_pair(std::min(a, b), std::max(a, b)));
+  }
+  std::sort(sc.joint_pairs.begin(), sc.joint_pairs.end());
+
+  sc.pairs.clear();
+  sweep_and_prune(sc.boxes, sc.groups, sc.sap, sc.pairs, false);
+  // Same body, joints (the sweep already left out static-static and particle-particle pairs).
+  sc.pairs.erase(std::remove_if(sc.pairs.begin(), sc.pairs.end(),
+                                [&](std::uint64_t p) {
+                                  return skip_pair(sc.objects[pair_first(p)], sc.objects[pair_second(p)],
+                                                   sc.joint_pairs);
+                                }),
+                 sc.pairs.end());
+  // Planes against every object whose grown box reaches below the plane's grown surface.
+  const int count = static_cast<int>(sc.objects.size());
+  for (int s = 0; s < model.shape_count; ++s) {
+    const CollisionObject& plane = sc.objects[s];
+    if (!plane.is_plane) continue;
+    const Vec3 n = plane.pose.rot * Vec3::UnitZ();
+    const Real offset = n.dot(plane.pose.pos);
+    const Real grow = std::max(plane.thickness, Real(0)) + dt * plane.speed + Real(0.5) * margin;
+    for (int o = 0; o < count; ++o) {
+      const CollisionObject& other = sc.objects[o];
+      if (o == s || !other.valid || other.is_plane || skip_pair(plane, other, sc.joint_pairs)) continue;
+      const Aabb& box = sc.boxes[o];
+      const Vec3 center = Real(0.5) * (box.lo + box.hi), half = Real(0.5) * (box.hi - box.lo);
+      const Real lowest = n.dot(center) - n.cwiseAbs().dot(half);
+      if (lowest - offset <= grow) sc.pairs.push_back(pack_pair(std::min(s, o), std::max(s, o)));
+    }
+  }
+  sort_pairs(sc);
+}
+
+// World polyhedra and colliders of the objects that appear in a pair.
+void build_colliders(const Model& model, CollisionScratch& sc) {
+  const int count = static_cast<int>(sc.objects.size());
+  sc.used.assign(count, 0);
+  for (std::uint64_t p : sc.pairs) sc.used[pair_first(p)] = sc.used[pair_second(p)] = 1;
+  sc.colliders.resize(count);
+  sc.polys.resize(count);
+  std::size_t nv = 0, nf = 0, ne = 0;
+  auto hull_of = [&](int s) -> const Model::Hull& {
+    return model.shape_type[s] == ShapeType::Box ? unit_box_hull() : model.hulls[model.shape_hull[s]];
+  };
+  auto is_poly = [&](int o) {
+    return o < model.shape_count &&
+           (model.shape_type[o] == ShapeType::Box || model.shape_type[o] == ShapeType::ConvexMesh);
+  };
+  for (int o = 0; o < count; ++o) {
+    if (!sc.used[o] || !is_poly(o)) continue;
+    const Model::Hull& h = hull_of(o);
+    nv += h.vertices.size();
+    nf += static_cast<std::size_t>(h.face_count());
+    ne += static_cast<std::size_t>(h.edge_count());
+  }
+  sc.poly_vertices.resize(nv);
+  sc.poly_normals.resize(nf);
+  sc.poly_offsets.resize(nf);
+  sc.poly_arcs.resize(ne);
+  nv = nf = ne = 0;
+  for (int o = 0; o < count; ++o) {
+    if (!sc.used[o]) continue;
+    const CollisionObject& obj = sc.objects[o];
+    Collider& c = sc.colliders[o];
+    c = Collider{};
+    c.size = obj.size;
+    if (obj.particle >= 0) {
+      c.kind = ColliderKind::Round;
+      c.p0 = c.p1 = obj.pose.pos;
+      c.radius = 0;
+      continue;
+    }
+    const int s = obj.shape;
+    switch (model.shape_type[s]) {
+      case ShapeType::Plane:
+        c.kind = ColliderKind::Plane;
+        c.normal = obj.pose.rot * Vec3::UnitZ();
+        c.offset = c.normal.dot(obj.pose.pos);
+        break;
+      case ShapeType::Sphere:
+        c.kind = ColliderKind::Round;
+        c.p0 = c.p1 = obj.pose.pos;
+        c.radius = value_or(model.shape_radius, s, Real(0));
+        break;
+      case ShapeType::Capsule: {
+        c.kind = ColliderKind::Round;
+        const Vec3 h = obj.pose.rot * Vec3(0, 0, value_or(model.shape_half_length, s, Real(0)));
+        c.p0 = obj.pose.pos - h;
+        c.p1 = obj.pose.pos + h;
+        c.radius = value_or(model.shape_radius, s, Real(0));
+        break;
+      }
+      case ShapeType::Box:
+      case ShapeType::ConvexMesh: {
+        const bool box = model.shape_type[s] == ShapeType::Box;
+        const Model::Hull& h = hull_of(s);
+        const HullTopology& t = box ? unit_box_topology() : sc.hull_topology[model.shape_hull[s]];
+        const Vec3 scale = box ? Vec3(value_or(model.shape_half_extents, s, Vec3(Vec3::Zero()))
+                                          .cwiseMax(Vec3::Constant(Real(1e-9))))
+                               : Vec3(Vec3::Ones());
+        PolyView& view = sc.polys[o];
+        place_polyhedron(h, t, obj.pose, scale, sc.poly_vertices.data() + nv, sc.poly_normals.data() + nf,
+                         sc.poly_offsets.data() + nf, sc.poly_arcs.data() + ne, view);
+        view.is_box = box;
+        view.half_extents = box ? scale : Vec3::Zero();
+        nv += h.vertices.size();
+        nf += static_cast<std::size_t>(h.face_count());
+        ne += static_cast<std::size_t>(h.edge_count());
+        c.kind = ColliderKind::Poly;
+        c.poly = &view;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
+                       detail::CollisionScratch& scratch, ContactBuffer& out) {
+  using namespace detail;
+  out.clear();
+  if (static_cast<int>(state.q.size()) < model.coord_count() || static_cast<int>(state.u.size()) < model.dof_count())
+    return;
+  prepare_hulls(model, scratch);
+  place_objects(model, state, dt, margin, scratch);
+  find_pairs(model, dt, margin, scratch);
+  build_colliders(model, scratch);
+
+  const std::size_t pair_count = scratch.pairs.size();
+  // Below scratch.parallel_pairs the calling thread does it all, writing straight into `out`: a
+  // pair costs well under a microsecond, less than the fork/join and copy overhead.
+  if (pair_count < scratch.parallel_pairs) {
+    if (scratch.chunks.empty()) scratch.chunks.resize(1);
+    for (std::size_t p = 0; p < pair_count; ++p)
+      process_pair(scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
+    return;
+  }
+  // Fixed chunks of consecutive pairs in parallel, concatenated in chunk order.
+  const std::size_t chunk_count = (pair_count + kChunkPairs - 1) / kChunkPairs;
+  if (scratch.chunks.size() < chunk_count) scratch.chunks.resize(chunk_count);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunk_count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      CollisionScratch::Chunk& chunk = scratch.chunks[k];
+      chunk.contacts.clear();
+      const std::size_t end = std::min(pair_count, (k + 1) * kChunkPairs);
+      for (std::size_t p = k * kChunkPairs; p < end; ++p)
+        process_pair(scratch, scratch.pairs[p], dt, margin, chunk.narrow, chunk.contacts);
+    }
+  });
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < chunk_count; ++k) total += scratch.chunks[k].contacts.size();
+  out.contacts.reserve(total);
+  for (std::size_t k = 0; k < chunk_count; ++k)
+    out.contacts.insert(out.contacts.end(), scratch.chunks[k].contacts.begin(), scratch.chunks[k].contacts.end());
+}
+
+}  // namespace sim

@@ -1,0 +1,74 @@
+// Collision detection, once per step from the state at the step's start (paper §10): broadphase
+// over AABBs grown by each shape's motion bound over the step, narrowphase per pair, and the
+// Contacts (eq. 9: C_n = n·(p_a - p_b) - d) the solver freezes for the step.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/broadphase.hpp"
+#include "collision/geometry.hpp"
+#include "collision/narrowphase.hpp"
+#include "collision/polyhedron.hpp"
+#include "sim/contact.hpp"
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+
+namespace sim {
+namespace detail {
+
+// A shape (object index = shape index) or a particle (object index = shape_count + particle).
+struct CollisionObject {
+  int shape = -1;         // -1 for particles
+  int particle = -1;      // -1 for shapes
+  int body = -1;          // owning body, -1 for world shapes and particles
+  bool is_static = true;  // cannot move: world shape, fixed body, fixed particle
+  bool is_plane = false;
+  bool valid = false;     // false: left out (bad model data)
+  Real thickness = 0;     // shape thickness, or the particle radius [m]
+  Real speed = 0;         // bound on the speed of any of its points [m/s]
+  Real friction = 0;      // μ of its material
+  Real size = 0;          // bounding radius, for tolerances [m]
+  Pose pose;              // shape frame in the world (particles: position only)
+};
+
+// Scratch kept in the Workspace: every buffer is reused, so a step allocates nothing once the
+// scene's pair and contact counts stop growing.
+struct CollisionScratch {
+  std::vector<HullTopology> hull_topology;   // per model hull
+  std::vector<Pose> body_pose;               // com frames at the step's start (body_count)
+  std::vector<Mat3> body_rotation_t;         // their inverse rotations, for local points
+  std::vector<CollisionObject> objects;      // shapes, then particles
+  std::vector<Aabb> boxes;                   // expanded world boxes (object count)
+  std::vector<std::uint8_t> groups;          // broadphase group bits (object count)
+  std::vector<std::uint64_t> joint_pairs;    // sorted (lower body, higher body) of joints
+  SweepAndPrune sap;
+  std::vector<std::uint64_t> pairs;          // candidate object pairs (i < j), sorted
+  std::vector<char> used;                    // object appears in a pair (object count)
+  std::vector<Collider> colliders;           // per object, for the used ones
+  std::vector<PolyView> polys;               // per object (boxes and convex meshes)
+  std::vector<Vec3> poly_vertices, poly_normals, poly_arcs;
+  std::vector<Real> poly_offsets;
+  struct Chunk {
+    NarrowScratch narrow;
+    std::vector<Contact> contacts;
+  };
+  std::vector<Chunk> chunks;                 // narrowphase work units of consecutive pairs
+  // From this many pairs on, the narrowphase runs in parallel chunks (tests lower it to compare
+  // with the serial path; the output is identical either way).
+  std::size_t parallel_pairs = 4096;
+  std::vector<int> pair_bucket;              // counting sort of pairs by first object
+  std::vector<std::uint64_t> pair_sorted;
+};
+
+}  // namespace detail
+
+// Clears `out` and fills it with the contacts of this step: for every pair of shapes (and of a
+// particle and a shape) whose gap n·(p_a - p_b) - d is below margin + dt (s_a + s_b), with
+// s = |v| + |ω| r the speed bound of each side. Skipped: shapes of the same body, pairs where
+// neither side can move, bodies joined directly by a joint, particle-particle pairs. The order
+// is deterministic (sorted pairs), whatever the thread count.
+void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
+                       detail::CollisionScratch& scratch, ContactBuffer& out);
+
+}  // namespace sim
