@@ -901,6 +901,10 @@ TEST_CASE("random shapes and particles against a tilted plane: exact gaps", "[un
     }
     const std::vector<Contact> contacts = s.collide(margin, Real(0.01));
     INFO("trial " << trial << " kind " << kind << " target " << target);
+    if (target >= margin) {
+      CHECK(contacts.empty());
+      continue;
+    }
     REQUIRE(!contacts.empty());
     Real deepest = 1e9;
     for (const Contact& c : contacts) {
