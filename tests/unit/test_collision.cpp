@@ -5,6 +5,10 @@
 
 #include <tbb/global_control.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +26,9 @@ using namespace sim;
 namespace {
 
 constexpr Real kPi = Real(3.14159265358979323846);
+// Tolerances for "exact" and "close" results, for double and for the float build.
+constexpr Real kExact = sizeof(Real) == 8 ? Real(1e-12) : Real(2e-5);
+constexpr Real kClose = sizeof(Real) == 8 ? Real(1e-9) : Real(2e-4);
 const Real kSqrt2 = std::sqrt(Real(2));
 
 Quat about(const Vec3& axis, Real angle) { return Quat(Eigen::AngleAxis<Real>(angle, axis.normalized())); }
@@ -136,17 +143,17 @@ struct Scene {
     generate_contacts(m, state(), dt, margin, scratch, out);
     for (const Contact& c : out.contacts) {
       const Vec3 pa = world_point(c.a), pb = world_point(c.b);
-      CHECK(c.normal.norm() == Approx(1).epsilon(1e-9));
-      CHECK(c.normal.dot(pa - pb) - c.thickness == Approx(c.initial_gap).margin(1e-9));
-      CHECK(std::abs(c.tangent1.dot(c.normal)) < 1e-9);
-      CHECK(std::abs(c.tangent2.dot(c.normal)) < 1e-9);
-      CHECK((c.tangent1.cross(c.tangent2) - c.normal).norm() < 1e-9);
+      CHECK(c.normal.norm() == Approx(1).epsilon(kClose));
+      CHECK(c.normal.dot(pa - pb) - c.thickness == Approx(c.initial_gap).margin(kClose));
+      CHECK(std::abs(c.tangent1.dot(c.normal)) < kClose);
+      CHECK(std::abs(c.tangent2.dot(c.normal)) < kClose);
+      CHECK((c.tangent1.cross(c.tangent2) - c.normal).norm() < kClose);
     }
     return out.contacts;
   }
 };
 
-bool inside_box(const Pose& box_pose, const Vec3& half, const Vec3& world, Real tol = Real(1e-9)) {
+bool inside_box(const Pose& box_pose, const Vec3& half, const Vec3& world, Real tol = kClose) {
   const Vec3 local = box_pose.apply_inverse(world);
   return (local.cwiseAbs() - half).maxCoeff() <= tol;
 }
@@ -161,13 +168,13 @@ TEST_CASE("sphere above a plane: one contact with the exact gap", "[unit][collis
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 1);
   const Contact& c = contacts[0];
-  CHECK(c.initial_gap == Approx(0.003).margin(1e-12));
-  CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
+  CHECK(c.initial_gap == Approx(0.003).margin(kExact));
+  CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
   CHECK(c.a.kind == ContactSide::Body);
   CHECK(c.a.index == b);
-  CHECK((c.a.local_point - Vec3(0, 0, -0.5)).norm() < 1e-12);
+  CHECK((c.a.local_point - Vec3(0, 0, -0.5)).norm() < kExact);
   CHECK(c.b.kind == ContactSide::World);
-  CHECK((c.b.local_point - Vec3(0.3, -0.2, 0)).norm() < 1e-12);
+  CHECK((c.b.local_point - Vec3(0.3, -0.2, 0)).norm() < kExact);
   CHECK(c.shape_a == ball);
   CHECK(c.shape_b == ground);
   CHECK(c.friction == Approx(0.5));  // default material without materials
@@ -181,7 +188,7 @@ TEST_CASE("sphere above a plane: one contact with the exact gap", "[unit][collis
   contacts = s.collide();
   REQUIRE(contacts.size() == 1);
   CHECK(contacts[0].thickness == Approx(0.0015));
-  CHECK(contacts[0].initial_gap == Approx(0.0015).margin(1e-12));
+  CHECK(contacts[0].initial_gap == Approx(0.0015).margin(kExact));
   CHECK(contacts[0].friction == Approx(0.2));
   s.m.shape_material[ground] = -1;  // default: the first material
   CHECK(s.collide()[0].friction == Approx(0.04));
@@ -194,7 +201,7 @@ TEST_CASE("separated shapes: contacts within the margin with a positive gap, non
   s.box(b, Vec3(0.5, 0.5, 0.5));
   auto contacts = s.collide(Real(0.01));
   REQUIRE(contacts.size() == 4);
-  for (const Contact& c : contacts) CHECK(c.initial_gap == Approx(0.006).margin(1e-12));
+  for (const Contact& c : contacts) CHECK(c.initial_gap == Approx(0.006).margin(kExact));
   CHECK(s.collide(Real(0.005)).empty());  // beyond the margin
   // The motion bound over the step widens the margin: |v| dt = 0.02.
   s.v[b] = Vec3(0, 0, -2);
@@ -217,11 +224,11 @@ TEST_CASE("box resting on a plane: its 4 bottom corners", "[unit][collision]") {
   REQUIRE(contacts.size() == 4);
   std::set<std::pair<int, int>> corners;
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
-    CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
+    CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
     CHECK(c.a.kind == ContactSide::Body);
-    CHECK(std::abs(std::abs(c.a.local_point.x()) - 0.5) < 1e-12);
-    CHECK(std::abs(std::abs(c.a.local_point.y()) - 0.3) < 1e-12);
+    CHECK(std::abs(std::abs(c.a.local_point.x()) - 0.5) < kExact);
+    CHECK(std::abs(std::abs(c.a.local_point.y()) - 0.3) < kExact);
     CHECK(c.a.local_point.z() == Approx(-0.25));
     corners.insert({c.a.local_point.x() > 0, c.a.local_point.y() > 0});
   }
@@ -238,8 +245,8 @@ TEST_CASE("tilted plane and a penetrating box", "[unit][collision]") {
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 4);
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(-0.01).margin(1e-12));
-    CHECK((c.normal - n).norm() < 1e-12);
+    CHECK(c.initial_gap == Approx(-0.01).margin(kExact));
+    CHECK((c.normal - n).norm() < kExact);
   }
 }
 
@@ -253,12 +260,12 @@ TEST_CASE("box on a bigger box face to face: the 4 corners of the top box", "[un
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 4);
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
     CHECK(c.a.index == upper);  // the moving box is side a
     CHECK(c.b.index == lower);
-    CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
-    CHECK(std::abs(std::abs(c.a.local_point.x()) - 0.5) < 1e-9);
-    CHECK(std::abs(std::abs(c.a.local_point.y()) - 0.5) < 1e-9);
+    CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
+    CHECK(std::abs(std::abs(c.a.local_point.x()) - 0.5) < kClose);
+    CHECK(std::abs(std::abs(c.a.local_point.y()) - 0.5) < kClose);
   }
 }
 
@@ -273,8 +280,8 @@ TEST_CASE("equal boxes face to face rotated 30 degrees: an octagon of contacts",
   REQUIRE(contacts.size() >= 4);
   REQUIRE(contacts.size() <= 8);
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
-    CHECK(std::abs(std::abs(c.normal.z()) - 1) < 1e-12);
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
+    CHECK(std::abs(std::abs(c.normal.z()) - 1) < kExact);
     const Vec3 pa = s.world_point(c.a), pb = s.world_point(c.b);
     CHECK(pa.z() == Approx(1.0));
     CHECK(inside_box(s.pose[lower], Vec3(0.5, 0.5, 0.5), pa));
@@ -287,7 +294,7 @@ TEST_CASE("equal boxes face to face rotated 30 degrees: an octagon of contacts",
     s.pose[upper].pos.z() = Real(1.5) + gap;
     auto shifted = s.collide();
     REQUIRE(shifted.size() == contacts.size());
-    for (const Contact& c : shifted) CHECK(c.initial_gap == Approx(gap).margin(1e-12));
+    for (const Contact& c : shifted) CHECK(c.initial_gap == Approx(gap).margin(kExact));
   }
 }
 
@@ -308,10 +315,10 @@ TEST_CASE("crossed boxes touching edge to edge", "[unit][collision]") {
       auto contacts = s.collide();
       REQUIRE(contacts.size() == 1);
       const Contact& c = contacts[0];
-      CHECK(c.initial_gap == Approx(gap).margin(1e-9));
-      CHECK((c.normal - Vec3(0, 0, -1)).norm() < 1e-9);  // from b (above) towards a
-      CHECK((s.world_point(c.a) - Vec3(0.05, 0, 0.5 * kSqrt2)).norm() < 1e-9);
-      CHECK((s.world_point(c.b) - Vec3(0.05, 0, 0.5 * kSqrt2 + gap)).norm() < 1e-9);
+      CHECK(c.initial_gap == Approx(gap).margin(kClose));
+      CHECK((c.normal - Vec3(0, 0, -1)).norm() < kClose);  // from b (above) towards a
+      CHECK((s.world_point(c.a) - Vec3(0.05, 0, 0.5 * kSqrt2)).norm() < kClose);
+      CHECK((s.world_point(c.b) - Vec3(0.05, 0, 0.5 * kSqrt2 + gap)).norm() < kClose);
     }
   }
 }
@@ -325,8 +332,8 @@ TEST_CASE("box corner near a box corner: exact distance from GJK", "[unit][colli
   s.box(b, Vec3(0.5, 0.5, 0.5));
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 1);
-  CHECK(contacts[0].initial_gap == Approx(0.005).margin(1e-9));
-  CHECK((contacts[0].normal + d.normalized()).norm() < 1e-6);
+  CHECK(contacts[0].initial_gap == Approx(0.005).margin(kClose));
+  CHECK((contacts[0].normal + d.normalized()).norm() < (sizeof(Real) == 8 ? 1e-6 : 1e-3));
 }
 
 TEST_CASE("box and convex-mesh box agree on random configurations", "[unit][collision]") {
@@ -354,7 +361,7 @@ TEST_CASE("box and convex-mesh box agree on random configurations", "[unit][coll
     INFO("trial " << trial);
     CHECK(count[0] == count[1]);
     if (count[0] > 0 && count[1] > 0) {
-      CHECK(min_gap[0] == Approx(min_gap[1]).margin(1e-9));
+      CHECK(min_gap[0] == Approx(min_gap[1]).margin(kClose));
       ++compared;
     }
   }
@@ -370,8 +377,8 @@ TEST_CASE("capsule lying on a plane and on a box: two contacts", "[unit][collisi
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 2);
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
-    CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
+    CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
   }
   CHECK(std::abs(s.world_point(contacts[0].a).x() - s.world_point(contacts[1].a).x()) == Approx(0.8));
 
@@ -386,8 +393,8 @@ TEST_CASE("capsule lying on a plane and on a box: two contacts", "[unit][collisi
     INFO("hull " << as_hull);
     REQUIRE(on_box.size() == 2);
     for (const Contact& c : on_box) {
-      CHECK(c.initial_gap == Approx(0.002).margin(1e-9));
-      CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-9);
+      CHECK(c.initial_gap == Approx(0.002).margin(kClose));
+      CHECK((c.normal - Vec3::UnitZ()).norm() < kClose);
       CHECK(c.a.index == cap);
     }
     // Overhanging the edge: the clipped end sits on the box's edge.
@@ -396,7 +403,7 @@ TEST_CASE("capsule lying on a plane and on a box: two contacts", "[unit][collisi
     REQUIRE(overhang.size() == 2);
     Real max_x = -1;
     for (const Contact& c : overhang) max_x = std::max(max_x, t.world_point(c.b).x());
-    CHECK(max_x == Approx(1.0).margin(1e-9));
+    CHECK(max_x == Approx(1.0).margin(kClose));
   }
 }
 
@@ -408,8 +415,8 @@ TEST_CASE("upright capsule and sphere against a box, particle on a sphere", "[un
   s.capsule(cap, Real(0.1), Real(0.5));
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 1);
-  CHECK(contacts[0].initial_gap == Approx(-0.002).margin(1e-9));
-  CHECK((contacts[0].normal - Vec3::UnitZ()).norm() < 1e-9);
+  CHECK(contacts[0].initial_gap == Approx(-0.002).margin(kClose));
+  CHECK((contacts[0].normal - Vec3::UnitZ()).norm() < kClose);
 
   // A sphere beside the box's +x+z edge: the normal points from the edge to the centre.
   Scene t;
@@ -420,14 +427,14 @@ TEST_CASE("upright capsule and sphere against a box, particle on a sphere", "[un
   t.sphere(ball, Real(0.2));
   auto edge = t.collide();
   REQUIRE(edge.size() == 1);
-  CHECK(edge[0].initial_gap == Approx(0.003).margin(1e-9));
-  CHECK((edge[0].normal - dir).norm() < 1e-9);
+  CHECK(edge[0].initial_gap == Approx(0.003).margin(kClose));
+  CHECK((edge[0].normal - dir).norm() < kClose);
   // Sphere centre inside the box (deep penetration): pushed out through the nearest face.
   t.pose[ball].pos = Vec3(0.2, 0.1, 0.4);
   auto deep = t.collide();
   REQUIRE(deep.size() == 1);
-  CHECK((deep[0].normal - Vec3::UnitZ()).norm() < 1e-12);
-  CHECK(deep[0].initial_gap == Approx(-0.1 - 0.2).margin(1e-12));
+  CHECK((deep[0].normal - Vec3::UnitZ()).norm() < kExact);
+  CHECK(deep[0].initial_gap == Approx(-0.1 - 0.2).margin(kExact));
 
   // Particles against spheres and capsules.
   Scene u;
@@ -437,8 +444,8 @@ TEST_CASE("upright capsule and sphere against a box, particle on a sphere", "[un
   auto pc = u.collide();
   REQUIRE(pc.size() == 1);
   CHECK(pc[0].a.kind == ContactSide::Particle);
-  CHECK(pc[0].initial_gap == Approx(0.004 - 0.01).margin(1e-9));
-  CHECK((pc[0].normal - Vec3(0, 0.6, 0.8)).norm() < 1e-9);
+  CHECK(pc[0].initial_gap == Approx(0.004 - 0.01).margin(kClose));
+  CHECK((pc[0].normal - Vec3(0, 0.6, 0.8)).norm() < kClose);
 }
 
 TEST_CASE("capsules: parallel ones get two contacts, crossed ones one", "[unit][collision]") {
@@ -451,14 +458,14 @@ TEST_CASE("capsules: parallel ones get two contacts, crossed ones one", "[unit][
   auto parallel = s.collide();
   REQUIRE(parallel.size() == 2);
   for (const Contact& c : parallel) {
-    CHECK(c.initial_gap == Approx(0.001).margin(1e-9));
-    CHECK((c.normal - Vec3(0, 0, -1)).norm() < 1e-9);
+    CHECK(c.initial_gap == Approx(0.001).margin(kClose));
+    CHECK((c.normal - Vec3(0, 0, -1)).norm() < kClose);
   }
   s.pose[b].rot = about(Vec3::UnitX(), kPi / 2);  // along y: crossing
   auto crossed = s.collide();
   REQUIRE(crossed.size() == 1);
-  CHECK(crossed[0].initial_gap == Approx(0.001).margin(1e-9));
-  CHECK((s.world_point(crossed[0].a) - Vec3(0.3, 0, 0.1)).norm() < 1e-9);
+  CHECK(crossed[0].initial_gap == Approx(0.001).margin(kClose));
+  CHECK((s.world_point(crossed[0].a) - Vec3(0.3, 0, 0.1)).norm() < kClose);
 }
 
 TEST_CASE("convex cylinder standing on a plane: a ring of bottom vertices", "[unit][collision]") {
@@ -469,7 +476,7 @@ TEST_CASE("convex cylinder standing on a plane: a ring of bottom vertices", "[un
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 12);
   for (const Contact& c : contacts) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
     CHECK(c.a.local_point.z() == Approx(-0.3));
     CHECK(c.a.local_point.head<2>().norm() == Approx(0.2));
   }
@@ -483,7 +490,7 @@ TEST_CASE("convex cylinder standing on a plane: a ring of bottom vertices", "[un
   REQUIRE(on_box.size() >= 4);
   REQUIRE(on_box.size() <= 8);
   for (const Contact& c : on_box) {
-    CHECK(c.initial_gap == Approx(-0.001).margin(1e-12));
+    CHECK(c.initial_gap == Approx(-0.001).margin(kExact));
     CHECK(c.a.local_point.head<2>().norm() == Approx(0.2));
   }
 }
@@ -498,9 +505,9 @@ TEST_CASE("convex meshes: tetrahedron tip into a box face", "[unit][collision]")
   s.convex(b, tet.value());
   auto contacts = s.collide();
   REQUIRE(contacts.size() == 1);
-  CHECK(contacts[0].initial_gap == Approx(-0.002).margin(1e-12));
-  CHECK((contacts[0].normal - Vec3::UnitZ()).norm() < 1e-12);
-  CHECK((s.world_point(contacts[0].a) - Vec3(0.1, 0.1, 0.498)).norm() < 1e-12);
+  CHECK(contacts[0].initial_gap == Approx(-0.002).margin(kExact));
+  CHECK((contacts[0].normal - Vec3::UnitZ()).norm() < kExact);
+  CHECK((s.world_point(contacts[0].a) - Vec3(0.1, 0.1, 0.498)).norm() < kExact);
 }
 
 TEST_CASE("particles against a plane and a box", "[unit][collision]") {
@@ -520,15 +527,15 @@ TEST_CASE("particles against a plane and a box", "[unit][collision]") {
     CHECK(c.a.kind == ContactSide::Particle);
     CHECK(c.shape_a == -1);
     CHECK(c.thickness == Approx(0.01));
-    CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
     if (c.a.index == p0) {
-      CHECK(c.initial_gap == Approx(0.002).margin(1e-12));
+      CHECK(c.initial_gap == Approx(0.002).margin(kExact));
       ++seen;
     }
     if (c.a.index == p1) {
-      CHECK(c.initial_gap == Approx(-0.001).margin(1e-12));
+      CHECK(c.initial_gap == Approx(-0.001).margin(kExact));
       CHECK(c.b.kind == ContactSide::Body);
-      CHECK((c.b.local_point - Vec3(0.2, 0.3, 0.5)).norm() < 1e-12);
+      CHECK((c.b.local_point - Vec3(0.2, 0.3, 0.5)).norm() < kExact);
       ++seen;
     }
   }
@@ -735,12 +742,38 @@ TEST_CASE("pyramid contacts are identical on one thread and on many", "[unit][co
   }
   // Every box rests flat: all gaps zero, normals along the axes.
   for (const Contact& c : serial) {
-    CHECK(c.initial_gap == Approx(0).margin(1e-12));
-    CHECK(c.normal.cwiseAbs().maxCoeff() == Approx(1).epsilon(1e-12));
+    CHECK(c.initial_gap == Approx(0).margin(kExact));
+    CHECK(c.normal.cwiseAbs().maxCoeff() == Approx(1).epsilon(kExact));
   }
 }
 
-TEST_CASE("generate_contacts time on ~200-box pyramids", "[unit][collision]") {
+TEST_CASE("generate_contacts allocates nothing in steady state", "[unit][collision]") {
+  Scene s;
+  build_pyramid(s, 5, Real(1.001));
+  const int cap = s.body(Vec3(0, 0, 6.2), about(Vec3::UnitY(), kPi / 2));
+  s.capsule(cap, Real(0.2), Real(0.5));
+  s.convex(s.body(Vec3(3, 3, 0.3)), cylinder_hull(Real(0.3), Real(0.3), 10));
+  s.particle(Vec3(3, 3, 0.605), Real(0.01));
+  const State state = s.state();
+  generate_contacts(s.m, state, Real(0.01), Real(0.01), s.scratch, s.out);
+  generate_contacts(s.m, state, Real(0.01), Real(0.01), s.scratch, s.out);
+  REQUIRE(s.out.size() > 100);
+  const auto capacity = s.out.contacts.capacity();
+#ifdef __GLIBC__
+  const auto before = mallinfo2();
+#endif
+  for (int i = 0; i < 20; ++i) generate_contacts(s.m, state, Real(0.01), Real(0.01), s.scratch, s.out);
+#ifdef __GLIBC__
+  const auto after = mallinfo2();
+  CHECK(after.uordblks == before.uordblks);  // bytes in use by malloc: unchanged
+  CHECK(after.hblkhd == before.hblkhd);      // bytes in mmap'd blocks: unchanged
+#endif
+  CHECK(s.out.contacts.capacity() == capacity);
+}
+
+// A benchmark, not a test of speed: prints the figures and checks only that steady state does
+// not grow the output buffer. Run with `coulomb_tests "[bench]"`.
+TEST_CASE("generate_contacts time on ~200-box pyramids", "[unit][collision][bench]") {
   const char* names[] = {"square pyramid, touching", "square pyramid, 2 mm apart", "wall pyramid"};
   for (int kind = 0; kind < 3; ++kind) {
     Scene s;
@@ -760,9 +793,6 @@ TEST_CASE("generate_contacts time on ~200-box pyramids", "[unit][collision]") {
     std::printf("generate_contacts, %s (%d boxes): %zu pairs, %d contacts, %.3f ms per call\n", names[kind],
                 s.m.body_count, s.scratch.pairs.size(), s.out.size(), best);
     CHECK(s.out.contacts.capacity() == capacity);  // no growth in steady state
-#ifdef NDEBUG
-    CHECK(best < 1.0);
-#endif
   }
 }
 
@@ -864,7 +894,7 @@ TEST_CASE("random shape pairs: the deepest contact's gap is the exact distance",
       REQUIRE(!contacts.empty());
       Real deepest = 1e9;
       for (const Contact& c : contacts) deepest = std::min(deepest, c.initial_gap);
-      CHECK(deepest == Approx(expected).margin(Real(1e-3) * expected + Real(2e-6)));
+      CHECK(deepest == Approx(expected).margin(Real(1e-3) * expected + (sizeof(Real) == 8 ? Real(2e-6) : Real(3e-4))));
       for (const Contact& c : contacts) CHECK(c.initial_gap < margin);
       ++within;
     } else if (expected > margin + Real(1e-4)) {
@@ -909,9 +939,35 @@ TEST_CASE("random shapes and particles against a tilted plane: exact gaps", "[un
     Real deepest = 1e9;
     for (const Contact& c : contacts) {
       deepest = std::min(deepest, c.initial_gap);
-      CHECK((c.normal - n).norm() < 1e-12);
+      CHECK((c.normal - n).norm() < kExact);
       CHECK(c.initial_gap < margin);
     }
-    CHECK(deepest == Approx(expected).margin(1e-12));
+    CHECK(deepest == Approx(expected).margin(kExact));
   }
+}
+
+TEST_CASE("capsule core inside a box is pushed out by the least penetration", "[unit][collision]") {
+  Scene s;
+  const int table = s.body(Vec3::Zero(), Quat::Identity(), 0);
+  s.box(table, Vec3(1, 1, 0.5));
+  // Lying along y through the box, 5 cm below its top face, sticking out at both ends.
+  const int cap = s.body(Vec3(0.2, 0, 0.45), about(Vec3::UnitX(), kPi / 2));
+  s.capsule(cap, Real(0.1), Real(1.5));
+  auto contacts = s.collide();
+  REQUIRE(contacts.size() == 2);
+  for (const Contact& c : contacts) {
+    CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
+    CHECK(c.initial_gap == Approx(-0.05 - 0.1).margin(kExact));
+    CHECK(std::abs(s.world_point(c.b).y()) == Approx(1.0));  // clipped at the face's sides
+  }
+  // Skew through the +x+z edge region: one contact pushing outwards, with the right depth.
+  s.pose[cap] = Pose{Vec3(0.97, 0, 0.47), about(Vec3(1, 0, -1), kPi / 2)};
+  auto skew = s.collide();
+  REQUIRE(!skew.empty());
+  Real deepest = 1e9;
+  for (const Contact& c : skew) {
+    CHECK(c.normal.dot(Vec3(1, 0, 1)) > 0);
+    deepest = std::min(deepest, c.initial_gap);
+  }
+  CHECK(deepest < -0.1);
 }

@@ -16,6 +16,9 @@ using namespace sim;
 namespace {
 
 constexpr Real kPi = Real(3.14159265358979323846);
+// Tolerances for "exact" and "close" results, for double and for the float build.
+constexpr Real kExact = sizeof(Real) == 8 ? Real(1e-12) : Real(2e-5);
+constexpr Real kClose = sizeof(Real) == 8 ? Real(1e-9) : Real(2e-4);
 
 // Closed-manifold, convexity and orientation checks that every hull must pass.
 void check_hull_invariants(const Model::Hull& h, const std::vector<Vec3>& input) {
@@ -25,12 +28,12 @@ void check_hull_invariants(const Model::Hull& h, const std::vector<Vec3>& input)
   CHECK(v - h.edge_count() + h.face_count() == 2);
   Real scale = 0;
   for (const Vec3& p : input) scale = std::max(scale, p.norm());
-  const Real tol = Real(1e-9) * (1 + scale);
+  const Real tol = kClose * (1 + scale);
   std::set<std::pair<int, int>> directed;
   for (int f = 0; f < h.face_count(); ++f) {
     const int begin = h.face_first[f], end = h.face_first[f + 1];
     REQUIRE(end - begin >= 3);
-    CHECK(h.face_normal[f].norm() == Approx(1).epsilon(1e-12));
+    CHECK(h.face_normal[f].norm() == Approx(1).epsilon(kExact));
     Vec3 area = Vec3::Zero();
     for (int k = begin; k < end; ++k) {
       const Vec3& a = h.vertices[h.face_vertices[k]];
@@ -104,10 +107,10 @@ TEST_CASE("hull of a box's corners plus interior, face and edge points is the bo
 
   const MassProperties mp = hull_mass_properties(h);
   const Real volume = 8 * half.x() * half.y() * half.z();
-  CHECK(mp.volume == Approx(volume).epsilon(1e-12));
-  CHECK((mp.centroid - offset).norm() < 1e-12);
-  CHECK((mp.inertia - box_inertia(half, volume)).norm() < 1e-9 * volume);
-  CHECK(divergence_volume(h) == Approx(volume).epsilon(1e-12));
+  CHECK(mp.volume == Approx(volume).epsilon(kExact));
+  CHECK((mp.centroid - offset).norm() < kExact);
+  CHECK((mp.inertia - box_inertia(half, volume)).norm() < kClose * volume);
+  CHECK(divergence_volume(h) == Approx(volume).epsilon(kExact));
 }
 
 TEST_CASE("hull of a rotated box has the rotated inertia", "[unit][collision]") {
@@ -123,8 +126,8 @@ TEST_CASE("hull of a rotated box has the rotated inertia", "[unit][collision]") 
   const MassProperties mp = hull_mass_properties(built.value());
   const Real volume = 8 * half.prod();
   const Mat3 rm = r.toRotationMatrix();
-  CHECK(mp.volume == Approx(volume).epsilon(1e-12));
-  CHECK((mp.inertia - rm * box_inertia(half, volume) * rm.transpose()).norm() < 1e-9);
+  CHECK(mp.volume == Approx(volume).epsilon(kExact));
+  CHECK((mp.inertia - rm * box_inertia(half, volume) * rm.transpose()).norm() < kClose);
 }
 
 TEST_CASE("hull of a 5x5x5 lattice merges all coplanar points into 6 quads", "[unit][collision]") {
@@ -138,7 +141,7 @@ TEST_CASE("hull of a 5x5x5 lattice merges all coplanar points into 6 quads", "[u
   CHECK(built->face_count() == 6);
   CHECK(built->edge_count() == 12);
   check_hull_invariants(built.value(), pts);
-  CHECK(hull_mass_properties(built.value()).volume == Approx(1).epsilon(1e-12));
+  CHECK(hull_mass_properties(built.value()).volume == Approx(1).epsilon(kExact));
 }
 
 TEST_CASE("box_hull matches the closed forms", "[unit][collision]") {
@@ -151,9 +154,9 @@ TEST_CASE("box_hull matches the closed forms", "[unit][collision]") {
   check_hull_invariants(h, corners);
   for (int f = 0; f < 6; ++f) CHECK(h.face_offset[f] == Approx(h.face_normal[f].cwiseAbs().dot(half)));
   const MassProperties mp = hull_mass_properties(h);
-  CHECK(mp.volume == Approx(8 * half.prod()).epsilon(1e-12));
-  CHECK(mp.centroid.norm() < 1e-14);
-  CHECK((mp.inertia - box_inertia(half, mp.volume)).norm() < 1e-12);
+  CHECK(mp.volume == Approx(8 * half.prod()).epsilon(kExact));
+  CHECK(mp.centroid.norm() < kExact);
+  CHECK((mp.inertia - box_inertia(half, mp.volume)).norm() < kExact);
 }
 
 TEST_CASE("cylinder_hull is a prism with the polygon's volume", "[unit][collision]") {
@@ -167,18 +170,18 @@ TEST_CASE("cylinder_hull is a prism with the polygon's volume", "[unit][collisio
     check_hull_invariants(h, corners);
     const MassProperties mp = hull_mass_properties(h);
     const Real polygon_area = Real(0.5) * n * r * r * std::sin(2 * kPi / n);
-    CHECK(mp.volume == Approx(polygon_area * 2 * hh).epsilon(1e-12));
-    CHECK(mp.centroid.norm() < 1e-12);
+    CHECK(mp.volume == Approx(polygon_area * 2 * hh).epsilon(kExact));
+    CHECK(mp.centroid.norm() < kExact);
     // The prism's axial moment: ρ h ∫ (x²+y²) over the polygon = V r²/6 (2 + cos(2π/n)).
-    CHECK(mp.inertia(2, 2) == Approx(mp.volume * r * r / 6 * (2 + std::cos(2 * kPi / n))).epsilon(1e-10));
-    CHECK(mp.inertia(0, 0) == Approx(mp.inertia(1, 1)).epsilon(1e-10));
+    CHECK(mp.inertia(2, 2) == Approx(mp.volume * r * r / 6 * (2 + std::cos(2 * kPi / n))).epsilon(kClose));
+    CHECK(mp.inertia(0, 0) == Approx(mp.inertia(1, 1)).epsilon(kClose));
     // Quickhull on the same points finds the same polyhedron.
     auto rebuilt = build_convex_hull(corners, "cylinder");
     REQUIRE(rebuilt.ok());
     CHECK(rebuilt->vertices.size() == h.vertices.size());
     CHECK(rebuilt->face_count() == h.face_count());
     CHECK(rebuilt->edge_count() == h.edge_count());
-    CHECK(hull_mass_properties(rebuilt.value()).volume == Approx(mp.volume).epsilon(1e-12));
+    CHECK(hull_mass_properties(rebuilt.value()).volume == Approx(mp.volume).epsilon(kExact));
   }
 }
 
@@ -197,10 +200,10 @@ TEST_CASE("hull of random points contains them all and is a convex polyhedron", 
     check_hull_invariants(built.value(), pts);
     if (trial % 2 == 0) CHECK(built->vertices.size() == pts.size());
     const MassProperties mp = hull_mass_properties(built.value());
-    CHECK(mp.volume == Approx(divergence_volume(built.value())).epsilon(1e-9));
+    CHECK(mp.volume == Approx(divergence_volume(built.value())).epsilon(kClose));
     CHECK(mp.volume > 0);
     // Inertia is symmetric positive definite and satisfies the triangle inequality.
-    CHECK((mp.inertia - mp.inertia.transpose()).norm() < 1e-12);
+    CHECK((mp.inertia - mp.inertia.transpose()).norm() < kExact);
     Eigen::SelfAdjointEigenSolver<Mat3> eig(mp.inertia);
     const Vec3 m = eig.eigenvalues();
     CHECK(m.minCoeff() > 0);
@@ -223,7 +226,7 @@ TEST_CASE("hull of a regular tetrahedron and an octahedron have their closed-for
   CHECK(t->face_count() == 4);
   CHECK(t->edge_count() == 6);
   const Real a = std::sqrt(Real(8));
-  CHECK(hull_mass_properties(t.value()).volume == Approx(a * a * a / (6 * std::sqrt(Real(2)))).epsilon(1e-12));
+  CHECK(hull_mass_properties(t.value()).volume == Approx(a * a * a / (6 * std::sqrt(Real(2)))).epsilon(kExact));
   const std::vector<Vec3> oct{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}, {0, 0, 0}};
   auto o = build_convex_hull(oct, "oct");
   REQUIRE(o.ok());
@@ -231,8 +234,8 @@ TEST_CASE("hull of a regular tetrahedron and an octahedron have their closed-for
   CHECK(o->face_count() == 8);
   CHECK(o->edge_count() == 12);
   const MassProperties mp = hull_mass_properties(o.value());
-  CHECK(mp.volume == Approx(Real(4) / 3).epsilon(1e-12));
-  CHECK(mp.inertia(0, 0) == Approx(mp.volume * Real(2) / 10).epsilon(1e-12));  // (2/5)·(1/2)·... = V/5
+  CHECK(mp.volume == Approx(Real(4) / 3).epsilon(kExact));
+  CHECK(mp.inertia(0, 0) == Approx(mp.volume * Real(2) / 10).epsilon(kExact));  // (2/5)·(1/2)·... = V/5
 }
 
 TEST_CASE("degenerate point sets are errors naming where they come from", "[unit][collision]") {

@@ -1,4 +1,5 @@
-// Quickhull (Barber, Dobkin, Huhdanpaa 1996) on triangles, then coplanar triangles merged into
+// Quickhull (Barber, Dobkin, Huhdanpaa 1996) on triangles (conflict lists; the faces visible from
+// each new point are found by a walk over shared edges from the face it lies above), then coplanar triangles merged into
 // planar polygons whose boundaries are rebuilt as 2D convex hulls in the face plane. Everything
 // runs in double whatever sim::Real is: hulls are built once, at compile time.
 #include "collision/convex_hull.hpp"
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 namespace sim {
@@ -119,9 +121,15 @@ bool quickhull(const std::vector<V3>& p, double eps, double degenerate_tol,
     if (face >= 0) tris[face].outside.push_back(i);
   }
 
-  std::vector<int> visible, orphans;
-  std::vector<std::uint64_t> visible_edges;
+  // Directed edge -> the live face holding it, for walking from a face to its neighbours.
+  std::unordered_map<std::uint64_t, int> edge_face;
+  auto link = [&](int f) {
+    for (int k = 0; k < 3; ++k) edge_face[edge_key(tris[f].v[k], tris[f].v[(k + 1) % 3])] = f;
+  };
+  for (int f = 0; f < 4; ++f) link(f);
+  std::vector<int> visible, orphans, stamp(4, 0);
   std::vector<std::pair<int, int>> horizon;
+  int round = 0;
   for (std::size_t fi = 0; fi < tris.size(); ++fi) {
     if (!tris[fi].alive || tris[fi].outside.empty()) continue;
     int eye = -1;
@@ -130,21 +138,27 @@ bool quickhull(const std::vector<V3>& p, double eps, double degenerate_tol,
       const double dist = distance_above(tris[fi], p[i]);
       if (dist > far) far = dist, eye = i;
     }
-    visible.clear();
-    for (std::size_t f = 0; f < tris.size(); ++f)
-      if (tris[f].alive && distance_above(tris[f], p[eye]) > eps) visible.push_back(static_cast<int>(f));
-    if (std::find(visible.begin(), visible.end(), static_cast<int>(fi)) == visible.end())
-      visible.push_back(static_cast<int>(fi));
-    visible_edges.clear();
-    for (int f : visible)
-      for (int k = 0; k < 3; ++k) visible_edges.push_back(edge_key(tris[f].v[k], tris[f].v[(k + 1) % 3]));
-    std::sort(visible_edges.begin(), visible_edges.end());
+    // Faces visible from the eye: a walk from this face over shared edges.
+    ++round;
+    visible.assign(1, static_cast<int>(fi));
+    stamp[fi] = round;
+    for (std::size_t k = 0; k < visible.size(); ++k) {
+      const Triangle& t = tris[visible[k]];
+      for (int e = 0; e < 3; ++e) {
+        const auto it = edge_face.find(edge_key(t.v[(e + 1) % 3], t.v[e]));
+        if (it == edge_face.end() || stamp[it->second] == round) continue;
+        if (distance_above(tris[it->second], p[eye]) > eps) {
+          stamp[it->second] = round;
+          visible.push_back(it->second);
+        }
+      }
+    }
     horizon.clear();
     for (int f : visible) {
-      for (int k = 0; k < 3; ++k) {
-        const int a = tris[f].v[k], b = tris[f].v[(k + 1) % 3];
-        if (!std::binary_search(visible_edges.begin(), visible_edges.end(), edge_key(b, a)))
-          horizon.emplace_back(a, b);
+      for (int e = 0; e < 3; ++e) {
+        const int a = tris[f].v[e], b = tris[f].v[(e + 1) % 3];
+        const auto it = edge_face.find(edge_key(b, a));
+        if (it == edge_face.end() || stamp[it->second] != round) horizon.emplace_back(a, b);
       }
     }
     orphans.clear();
@@ -152,11 +166,18 @@ bool quickhull(const std::vector<V3>& p, double eps, double degenerate_tol,
       for (int i : tris[f].outside)
         if (i != eye) orphans.push_back(i);
       tris[f].alive = false;
-      tris[f].outside.clear();
-      tris[f].outside.shrink_to_fit();
+      std::vector<int>().swap(tris[f].outside);
+      for (int e = 0; e < 3; ++e) {
+        const auto it = edge_face.find(edge_key(tris[f].v[e], tris[f].v[(e + 1) % 3]));
+        if (it != edge_face.end() && it->second == f) edge_face.erase(it);
+      }
     }
     const std::size_t first_new = tris.size();
-    for (const auto& [a, b] : horizon) tris.push_back(make_triangle(p, a, b, eye));
+    for (const auto& [a, b] : horizon) {
+      tris.push_back(make_triangle(p, a, b, eye));
+      stamp.push_back(0);
+      link(static_cast<int>(tris.size()) - 1);
+    }
     for (int i : orphans) {
       int face = -1;
       double best_dist = eps;
@@ -171,45 +192,6 @@ bool quickhull(const std::vector<V3>& p, double eps, double degenerate_tol,
   for (const Triangle& t : tris)
     if (t.alive) result.push_back(t.v);
   return true;
-}
-
-// Strict 2D convex hull (Andrew's monotone chain) of the points idx projected by (t1, t2);
-// points within `tol` of an edge line are not corners. Returns indices counter-clockwise.
-std::vector<int> convex_polygon(const std::vector<V3>& p, const std::vector<int>& idx, const V3& t1,
-                                const V3& t2, double tol) {
-  struct P2 {
-    double x, y;
-    int id;
-  };
-  std::vector<P2> pts;
-  pts.reserve(idx.size());
-  for (int i : idx) pts.push_back({t1.dot(p[i]), t2.dot(p[i]), i});
-  std::sort(pts.begin(), pts.end(), [](const P2& a, const P2& b) {
-    return a.x < b.x || (a.x == b.x && (a.y < b.y || (a.y == b.y && a.id < b.id)));
-  });
-  if (pts.size() < 3) {
-    std::vector<int> out;
-    for (const P2& q : pts) out.push_back(q.id);
-    return out;
-  }
-  auto not_left = [tol](const P2& o, const P2& a, const P2& b) {
-    const double cross = (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-    const double len = std::hypot(b.x - o.x, b.y - o.y);
-    return cross <= tol * len;
-  };
-  std::vector<P2> h(2 * pts.size());
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    while (k >= 2 && not_left(h[k - 2], h[k - 1], pts[i])) --k;
-    h[k++] = pts[i];
-  }
-  for (std::size_t i = pts.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && not_left(h[k - 2], h[k - 1], pts[i])) --k;
-    h[k++] = pts[i];
-  }
-  std::vector<int> out;
-  for (std::size_t i = 0; i + 1 < k; ++i) out.push_back(h[i].id);
-  return out;
 }
 
 // Orders the vertices of one planar face counter-clockwise seen from +n (angle about their mean).
@@ -331,40 +313,84 @@ Result<Model::Hull> build_convex_hull(const std::vector<Vec3>& points, const std
     }
   }
 
-  // Each cluster's plane (area-weighted normal) and its strict corners; a hull vertex is a point
-  // that is a corner of at least one face.
-  struct Face {
-    V3 n;
-    std::vector<int> points;
-  };
-  std::vector<Face> faces;
-  std::vector<char> corner(p.size(), 0);
-  for (const auto& members : cluster_tris) {
-    V3 sum = V3::Zero();
-    std::vector<int> pts;
-    for (int t : members) {
-      sum += tri_cross[t];
-      for (int k = 0; k < 3; ++k) pts.push_back(tris[t][k]);
-    }
-    if (sum.norm() <= 1e-12 * scale * scale) continue;  // sliver cluster: covered by its neighbours
-    std::sort(pts.begin(), pts.end());
-    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
-    Face face{sum.normalized(), std::move(pts)};
-    V3 t1, t2;
-    basis(face.n, t1, t2);
-    for (int i : convex_polygon(p, face.points, t1, t2, merge_tol)) corner[i] = 1;
-    faces.push_back(std::move(face));
-  }
+  // Each cluster becomes a face bounded by its region's boundary (the edges whose twin triangle is
+  // in another cluster), walked in the triangles' counter-clockwise order. A cluster whose
+  // boundary is not one simple loop (a pinch or a hole, possible only at the tolerance's edge) is
+  // dissolved back into its triangles, so the faces always tile the closed triangle surface.
   std::vector<std::vector<int>> loops;
   std::vector<V3> normals;
-  for (Face& face : faces) {
-    std::vector<int> loop;
-    for (int i : face.points)
-      if (corner[i]) loop.push_back(i);
-    if (loop.size() < 3) continue;
-    order_ccw(p, loop, face.n);
-    loops.push_back(std::move(loop));
-    normals.push_back(face.n);
+  std::vector<std::pair<int, int>> boundary;
+  std::unordered_map<int, int> next;
+  auto boundary_loop = [&](const std::vector<int>& members, int c, std::vector<int>& loop) {
+    boundary.clear();
+    for (int t : members)
+      for (int k = 0; k < 3; ++k) {
+        const int a = tris[t][k], b = tris[t][(k + 1) % 3];
+        const int u = neighbour(a, b);
+        if (u < 0 || cluster[u] != c) boundary.emplace_back(a, b);
+      }
+    next.clear();
+    for (const auto& [a, b] : boundary)
+      if (!next.emplace(a, b).second) return false;  // pinched: two boundary edges leave a
+    loop.clear();
+    int v = boundary.empty() ? -1 : boundary[0].first;
+    for (std::size_t k = 0; k < boundary.size(); ++k) {
+      loop.push_back(v);
+      const auto it = next.find(v);
+      if (it == next.end()) return false;
+      v = it->second;
+      if (v == loop[0]) break;
+    }
+    return loop.size() == boundary.size() && loop.size() >= 3;
+  };
+  std::vector<int> loop;
+  for (std::size_t c = 0; c < cluster_tris.size(); ++c) {
+    const std::vector<int> members = cluster_tris[c];  // a copy: dissolving appends clusters
+    V3 sum = V3::Zero();
+    for (int t : members) sum += tri_cross[t];
+    if (members.size() > 1 && (!boundary_loop(members, static_cast<int>(c), loop) || sum.norm() <= 0)) {
+      for (std::size_t k = 1; k < members.size(); ++k) {  // dissolve into single triangles
+        cluster[members[k]] = static_cast<int>(cluster_tris.size());
+        cluster_tris.push_back({members[k]});
+      }
+      cluster_tris[c].resize(1);
+      sum = tri_cross[cluster_tris[c][0]];
+    }
+    if (cluster_tris[c].size() == 1) loop.assign(tris[cluster_tris[c][0]].begin(), tris[cluster_tris[c][0]].end());
+    loops.push_back(loop);
+    normals.push_back(sum.norm() > 0 ? V3(sum.normalized()) : V3::Zero());
+  }
+  // Hull vertices: points on the boundary of three or more faces, or of two faces where they
+  // bend (a point on two faces lies on their common edge, so it is dropped from both loops
+  // when it is on the line of its loop neighbours).
+  std::vector<int> face_count_of(p.size(), 0);
+  for (const auto& l : loops)
+    for (int v : l) ++face_count_of[v];
+  std::vector<char> corner(p.size(), 0);
+  for (const auto& l : loops) {
+    const std::size_t m = l.size();
+    for (std::size_t k = 0; k < m; ++k) {
+      const int v = l[k];
+      if (face_count_of[v] >= 3) {
+        corner[v] = 1;
+        continue;
+      }
+      const V3& prev = p[l[(k + m - 1) % m]];
+      const V3& nxt = p[l[(k + 1) % m]];
+      const V3 d = nxt - prev;
+      const double len = d.norm();
+      const double off_line = len > 0 ? (p[v] - prev).cross(d).norm() / len : (p[v] - prev).norm();
+      if (off_line > merge_tol) corner[v] = 1;
+    }
+  }
+  for (auto& l : loops) l.erase(std::remove_if(l.begin(), l.end(), [&](int v) { return !corner[v]; }), l.end());
+  for (std::size_t f = 0; f < loops.size();) {  // faces left without area (slivers of collinear points)
+    if (loops[f].size() < 3 || normals[f].squaredNorm() == 0) {
+      loops.erase(loops.begin() + static_cast<long>(f));
+      normals.erase(normals.begin() + static_cast<long>(f));
+    } else {
+      ++f;
+    }
   }
   // Renumber: only hull vertices, in input order.
   std::vector<int> remap(p.size(), -1);
@@ -374,8 +400,8 @@ Result<Model::Hull> build_convex_hull(const std::vector<Vec3>& points, const std
     remap[i] = static_cast<int>(vertices.size());
     vertices.push_back(p[i]);
   }
-  for (auto& loop : loops)
-    for (int& i : loop) i = remap[i];
+  for (auto& l : loops)
+    for (int& i : l) i = remap[i];
 
   Model::Hull hull;
   if (!assemble(vertices, loops, normals, hull))

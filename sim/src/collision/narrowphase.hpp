@@ -8,7 +8,9 @@
 // separated shapes within the margin get contacts too, with their exact gap.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "collision/manifold.hpp"
@@ -19,6 +21,13 @@ namespace sim::detail {
 
 constexpr int kMaxClipManifold = 8;    // face-face manifolds keep at most this many points
 constexpr int kMaxPlaneManifold = 32;  // vertices of one polyhedron against a plane
+
+// Round-off allowance for lengths computed from world coordinates of magnitude `magnitude` on
+// shapes of length scale `size` (GJK distances and SAT separations agree to within this).
+inline Real roundoff_tolerance(Real size, Real magnitude) {
+  constexpr Real eps = std::numeric_limits<Real>::epsilon();
+  return std::max(Real(1e-6) * size, Real(256) * eps * (size + magnitude));
+}
 
 enum class ColliderKind : std::uint8_t { Plane, Round, Poly };
 

@@ -158,7 +158,8 @@ EdgeQuery query_edges_gauss(const PolyView& a, const PolyView& b, Real stop) {
   return q;
 }
 
-// Reference face `face` of `ref` against the most anti-parallel face of `inc`.
+// Reference face `face` of `ref` against the incident face of `inc` (the most anti-parallel one;
+// for a hull, among the faces around its deepest vertex).
 void face_contacts(const PolyView& ref, int face, const PolyView& inc, bool ref_is_first,
                    Real max_sep, Real merge_tol, NarrowScratch& s) {
   const Vec3 n = ref.normals[face];
@@ -223,7 +224,7 @@ void face_contacts(const PolyView& ref, int face, const PolyView& inc, bool ref_
   }
   const std::uint32_t tag = ref_is_first ? kTagPolyFaceFirst : kTagPolyFaceSecond;
   const std::size_t begin = s.contacts.size();
-  // A point within merge_tol of a reference face corner or of an incident vertex takes that
+  // A clip point within merge_tol of a reference face corner or of an incident vertex takes that
   // feature's id, and points within merge_tol of each other merge (the deeper one stays): faces
   // that coincide up to round-off or a tiny rotation then keep the same points and keys from
   // step to step instead of flipping between vertices and clip points.
@@ -232,7 +233,7 @@ void face_contacts(const PolyView& ref, int face, const PolyView& inc, bool ref_
     const Real sep = n.dot(p) - d;
     if (sep >= max_sep) return;
     const Vec3 on_ref = p - n * sep;
-    bool snapped = false;
+    bool snapped = (id & 0x80000000u) == 0;  // an incident vertex keeps its own id
     for (int k = 0; k < ref_size && !snapped; ++k) {
       if ((s.corners[k] - on_ref).squaredNorm() <= tol2) {
         id = 0x40000000u | static_cast<std::uint32_t>(k);
@@ -300,7 +301,7 @@ void collide_poly_poly(const Collider& first, const Collider& second, Real max_s
       if (g.distance >= max_sep) return;
       // A feature whose separation equals the distance (within 0.1 % of it) makes the manifold,
       // provided the manifold holds the closest points; else the GJK points make one contact.
-      const Real tol = Real(1e-3) * g.distance + Real(1e-6) * size;
+      const Real tol = Real(1e-3) * g.distance + roundoff_tolerance(size, a.centroid.norm());
       const std::size_t begin = s.contacts.size();
       if (g.distance <= fa.separation + tol) face_contacts(a, fa.face, b, true, max_sep, merge_tol, s);
       else if (g.distance <= fb.separation + tol) face_contacts(b, fb.face, a, false, max_sep, merge_tol, s);

@@ -100,7 +100,8 @@ void collide_round_poly(const Collider& round, const Collider& poly_collider, Re
       if (g.distance >= reach) return;
       // The face manifold's gap is the face separation (<= the distance): accept it when it is
       // within 0.1 % of the gap (GJK is far more accurate than that).
-      const Real tol = Real(1e-3) * std::max(g.distance - round.radius, Real(0)) + Real(1e-6) * size;
+      const Real tol =
+          Real(1e-3) * std::max(g.distance - round.radius, Real(0)) + roundoff_tolerance(size, poly.centroid.norm());
       if (g.distance <= face_sep + tol) {
         // The clipped segment must keep the closest point (it may not, when that lies on an
         // edge of the face and the segment leaves the face's prism there).
