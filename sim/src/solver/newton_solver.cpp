@@ -348,6 +348,19 @@ void measure_residuals(const RowSet& rows, NewtonIterationTrace& t) {
 // g = M (u − ũ) − h Jᵀ λ (eq. 57) on dynamic dofs; 0 on fixed ones.
 void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScratch& s) {
   sys.jt(s.rows.row_lambda.data(), s.jt);
+  // A drive clamped at its effort bound has a zero system row (its residual r(λ − F) does not
+  // depend on u) but still pushes with λ = ±F along its gradient.
+  const RowSet& rows = s.rows;
+  for (int i = rows.first_drive; i < rows.first_limit; ++i) {
+    if (rows.row_active[i]) continue;
+    const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
+    const Vec6* grad[2] = {&rows.row_grad_a[i], &rows.row_grad_b[i]};
+    for (int side = 0; side < 2; ++side) {
+      if (nodes[side] < 0) continue;
+      const int dof = node_dof(m, nodes[side]);
+      for (int k = 0; k < node_width(m, nodes[side]); ++k) s.jt[dof + k] += (*grad[side])[k] * rows.row_lambda[i];
+    }
+  }
   parallel_for(m.body_count, [&](int b) {
     Real* g = s.g.data() + 6 * b;
     if (!m.body_is_dynamic(b)) {
