@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev libtbb-dev libtinyxml2-dev catch2
+  libimgui-dev
 )
 
 missing=()

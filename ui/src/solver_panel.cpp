@@ -1,0 +1,76 @@
+#include "ui/solver_panel.hpp"
+
+#include <imgui.h>
+
+namespace ui {
+
+namespace {
+
+constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
+constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
+constexpr const char* kLin[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"};
+
+template <std::size_t N>
+void choose(sim::SolverOptions& o, const char* const (&names)[N], int index, const char* key) {
+  if (index >= 0 && index < static_cast<int>(N)) sim::set_solver_option(o, key, names[index]);
+}
+
+template <std::size_t N>
+int index_of(std::string_view value, const char* const (&names)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (value == names[i]) return static_cast<int>(i);
+  return 0;
+}
+
+bool combo(const char* label, int& index, const char* const* names, int count) {
+  return ImGui::Combo(label, &index, names, count);
+}
+
+bool slider_real(const char* label, sim::Real& value, float lo, float hi, const char* format, bool log) {
+  float v = static_cast<float>(value);
+  const bool changed = ImGui::SliderFloat(label, &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0);
+  if (changed) value = static_cast<sim::Real>(v);
+  return changed;
+}
+
+}  // namespace
+
+const char* const* ncp_choices(int& count) { count = 2; return kNcp; }
+const char* const* preconditioner_choices(int& count) { count = 3; return kPre; }
+const char* const* linear_solver_choices(int& count) { count = 5; return kLin; }
+void choose_ncp(sim::SolverOptions& o, int index) { choose(o, kNcp, index, "ncp"); }
+void choose_preconditioner(sim::SolverOptions& o, int index) { choose(o, kPre, index, "preconditioner"); }
+void choose_linear_solver(sim::SolverOptions& o, int index) { choose(o, kLin, index, "linear_solver"); }
+
+bool solver_panel(SolverPanelView& view) {
+  sim::SolverOptions& o = view.options;
+  bool changed = false;
+  if (!ImGui::Begin("Solver")) {
+    ImGui::End();
+    return false;
+  }
+  int ncp = index_of(sim::to_string(o.ncp), kNcp);
+  if (combo("NCP function", ncp, kNcp, 2)) { choose_ncp(o, ncp); changed = true; }
+  int pre = index_of(sim::to_string(o.preconditioner), kPre);
+  if (combo("Preconditioner", pre, kPre, 3)) { choose_preconditioner(o, pre); changed = true; }
+  int lin = index_of(sim::to_string(o.linear_solver), kLin);
+  if (combo("Linear solver", lin, kLin, 5)) { choose_linear_solver(o, lin); changed = true; }
+  changed |= ImGui::SliderInt("Newton iterations", &o.newton_iterations, 1, 50);
+  changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
+  changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
+  changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
+  if (o.linear_solver == sim::LinearSolver::Jacobi)
+    changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
+  changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
+  changed |= ImGui::Checkbox("Warm start", &o.warm_start);
+  changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
+  changed |= slider_real("Newton tolerance", o.newton_tolerance, 0.0f, 1e-3f, "%.1e", false);
+  changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);
+  ImGui::Separator();
+  changed |= ImGui::SliderFloat("dt [s]", &view.dt, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  changed |= ImGui::SliderInt("Substeps", &o.substeps, 1, 32);
+  ImGui::End();
+  return changed;
+}
+
+}  // namespace ui
