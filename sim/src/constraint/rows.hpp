@@ -27,6 +27,10 @@ struct RowSet {
   std::vector<RowKind> row_kind;       // (count)
   std::vector<int> row_node_a;         // node of side a, -1: none (count)
   std::vector<int> row_node_b;         // node of side b, -1: none (count)
+  std::vector<int> row_dof_a;          // first dof of side a's node, -1: none (count)
+  std::vector<int> row_dof_b;          // first dof of side b's node, -1: none (count)
+  std::vector<std::int8_t> row_width_a;  // 6 (body) or 3 (particle) (count)
+  std::vector<std::int8_t> row_width_b;  // (count)
   std::vector<int> row_source;         // contact, joint or distance index (count)
   std::vector<std::int8_t> row_sub;    // which row of its source (count)
   std::vector<Real> row_compliance;    // e: bilateral [m/N] or drive [m/(N s)] rows (count)
@@ -51,6 +55,8 @@ struct RowSet {
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;
 
   void resize(int n);
+  // Fills row_dof_* and row_width_* from the nodes (after the structure is set).
+  void set_dofs(const Model& model);
 };
 
 // Dof offset and width of a node.

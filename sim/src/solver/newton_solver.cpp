@@ -485,6 +485,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   setup_mass_and_free_velocity(m, h, state, control, s);
   RowSet& rows = s.rows;
   build_row_structure(m, contacts, rows);
+  rows.set_dofs(m);
   s.config.assign(m, s.q0.data());
   evaluate_rows(m, contacts, s.config, rows);
   compute_preconditioner(m, o, h, s.inv_mass, rows);

@@ -69,20 +69,6 @@ void SchurSystem::inv_h(const VecX& in, VecX& out) const {
   });
 }
 
-Real SchurSystem::j_row(int i, const VecX& z) const {
-  Real s = 0;
-  const int a = rows_.row_node_a[i], b = rows_.row_node_b[i];
-  if (a >= 0) {
-    const int dof = node_dof(model_, a), width = node_width(model_, a);
-    for (int k = 0; k < width; ++k) s += rows_.row_jac_a[i][k] * z[dof + k];
-  }
-  if (b >= 0) {
-    const int dof = node_dof(model_, b), width = node_width(model_, b);
-    for (int k = 0; k < width; ++k) s += rows_.row_jac_b[i][k] * z[dof + k];
-  }
-  return s;
-}
-
 void SchurSystem::j(const VecX& z, VecX& out) const {
   parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, z); });
 }

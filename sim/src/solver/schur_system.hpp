@@ -46,8 +46,11 @@ class SchurSystem {
   void diagonal(VecX& out) const;
   // Adds H⁻¹ J_iᵀ δ into the dof vector z (Gauss–Seidel's incremental update).
   void add_inv_h_jt_row(int row, Real delta, VecX& z) const;
-  // J_i · z for a single row.
-  Real j_row(int row, const VecX& z) const;
+  // J_i · z for a single row (the innermost loop of every solver: fixed-size dot products).
+  Real j_row(int i, const VecX& z) const {
+    return side_dot(rows_.row_jac_a[i], rows_.row_dof_a[i], rows_.row_width_a[i], z) +
+           side_dot(rows_.row_jac_b[i], rows_.row_dof_b[i], rows_.row_width_b[i], z);
+  }
   Real diag_c(int row) const { return rows_.row_diag_c[row] + epsilon_; }
 
   const Model& model() const { return model_; }
@@ -55,6 +58,12 @@ class SchurSystem {
   const InverseMass& inverse_mass() const { return inv_mass_; }
 
  private:
+  static Real side_dot(const Vec6& jac, int dof, int width, const VecX& z) {
+    if (width == 6) return jac.dot(z.segment<6>(dof));
+    if (width == 3) return jac.head<3>().dot(z.segment<3>(dof));
+    return 0;
+  }
+
   const Model& model_;
   const RowSet& rows_;
   const InverseMass& inv_mass_;
