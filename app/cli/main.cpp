@@ -15,7 +15,8 @@ void print_help() {
       "  coulomb                          run the default scene headless and print its stats\n"
       "  coulomb run <scene> [options]    step a scene, print per-step time, iterations, residuals\n"
       "      --steps N  --dt s  --set solver.key=value (repeatable)  --trace out.json\n"
-      "      --record out.csv  --threads N  --every K  --quiet\n"
+      "      --record out.csv  --save-session out.rec  --threads N  --every K  --quiet\n"
+      "  coulomb replay <session.rec> [--csv states.csv]   rerun a recorded session, check its hash\n"
       "  coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--json] [--set ...]\n"
       "  coulomb help\n\n"
       "<scene> is a scene file or the name of a shipped scene (assets/scenes/<name>.xml).\n"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd == "run") return coulomb::run_command(argc, argv, 2);
   if (cmd == "bench") return coulomb::bench_command(argc, argv, 2);
+  if (cmd == "replay") return coulomb::replay_command(argc, argv, 2);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     print_help();
     return 0;

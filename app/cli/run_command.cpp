@@ -6,49 +6,23 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
+#include "cli/state_csv.hpp"
 #include "cli/trace_json.hpp"
+#include "sim/recording.hpp"
 #include "sim/step.hpp"
 
 namespace coulomb {
 
-namespace {
-
-void write_csv_header(std::ofstream& out) {
-  out << "step,time,kind,index,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
-}
-
-void write_csv_state(std::ofstream& out, const sim::Model& m, const sim::State& s) {
-  char line[512];
-  for (int b = 0; b < m.body_count; ++b) {
-    const sim::Real* q = &s.q[7 * b];
-    const sim::Real* u = &s.u[6 * b];
-    std::snprintf(line, sizeof line, "%lld,%.9g,body,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
-                  static_cast<long long>(s.step_index), double(s.time), b, double(q[0]), double(q[1]), double(q[2]),
-                  double(q[3]), double(q[4]), double(q[5]), double(q[6]), double(u[0]), double(u[1]), double(u[2]),
-                  double(u[3]), double(u[4]), double(u[5]));
-    out << line;
-  }
-  for (int p = 0; p < m.particle_count; ++p) {
-    const sim::Real* q = &s.q[m.particle_coord(p)];
-    const sim::Real* u = &s.u[m.particle_dof(p)];
-    std::snprintf(line, sizeof line, "%lld,%.9g,particle,%d,%.9g,%.9g,%.9g,,,,,%.9g,%.9g,%.9g,,,\n",
-                  static_cast<long long>(s.step_index), double(s.time), p, double(q[0]), double(q[1]), double(q[2]),
-                  double(u[0]), double(u[1]), double(u[2]));
-    out << line;
-  }
-}
-
-}  // namespace
-
 int run_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every"}, {"quiet"});
+  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session"}, {"quiet"});
   if (!args) {
     std::fprintf(stderr, "coulomb run: %s\n", args.error().c_str());
     return 2;
   }
   if (args->positional.size() != 1) {
     std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
-                         "                   [--trace file.json] [--record file.csv] [--threads N] [--every K] [--quiet]\n");
+                         "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
+                         "                   [--every K] [--quiet]\n");
     return 2;
   }
   ThreadLimit threads(*args);
@@ -77,13 +51,16 @@ int run_command(int argc, char** argv, int first) {
       std::fprintf(stderr, "coulomb run: cannot write %s\n", p->c_str());
       return 1;
     }
-    write_csv_header(record_file);
-    write_csv_state(record_file, model, sim::make_initial_state(model));
+    write_state_csv_header(record_file);
+    write_state_csv(record_file, model, sim::make_initial_state(model));
   }
 
   sim::State state = sim::make_initial_state(model);
   sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
+  sim::Recording session;
+  const auto session_path = args->value("save-session");
+  if (session_path) session.begin(args->positional[0], model, model.solver, state);
   std::printf("scene %s: %d bodies, %d particles, %d joints, dt %.4g s, solver %s/%s/%s, %d x %d iterations\n",
               scene->spec.name.c_str(), model.body_count, model.particle_count, model.joint_count, double(model.dt),
               std::string(sim::to_string(model.solver.ncp)).c_str(),
@@ -96,6 +73,7 @@ int run_command(int argc, char** argv, int first) {
   double total_ms = 0;
   int failures = 0;
   for (int i = 0; i < steps; ++i) {
+    if (session_path) session.record(control);
     const sim::StepReport r = sim::step(model, state, control, ws);
     total_ms += r.timings.total;
     if (!r.ok()) {
@@ -113,9 +91,17 @@ int run_command(int argc, char** argv, int first) {
       if (i > 0) trace_file << ",\n";
       write_trace_json(trace_file, i, double(state.time), r, ws.trace);
     }
-    if (record_file.is_open()) write_csv_state(record_file, model, state);
+    if (record_file.is_open()) write_state_csv(record_file, model, state);
   }
   if (trace_file.is_open()) trace_file << "\n]\n";
+  if (session_path) {
+    session.final_hash = sim::state_hash(state);
+    if (auto saved = sim::save_recording(session, *session_path); !saved) {
+      std::fprintf(stderr, "coulomb run: %s\n", saved.error().c_str());
+      return 1;
+    }
+    std::printf("session saved to %s (%zu steps)\n", session_path->c_str(), session.controls.size());
+  }
   const double sim_time = double(model.dt) * steps;
   std::printf("ran %d steps in %.1f ms (%.3f ms/step, real-time factor %.2f), %d diverged steps, state hash %016llx\n",
               steps, total_ms, total_ms / std::max(steps, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
