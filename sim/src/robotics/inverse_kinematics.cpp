@@ -1,0 +1,135 @@
+#include "sim/inverse_kinematics.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+#include "constraint/joint_rows.hpp"
+#include "core/kinematics.hpp"
+
+namespace sim {
+
+namespace {
+
+int parent_joint(const Model& m, int body) {
+  for (int j = 0; j < m.joint_count; ++j)
+    if (m.joint_body_b[j] == body) return j;
+  return -1;
+}
+
+// The motion of joint j at coordinate θ, in joint frame a.
+Pose joint_motion(const Model& m, int j, Real theta) {
+  Pose p;
+  if (m.joint_type[j] == JointType::Revolute) p.rot = Quat(Eigen::AngleAxis<Real>(theta, m.joint_axis[j]));
+  else if (m.joint_type[j] == JointType::Prismatic) p.pos = theta * m.joint_axis[j];
+  return p;
+}
+
+Vec3 rotation_vector(const Quat& q) {
+  Eigen::AngleAxis<Real> aa(q);
+  Real angle = aa.angle();
+  if (angle > Real(M_PI)) angle -= Real(2 * M_PI);
+  return angle * aa.axis();
+}
+
+// Com poses of the chain's bodies for the given coordinates (others as in the state).
+void chain_poses(const Model& m, const State& s, const std::vector<int>& chain, const std::vector<Real>& theta,
+                 std::vector<Pose>& poses) {
+  poses.resize(m.body_count);
+  for (int b = 0; b < m.body_count; ++b) poses[b] = s.body_pose(b);
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    const int j = chain[k];
+    const int a = m.joint_body_a[j], b = m.joint_body_b[j];
+    const Pose parent = a >= 0 ? poses[a] : Pose{};
+    poses[b] = parent * m.joint_frame_a[j] * joint_motion(m, j, theta[k]) * m.joint_frame_b[j].inverse();
+    poses[b].rot.normalize();
+  }
+}
+
+}  // namespace
+
+std::vector<int> joint_chain(const Model& m, int body) {
+  std::vector<int> chain;
+  for (int b = body; b >= 0 && static_cast<int>(chain.size()) <= m.joint_count;) {
+    const int j = parent_joint(m, b);
+    if (j < 0 || m.joint_type[j] == JointType::Ball) break;
+    chain.push_back(j);
+    b = m.joint_body_a[j];
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+std::vector<Real> chain_positions(const Model& m, const State& s, const std::vector<int>& chain) {
+  Configuration c;
+  c.assign(m, s.q.data());
+  std::vector<Real> out;
+  for (int j : chain) out.push_back(joint_has_coordinate(m.joint_type[j]) ? joint_coordinate(m, j, c).value : Real(0));
+  return out;
+}
+
+Pose forward_kinematics(const Model& m, const State& s, const std::vector<int>& chain,
+                        const std::vector<Real>& positions, int body) {
+  std::vector<Pose> poses;
+  chain_poses(m, s, chain, positions, poses);
+  return poses[body] * m.body_frame_in_com[body];
+}
+
+Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, const IkOptions& o) {
+  if (t.body < 0 || t.body >= m.body_count) return Error{"inverse kinematics: no body " + std::to_string(t.body)};
+  IkResult r;
+  r.joints = joint_chain(m, t.body);
+  if (r.joints.empty()) return Error{"inverse kinematics: body '" + m.body_name[t.body] + "' has no joint chain"};
+  r.positions = chain_positions(m, s, r.joints);
+  const int n = static_cast<int>(r.joints.size());
+  const int rows = t.use_orientation ? 6 : 3;
+  Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> J(rows, n);
+  Eigen::Matrix<Real, Eigen::Dynamic, 1> e(rows);
+  std::vector<Pose> poses;
+  for (r.iterations = 0; r.iterations <= o.iterations; ++r.iterations) {
+    chain_poses(m, s, r.joints, r.positions, poses);
+    const Pose ee = poses[t.body] * m.body_frame_in_com[t.body];
+    const Vec3 p = ee.apply(t.point);
+    const Vec3 dp = t.position - p;
+    const Vec3 dr = rotation_vector(t.orientation * ee.rot.conjugate());
+    r.position_error = dp.norm();
+    r.orientation_error = t.use_orientation ? dr.norm() : Real(0);
+    e.head<3>() = dp;
+    if (t.use_orientation) e.tail<3>() = t.orientation_weight * dr;
+    if (e.norm() < o.tolerance) {
+      r.converged = true;
+      break;
+    }
+    if (r.iterations == o.iterations) break;
+    for (int k = 0; k < n; ++k) {
+      const int j = r.joints[k];
+      const int a = m.joint_body_a[j];
+      const Pose frame = (a >= 0 ? poses[a] : Pose{}) * m.joint_frame_a[j];
+      const Vec3 axis = frame.rot * m.joint_axis[j];
+      Vec6 col = Vec6::Zero();
+      if (m.joint_type[j] == JointType::Revolute) {
+        col.head<3>() = axis.cross(p - frame.pos);
+        col.tail<3>() = axis;
+      } else if (m.joint_type[j] == JointType::Prismatic) {
+        col.head<3>() = axis;
+      }
+      J.col(k).head<3>() = col.head<3>();
+      if (t.use_orientation) J.col(k).tail<3>() = t.orientation_weight * col.tail<3>();
+    }
+    const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> JJt =
+        J * J.transpose() + o.damping * o.damping * Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>::Identity(rows, rows);
+    const Eigen::Matrix<Real, Eigen::Dynamic, 1> step = J.transpose() * JJt.ldlt().solve(e);
+    const Real largest = step.cwiseAbs().maxCoeff();
+    const Real scale = largest > o.max_step ? o.max_step / largest : Real(1);
+    for (int k = 0; k < n; ++k) {
+      const int j = r.joints[k];
+      if (!joint_has_coordinate(m.joint_type[j])) continue;
+      Real v = r.positions[k] + scale * step[k];
+      if (m.joint_limited[j]) v = std::clamp(v, m.joint_lower[j], m.joint_upper[j]);
+      r.positions[k] = v;
+    }
+  }
+  return r;
+}
+
+}  // namespace sim
