@@ -29,7 +29,7 @@ void print_help() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    static char run[] = "run", scene[] = "table_pile", steps[] = "--steps", count[] = "240", every[] = "--every",
+    static char run[] = "run", scene[] = "workcell", steps[] = "--steps", count[] = "240", every[] = "--every",
                 k[] = "30";
     char* args[] = {argv[0], run, scene, steps, count, every, k};
     std::printf("coulomb: no display session requested; running the default scene headless\n");
