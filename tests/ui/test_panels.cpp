@@ -6,7 +6,9 @@
 #include <imgui.h>
 
 #include "support/scene_builders.hpp"
+#include "ui/contact_force_panel.hpp"
 #include "ui/convergence_panel.hpp"
+#include "ui/joint_panel.hpp"
 #include "ui/solver_panel.hpp"
 #include "ui/stats_panel.hpp"
 
@@ -99,4 +101,43 @@ TEST_CASE("the solver panel's choices change the solver seen in the trace", "[ui
     return ws.trace.iterations.back().normal_max;
   };
   CHECK(final_residual(0) != final_residual(1));
+}
+
+TEST_CASE("the joint panel lists driven joints with their limits; force history keeps the latest", "[ui]") {
+  sim::SceneSpec spec;
+  test::add_body(spec, "link", sim::Vec3(0, 0, 1), 1.0, test::box_shape(sim::Vec3(0.1, 0.1, 0.1)));
+  sim::JointSpec j;
+  j.name = "hinge";
+  j.type = sim::JointType::Revolute;
+  j.body_b = 0;
+  j.limited = true;
+  j.lower = -0.5;
+  j.upper = 1.0;
+  j.drive = sim::DriveMode::Position;
+  j.stiffness = 10;
+  j.target = 0.25;
+  spec.joints.push_back(j);
+  const sim::Model model = test::compile(spec);
+  ui::JointPanelView view = ui::make_joint_panel_view(model);
+  REQUIRE(view.joints.size() == 1);
+  CHECK(view.names[0] == "hinge");
+  CHECK(view.lower[0] == Approx(-0.5));
+  CHECK(view.upper[0] == Approx(1.0));
+  CHECK(view.target[0] == Approx(0.25));
+
+  ui::ForceHistory forces({"left", "right"}, 4);
+  for (int i = 0; i < 6; ++i) forces.push({float(i), float(10 * i)});
+  CHECK(forces.size() == 4);
+  CHECK(forces.latest(0) == 5);
+  CHECK(forces.latest(1) == 50);
+  CHECK(forces.value(0, 0) == 2);  // the oldest kept of 0..5 with capacity 4
+
+  HeadlessImGui imgui;
+  for (int frame = 0; frame < 2; ++frame) {  // new windows appear from their second frame
+    ImGui::NewFrame();
+    CHECK(ui::joint_panel(view) == -1);
+    ui::contact_force_panel(forces);
+    ImGui::Render();
+  }
+  CHECK(ImGui::GetDrawData()->TotalVtxCount > 0);
 }
