@@ -52,8 +52,10 @@ std::vector<Real> chain_positions(const Model& model, const State& state, const 
 Pose forward_kinematics(const Model& model, const State& state, const std::vector<int>& chain,
                         const std::vector<Real>& positions, int body);
 
-// Solves from the state's current coordinates. Errors: bad body, no joint chain.
+// Solves from `initial` coordinates of the chain when given (size of the chain; e.g. the last
+// solution, for teleoperation), else from the state's current coordinates. Errors: bad body,
+// no joint chain.
 Result<IkResult> solve_ik(const Model& model, const State& state, const IkTarget& target,
-                          const IkOptions& options = {});
+                          const IkOptions& options = {}, const std::vector<Real>* initial = nullptr);
 
 }  // namespace sim

@@ -75,12 +75,13 @@ Pose forward_kinematics(const Model& m, const State& s, const std::vector<int>& 
   return poses[body] * m.body_frame_in_com[body];
 }
 
-Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, const IkOptions& o) {
+Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, const IkOptions& o,
+                          const std::vector<Real>* initial) {
   if (t.body < 0 || t.body >= m.body_count) return Error{"inverse kinematics: no body " + std::to_string(t.body)};
   IkResult r;
   r.joints = joint_chain(m, t.body);
   if (r.joints.empty()) return Error{"inverse kinematics: body '" + m.body_name[t.body] + "' has no joint chain"};
-  r.positions = chain_positions(m, s, r.joints);
+  r.positions = initial != nullptr && initial->size() == r.joints.size() ? *initial : chain_positions(m, s, r.joints);
   const int n = static_cast<int>(r.joints.size());
   const int rows = t.use_orientation ? 6 : 3;
   Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> J(rows, n);
