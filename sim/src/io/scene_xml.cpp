@@ -24,6 +24,7 @@ namespace sim {
 namespace {
 
 using io::attribute_list;
+using io::in_quotes;
 using io::ParseError;
 using io::Range;
 using io::XmlElement;
@@ -32,15 +33,6 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxIncludeDepth = 16;
 constexpr double kPi = 3.14159265358979323846;
-
-std::string in_quotes(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
-}
 
 // A name used by an element, remembered with its location for the resolution pass.
 struct NameRef {

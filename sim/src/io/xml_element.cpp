@@ -15,6 +15,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
 
+}  // namespace
+
 std::string in_quotes(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -23,6 +25,8 @@ std::string in_quotes(std::string_view s) {
   out.push_back('\'');
   return out;
 }
+
+namespace {
 
 const char* range_text(Range range) {
   switch (range) {

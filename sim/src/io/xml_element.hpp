@@ -32,6 +32,8 @@ std::string format_error(const std::string& file, int line, std::string_view ele
 [[noreturn]] void fail_at(const std::string& file, int line, std::string_view element,
                           std::string_view what);
 
+// 'text' in single quotes, for messages.
+std::string in_quotes(std::string_view text);
 // Splits on whitespace and commas.
 std::vector<std::string_view> split_tokens(std::string_view text);
 // Locale-independent finite real ("1", "-2.5e3", "+4"); false if malformed or not finite.
