@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev libtbb-dev libtinyxml2-dev catch2
   libimgui-dev
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglm-dev libpng-dev
 )
 
 missing=()

@@ -6,5 +6,6 @@ namespace coulomb {
 int run_command(int argc, char** argv, int first);
 int bench_command(int argc, char** argv, int first);
 int replay_command(int argc, char** argv, int first);
+int render_command(int argc, char** argv, int first);
 
 }  // namespace coulomb

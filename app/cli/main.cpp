@@ -18,6 +18,8 @@ void print_help() {
       "      --record out.csv  --save-session out.rec  --threads N  --every K  --quiet\n"
       "  coulomb replay <session.rec> [--csv states.csv]   rerun a recorded session, check its hash\n"
       "  coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--json] [--set ...]\n"
+      "  coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H] [--overlay contacts,...]\n"
+      "                                   write PNG frames with the Vulkan renderer (offscreen)\n"
       "  coulomb help\n\n"
       "<scene> is a scene file or the name of a shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   if (cmd == "run") return coulomb::run_command(argc, argv, 2);
   if (cmd == "bench") return coulomb::bench_command(argc, argv, 2);
   if (cmd == "replay") return coulomb::replay_command(argc, argv, 2);
+  if (cmd == "render") return coulomb::render_command(argc, argv, 2);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     print_help();
     return 0;

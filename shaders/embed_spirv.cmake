@@ -1,0 +1,21 @@
+# Turns a SPIR-V file into a C++ header holding it as a uint32_t array:
+#   cmake -DINPUT=x.spv -DOUTPUT=x.spv.h -DNAME=kName -P embed_spirv.cmake
+file(READ ${INPUT} content HEX)
+string(LENGTH "${content}" length)
+set(words "")
+set(i 0)
+while(i LESS length)
+  # SPIR-V is little-endian 32-bit words: reverse the byte order of each 4-byte group.
+  string(SUBSTRING "${content}" ${i} 8 word)
+  string(SUBSTRING "${word}" 0 2 b0)
+  string(SUBSTRING "${word}" 2 2 b1)
+  string(SUBSTRING "${word}" 4 2 b2)
+  string(SUBSTRING "${word}" 6 2 b3)
+  string(APPEND words "0x${b3}${b2}${b1}${b0}u,")
+  math(EXPR i "${i} + 8")
+  math(EXPR mod "${i} % 96")
+  if(mod EQUAL 0)
+    string(APPEND words "\n")
+  endif()
+endwhile()
+file(WRITE ${OUTPUT} "// Generated from ${INPUT}; do not edit.\n#pragma once\n#include <cstdint>\ninline constexpr std::uint32_t ${NAME}[] = {\n${words}\n};\n")
