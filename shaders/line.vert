@@ -1,10 +1,14 @@
 #version 450
-// Debug overlay lines: world-space vertices with a colour each.
-layout(push_constant) uniform Push { mat4 view_projection; } pc;
-layout(location = 0) in vec3 in_position;
-layout(location = 1) in vec3 in_color;
-layout(location = 0) out vec3 color;
+// Debug overlay lines (contacts, forces, frames, bounds): world-space vertices with a colour.
+#extension GL_GOOGLE_include_directive : require
+#include "scene_layout.glsl"
+
+layout(location = 0) in vec3 in_position;  // world [m]
+layout(location = 1) in vec4 in_color;     // linear RGBA (unorm8 x 4)
+
+layout(location = 0) out vec4 out_color;
+
 void main() {
-  color = in_color;
-  gl_Position = pc.view_projection * vec4(in_position, 1.0);
+  out_color = in_color;
+  gl_Position = frame.view_proj * vec4(in_position, 1.0);
 }

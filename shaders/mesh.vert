@@ -1,21 +1,24 @@
 #version 450
-// Lit shapes: positions in the shape's frame, transformed by the model-view-projection matrix;
-// normals rotated to world space for the light. Push constants (128 bytes): mvp, the model
-// matrix (for world positions and normals) is split into its rotation columns and translation.
-layout(push_constant) uniform Push {
-  mat4 mvp;
-  vec4 rot0;   // rotation columns (xyz) of the model matrix; rot0.w, rot1.w, rot2.w: translation
-  vec4 rot1;
-  vec4 rot2;
-  vec4 color;  // rgb; a < 0.5 marks the ground (grid pattern)
-} pc;
-layout(location = 0) in vec3 in_position;
+// Shapes and particles: instanced meshes placed by the pose buffer the simulation writes.
+#extension GL_GOOGLE_include_directive : require
+#include "scene_layout.glsl"
+#include "placement.glsl"
+
+layout(location = 0) in vec3 in_position;   // mesh frame [m]
 layout(location = 1) in vec3 in_normal;
-layout(location = 0) out vec3 world_normal;
-layout(location = 1) out vec3 world_position;
+
+layout(location = 0) out vec3 out_world;
+layout(location = 1) out vec3 out_normal;
+layout(location = 2) out vec3 out_color;
+layout(location = 3) out vec3 out_local;     // mesh-frame position, for the ground grid
+layout(location = 4) flat out ivec2 out_ids; // body, flags
+
 void main() {
-  mat3 r = mat3(pc.rot0.xyz, pc.rot1.xyz, pc.rot2.xyz);
-  world_normal = r * in_normal;
-  world_position = r * in_position + vec3(pc.rot0.w, pc.rot1.w, pc.rot2.w);
-  gl_Position = pc.mvp * vec4(in_position, 1.0);
+  Placed v = place_vertex(in_position, in_normal);
+  out_world = v.position;
+  out_normal = v.normal;
+  out_color = v.color;
+  out_local = in_position;
+  out_ids = ivec2(v.body, v.flags);
+  gl_Position = frame.view_proj * vec4(v.position, 1.0);
 }

@@ -7,5 +7,6 @@ int run_command(int argc, char** argv, int first);
 int bench_command(int argc, char** argv, int first);
 int replay_command(int argc, char** argv, int first);
 int render_command(int argc, char** argv, int first);
+int bake_command(int argc, char** argv, int first);
 
 }  // namespace coulomb

@@ -1,10 +1,15 @@
-// coulomb: the command-line entry point. Subcommands run headless; with no subcommand the
-// default scene runs headless and prints its stats (the desktop window comes with the app).
+// coulomb: the command-line entry point. Subcommands run headless. With no subcommand, or with
+// `coulomb open <file>`, the desktop app opens when it is built in (Qt 6) and a display is
+// available; otherwise the scene (the default one without a file) runs headless and prints its
+// stats, saying why no window opened.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "cli/commands.hpp"
+#ifdef COULOMB_HAVE_GUI
+#include "gui/gui_main.hpp"
+#endif
 
 namespace {
 
@@ -12,14 +17,19 @@ void print_help() {
   std::printf(
       "coulomb - contact-rich robotics simulator (non-smooth Newton solver)\n\n"
       "usage:\n"
-      "  coulomb                          run the default scene headless and print its stats\n"
+      "  coulomb                          open the desktop app with the last (or default) scene; without\n"
+      "                                   a display, run the default scene headless and print its stats\n"
+      "  coulomb open <scene>             open a scene in the desktop app (headless run without a display)\n"
       "  coulomb run <scene> [options]    step a scene, print per-step time, iterations, residuals\n"
       "      --steps N  --dt s  --set solver.key=value (repeatable)  --trace out.json\n"
       "      --record out.csv  --save-session out.rec  --threads N  --every K  --quiet\n"
       "  coulomb replay <session.rec> [--csv states.csv]   rerun a recorded session, check its hash\n"
       "  coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--json] [--set ...]\n"
-      "  coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H] [--overlay contacts,...]\n"
-      "                                   write PNG frames with the Vulkan renderer (offscreen)\n"
+      "  coulomb render <scene> --out dir/ [options]   step a scene and write PNG frames (offscreen Vulkan)\n"
+      "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
+      "      --overlay contacts,normals,forces,joints,frames,bounds|all  --select body  --yaw/--pitch deg  --zoom f\n"
+      "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
+      "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
       "  coulomb help\n\n"
       "<scene> is a scene file or the name of a shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
@@ -29,19 +39,43 @@ void print_help() {
 
 }  // namespace
 
+namespace {
+
+// The desktop app when it can open a window, else a headless run of the scene.
+int open_scene(int argc, char** argv, const std::string& scene) {
+#ifdef COULOMB_HAVE_GUI
+  const coulomb::gui::DisplayCheck display = coulomb::gui::check_display();
+  if (display.available) return coulomb::gui::run_gui(argc, argv, scene);
+  const std::string why = display.reason;
+#else
+  (void)argc;
+  const std::string why = "this build has no desktop app (Qt 6 was not found)";
+#endif
+  static char run[] = "run", steps[] = "--steps", count[] = "240", every[] = "--every", k[] = "30";
+  std::string name = scene.empty() ? std::string("workcell") : scene;
+  char* args[] = {argv[0], run, name.data(), steps, count, every, k};
+  std::printf("coulomb: no window (%s); running %s headless\n", why.c_str(),
+              scene.empty() ? "the default scene" : scene.c_str());
+  return coulomb::run_command(7, args, 2);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    static char run[] = "run", scene[] = "workcell", steps[] = "--steps", count[] = "240", every[] = "--every",
-                k[] = "30";
-    char* args[] = {argv[0], run, scene, steps, count, every, k};
-    std::printf("coulomb: no display session requested; running the default scene headless\n");
-    return coulomb::run_command(7, args, 2);
-  }
+  if (argc < 2) return open_scene(argc, argv, "");
   const std::string cmd = argv[1];
+  if (cmd == "open") {
+    if (argc != 3) {
+      std::fprintf(stderr, "usage: coulomb open <scene>\n");
+      return 2;
+    }
+    return open_scene(argc, argv, argv[2]);
+  }
   if (cmd == "run") return coulomb::run_command(argc, argv, 2);
   if (cmd == "bench") return coulomb::bench_command(argc, argv, 2);
   if (cmd == "replay") return coulomb::replay_command(argc, argv, 2);
   if (cmd == "render") return coulomb::render_command(argc, argv, 2);
+  if (cmd == "bake") return coulomb::bake_command(argc, argv, 2);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     print_help();
     return 0;

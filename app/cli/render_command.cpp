@@ -1,94 +1,168 @@
-// `coulomb render <scene> --frames N --out dir/`: runs the scene headless and writes PNG frames
-// with the same renderer the viewport uses (for tests, figures and videos).
+// `coulomb render <scene> --frames N --out dir/`: steps the scene headless and writes PNG frames
+// with the renderer the viewport uses (offscreen, on whatever Vulkan device exists: Mesa's
+// lavapipe without a GPU), for figures, videos and checking a scene by eye.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
-#include "render/offscreen_renderer.hpp"
+#include "render/offscreen.hpp"
+#include "sim/step.hpp"
 
 namespace coulomb {
 
 namespace {
 
-render::Overlays parse_overlays(const std::string& list) {
+sim::Result<render::Overlays> parse_overlays(const std::string& list) {
   render::Overlays o;
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t end = std::min(list.find(',', start), list.size());
     const std::string item = list.substr(start, end - start);
-    if (item == "contacts") o.contacts = true;
-    else if (item == "normals") o.normals = true;
-    else if (item == "forces") o.forces = true;
-    else if (item == "frames") o.frames = true;
-    else if (item == "bounds") o.bounds = true;
-    else if (!item.empty()) std::fprintf(stderr, "coulomb render: unknown overlay '%s' (ignored)\n", item.c_str());
+    const bool all = item == "all";
+    if (all || item == "contacts") o.contact_points = true;
+    if (all || item == "normals") o.contact_normals = true;
+    if (all || item == "forces") o.normal_forces = o.friction_forces = true;
+    if (all || item == "joints") o.joint_frames = true;
+    if (all || item == "frames") o.body_frames = true;
+    if (all || item == "bounds") o.bounding_boxes = true;
+    if (!all && !item.empty() && item != "contacts" && item != "normals" && item != "forces" && item != "joints" &&
+        item != "frames" && item != "bounds")
+      return sim::Error{"unknown overlay '" + item + "' (contacts, normals, forces, joints, frames, bounds, all)"};
     start = end + 1;
   }
   return o;
+}
+
+int positive(const Args& args, const char* name, int fallback, int lowest) {
+  const auto v = args.value(name);
+  return v ? std::max(lowest, std::atoi(v->c_str())) : fallback;
+}
+
+void print_usage() {
+  std::fprintf(stderr,
+               "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
+               "                      [--steps-per-frame K] [--overlay contacts,normals,forces,joints,frames,bounds|all]\n"
+               "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"
+               "                      [--validation] [--dt s] [--set solver.key=value ...] [--threads N]\n"
+               "Each frame steps the scene K times (default 4), then renders; frame_0000.png is after K steps.\n");
 }
 
 }  // namespace
 
 int render_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first,
-                         {"frames", "out", "width", "height", "steps-per-frame", "overlay", "dt", "set", "threads"},
+                         {"frames", "out", "width", "height", "steps-per-frame", "overlay", "select", "yaw", "pitch",
+                          "zoom", "samples", "dt", "set", "threads"},
                          {"validation"});
-  if (!args || args->positional.size() != 1 || !args->value("out")) {
-    if (!args) std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
-    std::fprintf(stderr, "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
-                         "                      [--steps-per-frame K] [--overlay contacts,normals,forces,frames,bounds]\n"
-                         "                      [--validation] [--set solver.key=value ...]\n");
+  if (!args) {
+    std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
+    print_usage();
     return 2;
   }
+  if (args->positional.size() != 1 || !args->value("out")) {
+    print_usage();
+    return 2;
+  }
+  auto overlays = parse_overlays(args->value("overlay").value_or(""));
+  if (!overlays) {
+    std::fprintf(stderr, "coulomb render: %s\n", overlays.error().c_str());
+    return 2;
+  }
+  const int frames = positive(*args, "frames", 1, 1);
+  const int width = positive(*args, "width", 1280, 16);
+  const int height = positive(*args, "height", 720, 16);
+  const int steps_per_frame = positive(*args, "steps-per-frame", 4, 0);
+  const int samples = positive(*args, "samples", 4, 1);
+
   ThreadLimit threads(*args);
   auto scene = load_scene(args->positional[0], *args);
   if (!scene) {
     std::fprintf(stderr, "coulomb render: %s\n", scene.error().c_str());
     return 1;
   }
-  const int frames = std::max(1, std::atoi(args->value("frames").value_or("1").c_str()));
-  const int width = std::atoi(args->value("width").value_or("1280").c_str());
-  const int height = std::atoi(args->value("height").value_or("720").c_str());
-  const int steps_per_frame = std::max(0, std::atoi(args->value("steps-per-frame").value_or("2").c_str()));
-  const render::Overlays overlays = parse_overlays(args->value("overlay").value_or(""));
-  auto context = render::create_headless_context(args->has_flag("validation"));
+  const sim::Model& model = scene->model;
+
+  render::HeadlessContextOptions context_options;
+  context_options.validation = args->has_flag("validation");
+  auto context = render::create_headless_context(context_options);
   if (!context) {
-    std::fprintf(stderr, "coulomb render: no Vulkan device: %s\n", context.error().c_str());
+    std::fprintf(stderr, "coulomb render: no usable Vulkan device: %s\n", context.error().c_str());
     return 1;
   }
-  auto renderer = render::OffscreenRenderer::create(*context, width, height);
+  auto renderer = render::OffscreenRenderer::create((*context)->context(), width, height, samples);
   if (!renderer) {
     std::fprintf(stderr, "coulomb render: %s\n", renderer.error().c_str());
+    return 1;
+  }
+  if (auto set = (*renderer)->set_model(model); !set) {
+    std::fprintf(stderr, "coulomb render: %s\n", set.error().c_str());
     return 1;
   }
   const std::filesystem::path out_dir(*args->value("out"));
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  const sim::Model& model = scene->model;
+  if (ec) {
+    std::fprintf(stderr, "coulomb render: cannot create %s: %s\n", out_dir.string().c_str(), ec.message().c_str());
+    return 1;
+  }
+
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
-  (*renderer)->set_model(model);
-  const render::Camera camera = render::frame_all(model, state);
-  std::printf("rendering %d frames of %s at %dx%d on %s\n", frames, scene->spec.name.c_str(), width, height,
-              (*context)->device_name.c_str());
+  constexpr float kDegree = 3.14159265f / 180.0f;
+  const float yaw = args->value("yaw") ? float(std::atof(args->value("yaw")->c_str())) * kDegree : -2.2f;
+  const float pitch = args->value("pitch") ? float(std::atof(args->value("pitch")->c_str())) * kDegree : 0.5f;
+  const float zoom = args->value("zoom") ? std::max(0.01f, float(std::atof(args->value("zoom")->c_str()))) : 1.0f;
+  render::FrameInput input;
+  input.overlays = *overlays;
+  input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;
+  render::ContactOverlay contacts;
+  input.contacts = &contacts;
+
+  std::printf("rendering %d frame%s of %s (%d bodies, %d particles) at %dx%d, %dx MSAA, on %s%s\n", frames,
+              frames == 1 ? "" : "s", scene->spec.name.c_str(), model.body_count, model.particle_count, width, height,
+              int((*renderer)->samples()), (*context)->device_name().c_str(),
+              context_options.validation ? " with validation" : "");
+  std::vector<std::uint8_t> pixels;
+  double render_ms = 0;
+  int diverged = 0;
   for (int f = 0; f < frames; ++f) {
-    for (int i = 0; i < steps_per_frame; ++i) sim::step(model, state, control, ws);
-    const auto& pixels = (*renderer)->render(model, state, &ws, camera, overlays);
+    for (int i = 0; i < steps_per_frame; ++i)
+      if (!sim::step(model, state, control, ws).ok()) ++diverged;
+    if (steps_per_frame > 0) render::copy_contacts(model, state, ws, contacts);
+    if (f == 0) {
+      // One camera for the whole sequence, framed on the first frame, so a video does not wobble.
+      input.camera = render::frame_bounds(render::scene_bounds(model, state.q), (*renderer)->aspect(), yaw, pitch);
+      input.camera.distance /= zoom;
+    }
+    input.q = state.q;
+    if (auto done = (*renderer)->render(input, pixels); !done) {
+      std::fprintf(stderr, "coulomb render: frame %d: %s\n", f, done.error().c_str());
+      return 1;
+    }
+    render_ms += (*renderer)->last_frame_ms();
     char name[32];
     std::snprintf(name, sizeof name, "frame_%04d.png", f);
     const std::string path = (out_dir / name).string();
-    if (auto w = render::write_png(path, width, height, pixels); !w) {
-      std::fprintf(stderr, "coulomb render: %s\n", w.error().c_str());
+    if (auto written = render::write_png(path, width, height, pixels); !written) {
+      std::fprintf(stderr, "coulomb render: %s\n", written.error().c_str());
       return 1;
     }
-    std::printf("wrote %s\n", path.c_str());
+    std::printf("wrote %s (t = %.3f s, %d contacts, %.1f ms)\n", path.c_str(), double(state.time), contacts.size(),
+                (*renderer)->last_frame_ms());
   }
-  if ((*context)->validation_errors > 0) {
-    std::fprintf(stderr, "coulomb render: %d Vulkan validation errors\n", (*context)->validation_errors);
-    return 4;
+  std::printf("%d frame%s in %s, %.1f ms per frame rendered%s\n", frames, frames == 1 ? "" : "s",
+              out_dir.string().c_str(), render_ms / frames,
+              diverged ? (", " + std::to_string(diverged) + " steps diverged").c_str() : "");
+  if (context_options.validation) {
+    const render::ValidationCounts v = (*context)->validation_counts();
+    std::printf("validation: %d errors, %d warnings\n", v.errors, v.warnings);
+    if (v.errors > 0) return 4;
   }
   return 0;
 }

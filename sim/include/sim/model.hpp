@@ -4,6 +4,8 @@
 // Bodies come first in the generalized vectors, then particles.
 #pragma once
 
+#include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,12 @@ struct Model {
     int edge_count() const { return static_cast<int>(edge_vertices.size() / 2); }
   };
   std::vector<Hull> hulls;
+
+  // ---- triangle meshes collided through signed distance fields (thesis ch. 6) ---------------
+  std::vector<int> shape_mesh;              // index into meshes for triangle-mesh shapes, else -1 (shape_count)
+  std::vector<std::shared_ptr<const SdfMesh>> meshes;  // mesh, topology and baked grid (mesh_count)
+  std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  SdfContactOptions sdf;                    // how SDF contacts are generated
 
   // ---- particle distance constraints (distance_count) ---------------------------------------
   int distance_count = 0;

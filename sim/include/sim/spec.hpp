@@ -2,10 +2,12 @@
 // files, edited by the editor, compiled into an immutable Model by compile_model().
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/sdf.hpp"
 #include "sim/solver_options.hpp"
 
 namespace sim {
@@ -31,6 +33,12 @@ struct ShapeSpec {
   Real half_length = Real(0.5);  // capsule: half length of the segment along local z [m]
   Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box [m]
   std::vector<Vec3> vertices;    // convex mesh: points whose hull is the shape (shape frame) [m]
+  // Triangle mesh (thesis ch. 6): with triangles, the shape is the (possibly non-convex) mesh
+  // over `vertices`, collided through its baked signed distance field (sim/sdf.hpp); `type` must be
+  // ConvexMesh, whose hull gives the broadphase bounds (and what a renderer without meshes draws).
+  std::vector<std::array<int, 3>> triangles;  // vertex indices, counter-clockwise from outside
+  Real sdf_voxel_size = 0;  // SDF grid spacing [m]; 0: 1/64 of the mesh's largest extent
+  Real sdf_band = 3;        // SDF exterior band [voxels]; widened to cover the contact margin
   int material = -1;        // index into SceneSpec::materials, -1: default material
   Real thickness = 0;       // d of eq. 9: the gap this shape keeps [m]
   Real density = Real(1000);  // for mass properties when the body gives no mass [kg/m^3]
@@ -46,6 +54,7 @@ struct BodySpec {
   bool fixed = false;            // infinite mass, never moves
   Real mass = -1;                // [kg]; < 0: computed from the shapes' densities
   Vec3 inertia = Vec3(-1, -1, -1);  // principal moments in the body frame [kg m^2]; < 0: computed
+  Quat inertia_frame = Quat::Identity();  // axes of `inertia` in the body frame (URDF/MJCF full tensors)
   Vec3 com = Vec3::Zero();       // centre of mass in the body frame (used when mass is given)
   std::vector<ShapeSpec> shapes;
   SourceLocation source;
@@ -105,6 +114,8 @@ struct SceneSpec {
   std::vector<BodySpec> bodies;
   std::vector<ParticleSpec> particles;
   std::vector<DistanceSpec> distances;
+  std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
 };
 

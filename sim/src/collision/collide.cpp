@@ -3,6 +3,7 @@
 // fixed chunks (in parallel when there are many; the chunks, not the threads, decide the order)
 // and turn the raw points into Contacts.
 #include "collision/collide.hpp"
+#include "collision/particle_faces_sdf.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -115,7 +116,11 @@ void process_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real 
   const Real thickness = a.thickness + b.thickness;
   const Real pair_margin = margin + dt * (a.speed + b.speed);
   ns.contacts.clear();
-  dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
+  const SdfObject &sa = sc.sdf.objects[ia], &sb = sc.sdf.objects[ib];
+  if (sc.sdf.any_mesh && (sa.kind == SdfKind::Mesh || sb.kind == SdfKind::Mesh))
+    collide_sdf(sa, sb, pair_margin + thickness, sc.sdf.options, ns, &sc.sdf.stats);
+  else
+    dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
   const Real friction = std::sqrt(a.friction * b.friction);
   const std::uint64_t pair_key = hash_combine(object_key(a), object_key(b));
   for (const RawContact& rc : ns.contacts) {
@@ -289,6 +294,23 @@ void find_pairs(const Model& model, Real dt, Real margin, CollisionScratch& sc) 
   sort_pairs(sc);
 }
 
+// SDF views of the objects that appear in a pair, when the model has triangle-mesh shapes.
+void build_sdf_objects(const Model& model, CollisionScratch& sc) {
+  SdfCollisionScratch& sd = sc.sdf;
+  sd.options = model.sdf;
+  sd.stats.reset();
+  sd.any_mesh = false;
+  for (int m : model.shape_mesh) sd.any_mesh = sd.any_mesh || m >= 0;
+  const int count = static_cast<int>(sc.objects.size());
+  sd.objects.resize(count);
+  for (int o = 0; o < count; ++o) {
+    const CollisionObject& obj = sc.objects[o];
+    if (!sd.any_mesh || !sc.used[o]) sd.objects[o] = SdfObject{};
+    else if (obj.particle >= 0) sd.objects[o] = make_sdf_point_object(obj.pose.pos);
+    else sd.objects[o] = make_sdf_shape_object(model, obj.shape, obj.pose, obj.size);
+  }
+}
+
 // World polyhedra and colliders of the objects that appear in a pair.
 void build_colliders(const Model& model, CollisionScratch& sc) {
   const int count = static_cast<int>(sc.objects.size());
@@ -385,6 +407,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   place_objects(model, state, dt, margin, scratch);
   find_pairs(model, dt, margin, scratch);
   build_colliders(model, scratch);
+  build_sdf_objects(model, scratch);
 
   const std::size_t pair_count = scratch.pairs.size();
   // Below scratch.parallel_pairs the calling thread does it all, writing straight into `out`: a
@@ -393,6 +416,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
     if (scratch.chunks.empty()) scratch.chunks.resize(1);
     for (std::size_t p = 0; p < pair_count; ++p)
       process_pair(scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
+    append_particle_face_contacts(model, dt, margin, scratch, out);
     return;
   }
   // Fixed chunks of consecutive pairs in parallel, concatenated in chunk order.
@@ -412,6 +436,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   out.contacts.reserve(total);
   for (std::size_t k = 0; k < chunk_count; ++k)
     out.contacts.insert(out.contacts.end(), scratch.chunks[k].contacts.begin(), scratch.chunks[k].contacts.end());
+  append_particle_face_contacts(model, dt, margin, scratch, out);
 }
 
 }  // namespace sim

@@ -9,6 +9,7 @@
 #include "collision/broadphase.hpp"
 #include "collision/geometry.hpp"
 #include "collision/narrowphase.hpp"
+#include "collision/narrowphase_sdf.hpp"
 #include "collision/polyhedron.hpp"
 #include "sim/contact.hpp"
 #include "sim/model.hpp"
@@ -57,6 +58,7 @@ struct CollisionScratch {
   // From this many pairs on, the narrowphase runs in parallel chunks (tests lower it to compare
   // with the serial path; the output is identical either way).
   std::size_t parallel_pairs = 4096;
+  SdfCollisionScratch sdf;                   // pairs with a triangle-mesh shape (narrowphase_sdf.hpp)
   std::vector<int> pair_bucket;              // counting sort of pairs by first object
   std::vector<std::uint64_t> pair_sorted;
 };

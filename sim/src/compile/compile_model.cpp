@@ -6,6 +6,7 @@
 
 #include "collision/convex_hull.hpp"
 #include "compile/mass_properties.hpp"
+#include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
 
 namespace sim {
@@ -110,10 +111,17 @@ Result<Model> compile_model(const SceneSpec& spec) {
       return where(s.source, "plane") + ": planes are world geometry only (put it in <world>)";
     int hull = -1;
     if (s.type == ShapeType::ConvexMesh) {
-      auto built = build_convex_hull(s.vertices, where(s.source, "convex"));
+      auto built = s.triangles.empty() ? build_convex_hull(s.vertices, where(s.source, "convex"))
+                                       : detail::mesh_shape_hull(s, where(s.source, "mesh"));
       if (!built) return built.error();
       hull = static_cast<int>(m.hulls.size());
       m.hulls.push_back(std::move(built.value()));
+    }
+    int mesh = -1;  // triangle meshes collide through their baked SDF (sdf/mesh_shape.hpp)
+    if (!s.triangles.empty()) {
+      auto added = detail::add_mesh_shape(s, spec.solver.contact_margin, m.meshes, where(s.source, "mesh"));
+      if (!added) return added.error();
+      mesh = added.value();
     }
     m.shape_type.push_back(s.type);
     m.shape_body.push_back(body);
@@ -122,6 +130,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.shape_half_length.push_back(s.half_length);
     m.shape_half_extents.push_back(s.half_extents);
     m.shape_hull.push_back(hull);
+    m.shape_mesh.push_back(mesh);
     m.shape_material.push_back(material_index(s.material));
     m.shape_thickness.push_back(s.thickness);
     ++m.shape_count;
@@ -146,9 +155,11 @@ Result<Model> compile_model(const SceneSpec& spec) {
       Model::Hull hull;
       const Model::Hull* hp = nullptr;
       if (s.type == ShapeType::ConvexMesh) {
-        auto built = build_convex_hull(s.vertices, where(s.source, "convex"));
+        auto built = s.triangles.empty() ? build_convex_hull(s.vertices, where(s.source, "convex"))
+                                         : detail::mesh_shape_hull(s, where(s.source, "mesh"));
         if (!built) return Error{built.error()};
         hull = std::move(built.value());
+        if (!s.triangles.empty()) hull = detail::mesh_mass_polyhedron(s, std::move(hull));
         hp = &hull;
       }
       total = combine(total, shape_mass(s, hp));
@@ -163,8 +174,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
       if (total.mass <= 0) com = body.com;
     }
     if (body.inertia.minCoeff() > 0) {
-      inertia = Mat3::Zero();
-      inertia.diagonal() = body.inertia;
+      // Moments about the axes of inertia_frame: I = R diag(moments) R^T in the body frame.
+      const Mat3 r = body.inertia_frame.normalized().toRotationMatrix();
+      inertia = r * body.inertia.asDiagonal() * r.transpose();
       com = body.com;
     }
     if (!body.fixed && !(mass > 0)) return Error{w + ": has no mass (give mass= or shapes)"};
@@ -231,6 +243,15 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.distance_compliance.push_back(d.compliance);
     ++m.distance_count;
   }
+
+  // Cloth faces for face-vs-SDF contacts.
+  for (const auto& t : spec.particle_triangles) {
+    for (int k = 0; k < 3; ++k)
+      if (t[k] < 0 || t[k] >= m.particle_count || t[k] == t[(k + 1) % 3])
+        return Error{where({spec.source_file, 0}, "particle_triangle") + ": needs three different existing particles"};
+    m.particle_triangles.push_back(t);
+  }
+  m.sdf = spec.sdf;
 
   // Joints, with frames re-expressed in the bodies' com frames.
   for (const JointSpec& j : spec.joints) {

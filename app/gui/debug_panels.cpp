@@ -1,0 +1,240 @@
+#include "gui/debug_panels.hpp"
+
+#include <imgui.h>
+#include <backends/imgui_impl_vulkan.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "gui/snapshot.hpp"
+#include "sim/contact_forces.hpp"
+#include "sim/inverse_kinematics.hpp"
+#include "ui/contact_force_panel.hpp"
+#include "ui/convergence_panel.hpp"
+#include "ui/joint_panel.hpp"
+#include "ui/solver_panel.hpp"
+#include "ui/stats_panel.hpp"
+
+namespace coulomb::gui {
+
+struct DebugPanels::State {
+  ui::ConvergenceHistory convergence_history{600};
+  ui::ConvergenceView convergence;
+  ui::SolverPanelView solver;
+  ui::JointPanelView joints;
+  std::uint64_t joints_model_version = 0;
+  std::unique_ptr<ui::ForceHistory> forces;       // watched bodies: names containing "finger"
+  std::vector<int> force_bodies;
+  std::uint64_t forces_model_version = 0;
+  std::uint64_t last_sequence = 0;
+  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
+};
+
+DebugPanels::DebugPanels() : state_(std::make_unique<State>()) {}
+
+DebugPanels::~DebugPanels() { release(); }
+
+ImGuiIO& DebugPanels::io() {
+  ImGui::SetCurrentContext(context_);
+  return ImGui::GetIO();
+}
+
+sim::Result<bool> DebugPanels::init(const render::RenderContext& context, VkRenderPass render_pass,
+                                    VkSampleCountFlagBits samples, int image_count) {
+  release();
+  device_ = context.device;
+  image_count_ = std::max(image_count, 2);
+  context_ = ImGui::CreateContext();
+  ImGui::SetCurrentContext(context_);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // window layout is not persisted in the working directory
+  // Keys are reported by ImGuiKey value (the viewport translates Qt keys): KeyMap is the identity.
+  for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().Alpha = 0.92f;
+
+  const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}};
+  VkDescriptorPoolCreateInfo pool_info{};
+  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+  pool_info.maxSets = 16;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = sizes;
+  if (vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool_) != VK_SUCCESS) {
+    release();
+    return sim::Error{"ImGui panels: cannot create a descriptor pool"};
+  }
+  ImGui_ImplVulkan_InitInfo info{};
+  info.Instance = context.instance;
+  info.PhysicalDevice = context.physical_device;
+  info.Device = context.device;
+  info.QueueFamily = context.queue_family;
+  info.Queue = context.queue;
+  info.DescriptorPool = pool_;
+  info.Subpass = 0;
+  info.MinImageCount = static_cast<std::uint32_t>(image_count_);
+  info.ImageCount = static_cast<std::uint32_t>(image_count_);
+  info.MSAASamples = samples;
+  if (!ImGui_ImplVulkan_Init(&info, render_pass)) {
+    release();
+    return sim::Error{"ImGui panels: the Vulkan backend did not initialise"};
+  }
+  backend_ = true;
+  font_state_ = 0;
+  ready_ = true;
+  return true;
+}
+
+void DebugPanels::release() {
+  if (context_) {
+    ImGui::SetCurrentContext(context_);
+    if (backend_) {
+      if (font_state_ > 0) ImGui_ImplVulkan_DestroyFontUploadObjects();
+      ImGui_ImplVulkan_Shutdown();
+    }
+    ImGui::DestroyContext(context_);
+  }
+  if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
+  context_ = nullptr;
+  pool_ = VK_NULL_HANDLE;
+  device_ = VK_NULL_HANDLE;
+  backend_ = false;
+  ready_ = false;
+  font_state_ = 0;
+}
+
+void DebugPanels::prepare(VkCommandBuffer cmd) {
+  if (!ready_) return;
+  ImGui::SetCurrentContext(context_);
+  if (font_state_ == 0) {
+    // Recorded into this frame's command buffer: the copy precedes the panels' draw in it.
+    ImGui_ImplVulkan_CreateFontsTexture(cmd);
+    font_state_ = 1;
+  } else if (font_state_ > 0 && ++font_state_ > image_count_ + 1) {
+    // Every frame that could still read the staging buffer has completed.
+    ImGui_ImplVulkan_DestroyFontUploadObjects();
+    font_state_ = -1;
+  }
+}
+
+PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solver, double dt, float width,
+                              float height, float scale) {
+  PanelEdits edits;
+  if (!ready_) return edits;
+  ImGui::SetCurrentContext(context_);
+  ImGuiIO& io = ImGui::GetIO();
+  State& st = *state_;
+  const auto now = std::chrono::steady_clock::now();
+  io.DeltaTime = std::max(1e-4f, std::chrono::duration<float>(now - st.last_frame).count());
+  st.last_frame = now;
+  io.DisplaySize = ImVec2(std::max(width, 1.0f), std::max(height, 1.0f));
+  io.DisplayFramebufferScale = ImVec2(scale, scale);
+
+  // Histories take each published step once.
+  if (s.sequence != st.last_sequence && s.stepped) {
+    st.convergence_history.push(s.report, s.workspace.trace);
+    if (st.forces && s.model) {
+      std::vector<float> values;
+      for (int b : st.force_bodies) values.push_back(static_cast<float>(sim::body_contact_force(s.workspace, b).normal));
+      st.forces->push(values);
+    }
+  }
+  st.last_sequence = s.sequence;
+  if (s.model && s.model_version != st.joints_model_version) {
+    st.joints = ui::make_joint_panel_view(*s.model);
+    st.joints_model_version = s.model_version;
+  }
+  if (s.model && s.model_version != st.forces_model_version) {
+    st.force_bodies.clear();
+    std::vector<std::string> names;
+    for (int b = 0; b < s.model->body_count; ++b)
+      if (s.model->body_name[static_cast<std::size_t>(b)].find("finger") != std::string::npos) {
+        st.force_bodies.push_back(b);
+        names.push_back(s.model->body_name[static_cast<std::size_t>(b)]);
+      }
+    st.forces = names.empty() ? nullptr : std::make_unique<ui::ForceHistory>(names);
+    st.forces_model_version = s.model_version;
+  }
+
+  ImGui_ImplVulkan_NewFrame();
+  ImGui::NewFrame();
+  const float margin = 8.0f;
+  const float column = 340.0f;
+
+  ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
+  ui::StatsView stats;
+  if (s.model) {
+    stats.bodies = s.model->body_count;
+    stats.particles = s.model->particle_count;
+    stats.joints = s.model->joint_count;
+    stats.dofs = s.model->dof_count();
+  }
+  stats.report = s.report;
+  stats.sim_time = s.state.time;
+  stats.real_time_factor = s.real_time_factor;
+  ui::stats_panel(stats);
+
+  ImGui::SetNextWindowPos(ImVec2(margin, margin + 210), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(column, 300), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  st.solver.options = solver;
+  st.solver.dt = static_cast<float>(dt);
+  if (ui::solver_panel(st.solver)) {
+    if (st.solver.dt != static_cast<float>(dt)) edits.dt = st.solver.dt;
+    else edits.solver = st.solver.options;
+  }
+
+  ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), margin), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(column, 280), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  st.convergence.trace = s.stepped ? &s.workspace.trace : nullptr;
+  st.convergence.history = &st.convergence_history;
+  ui::convergence_panel(st.convergence);
+
+  if (!st.joints.joints.empty() && s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count()) {
+    for (std::size_t i = 0; i < st.joints.joints.size(); ++i) {
+      const std::vector<sim::Real> p = sim::chain_positions(*s.model, s.state, {st.joints.joints[i]});
+      st.joints.position[i] = p.empty() ? 0.0f : static_cast<float>(p.front());
+    }
+    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), margin + 290), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 220), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    const int changed = ui::joint_panel(st.joints);
+    if (changed >= 0) {
+      edits.joint = st.joints.joints[static_cast<std::size_t>(changed)];
+      edits.joint_target = st.joints.target[static_cast<std::size_t>(changed)];
+    }
+  }
+  if (st.forces) {
+    ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 200 - margin)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    ui::contact_force_panel(*st.forces);
+  }
+  ImGui::Render();
+  return edits;
+}
+
+void DebugPanels::record(VkCommandBuffer cmd) {
+  if (!ready_ || font_state_ == 0) return;
+  ImGui::SetCurrentContext(context_);
+  ImDrawData* data = ImGui::GetDrawData();
+  if (data && data->CmdListsCount > 0) ImGui_ImplVulkan_RenderDrawData(data, cmd);
+}
+
+bool DebugPanels::wants_mouse() const {
+  if (!ready_) return false;
+  ImGui::SetCurrentContext(context_);
+  return ImGui::GetIO().WantCaptureMouse;
+}
+
+bool DebugPanels::wants_keyboard() const {
+  if (!ready_) return false;
+  ImGui::SetCurrentContext(context_);
+  return ImGui::GetIO().WantCaptureKeyboard;
+}
+
+}  // namespace coulomb::gui

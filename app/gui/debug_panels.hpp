@@ -1,0 +1,72 @@
+// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces) drawn over the
+// viewport in its own render pass: owns the ImGui context and the Vulkan backend, feeds the
+// panels from the latest snapshot and returns what the user changed, for the main window to
+// apply through the same paths as everything else (document edits, runner requests). The input
+// events come from the viewport (Qt), translated to ImGui's io there. No Qt here.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "render/render_context.hpp"
+#include "sim/result.hpp"
+#include "sim/solver_options.hpp"
+
+struct ImGuiContext;
+struct ImGuiIO;
+
+namespace coulomb::gui {
+
+struct Snapshot;
+
+struct PanelEdits {
+  std::optional<sim::SolverOptions> solver;  // the Solver panel changed an option
+  std::optional<double> dt;                   // ... or the time step
+  int joint = -1;                             // the Joints panel moved this joint's target
+  double joint_target = 0;
+};
+
+class DebugPanels {
+ public:
+  DebugPanels();
+  ~DebugPanels();
+  DebugPanels(const DebugPanels&) = delete;
+  DebugPanels& operator=(const DebugPanels&) = delete;
+
+  // `image_count`: frames whose vertex buffers may be in flight at once (>= 2).
+  sim::Result<bool> init(const render::RenderContext& context, VkRenderPass render_pass, VkSampleCountFlagBits samples,
+                         int image_count);
+  void release();
+  bool ready() const { return ready_; }
+
+  // Makes this panel set's ImGui context current (before touching io()).
+  ImGuiIO& io();
+
+  // Outside any render pass, once per frame: uploads the font atlas on first use.
+  void prepare(VkCommandBuffer cmd);
+  // Builds the panels for this frame. `solver`, `dt`: the document's values (what the Solver
+  // panel shows). `width`, `height`: logical size; `scale`: device pixels per logical pixel.
+  PanelEdits build(const Snapshot& snapshot, const sim::SolverOptions& solver, double dt, float width, float height,
+                   float scale);
+  // Inside the render pass, after build().
+  void record(VkCommandBuffer cmd);
+
+  bool wants_mouse() const;
+  bool wants_keyboard() const;
+
+ private:
+  struct State;  // panel histories and views
+  ImGuiContext* context_ = nullptr;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  bool ready_ = false;
+  bool backend_ = false;
+  int font_state_ = 0;        // 0: not uploaded, then frames since the upload was recorded
+  int image_count_ = 2;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace coulomb::gui

@@ -1,0 +1,34 @@
+// Ray picking for the viewport: the nearest body shape or particle hit by a ray. Bodies are first
+// culled by their bounding spheres, then the ray is intersected with the actual shapes (sphere,
+// capsule, box, convex hull) in their current poses. World geometry is not pickable. No Qt here.
+#pragma once
+
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+
+namespace coulomb::gui {
+
+struct Ray {
+  sim::Vec3 origin = sim::Vec3::Zero();
+  sim::Vec3 direction = sim::Vec3::UnitX();  // unit
+};
+
+struct PickHit {
+  enum Kind { None, Body, Particle };
+  Kind kind = None;
+  int index = -1;          // body or particle
+  int shape = -1;          // model shape index (bodies)
+  sim::Real distance = 0;  // along the ray [m]
+  sim::Vec3 point = sim::Vec3::Zero();  // world
+  bool hit() const { return kind != None; }
+};
+
+// Distance along the ray to the first intersection with the shape (in its current pose), or a
+// negative value when it misses. Planes never hit.
+sim::Real intersect_shape(const sim::Model& model, const sim::State& state, int shape, const Ray& ray);
+
+// The nearest hit. Particles are picked within `particle_scale` times their radius (small
+// particles are hard to hit otherwise).
+PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, sim::Real particle_scale = 2);
+
+}  // namespace coulomb::gui

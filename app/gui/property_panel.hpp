@@ -1,0 +1,52 @@
+// The property view of the selected item: one editor per property (describe_item), each commit
+// going through SceneDocument::set_property (or the Solver panel's choice setters for the solver
+// combos), so it is validated, undoable and applied to the running simulation. A live section
+// shows what the simulation computed (compiled mass, current pose and speed, joint force).
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "gui/scene_properties.hpp"
+
+class QFormLayout;
+class QLabel;
+
+namespace coulomb::gui {
+
+class SceneDocument;
+struct Snapshot;
+
+class PropertyPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PropertyPanel(SceneDocument& document, QWidget* parent = nullptr);
+
+  void show_item(const ItemRef& item);     // rebuilds the editors
+  const ItemRef& item() const { return item_; }
+  void refresh_values();                   // re-reads values from the spec (after undo, redo, edits)
+  void refresh_live(const Snapshot& snapshot);
+  // The editor widget of a property (tests drive it like a user would); null if not shown.
+  QWidget* editor(const std::string& name) const;
+  QString last_error() const;
+
+ private:
+  void commit(const PropertyInfo& info, const PropertyValue& value);
+  void show_error(const QString& text);
+
+  struct Row {
+    PropertyInfo info;
+    QWidget* editor = nullptr;
+  };
+  SceneDocument& document_;
+  ItemRef item_;
+  std::vector<Row> rows_;
+  QLabel* title_ = nullptr;
+  QWidget* form_host_ = nullptr;
+  QFormLayout* form_ = nullptr;
+  QLabel* live_ = nullptr;
+  QLabel* error_ = nullptr;
+};
+
+}  // namespace coulomb::gui

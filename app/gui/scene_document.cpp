@@ -1,0 +1,282 @@
+#include "gui/scene_document.hpp"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QUndoCommand>
+#include <algorithm>
+#include <utility>
+
+#include "sim/compile.hpp"
+#include "sim/recording.hpp"
+#include "sim/scene_io.hpp"
+#include "ui/solver_panel.hpp"
+
+namespace coulomb::gui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// One property edit. Consecutive edits of the same property within a short time (dragging a
+// spin box's arrows) merge into one undo step.
+class PropertyCommand : public QUndoCommand {
+ public:
+  PropertyCommand(SceneDocument& document, PropertyKey key, PropertyValue before, PropertyValue after, const QString& text)
+      : QUndoCommand(text), document_(document), key_(std::move(key)), before_(std::move(before)),
+        after_(std::move(after)), time_(QDateTime::currentMSecsSinceEpoch()) {}
+
+  void undo() override { document_.apply_property(key_, before_); }
+  void redo() override { document_.apply_property(key_, after_); }
+  int id() const override { return 1; }
+  bool mergeWith(const QUndoCommand* other) override {
+    const auto* o = dynamic_cast<const PropertyCommand*>(other);
+    if (!o || !(o->key_ == key_) || o->time_ - time_ > 800) return false;
+    after_ = o->after_;
+    time_ = o->time_;
+    setObsolete(same_value(before_, after_));
+    return true;
+  }
+
+ private:
+  SceneDocument& document_;
+  PropertyKey key_;
+  PropertyValue before_, after_;
+  qint64 time_;
+};
+
+// A structural edit as the whole spec before and after (scenes are small next to their state).
+class SpecCommand : public QUndoCommand {
+ public:
+  SpecCommand(SceneDocument& document, sim::SceneSpec before, sim::SceneSpec after, std::vector<std::string> restart,
+              const QString& text)
+      : QUndoCommand(text), document_(document), before_(std::move(before)), after_(std::move(after)),
+        restart_(std::move(restart)) {}
+
+  void undo() override { document_.apply_spec(before_, restart_); }
+  void redo() override { document_.apply_spec(after_, restart_); }
+
+ private:
+  SceneDocument& document_;
+  sim::SceneSpec before_, after_;
+  std::vector<std::string> restart_;
+};
+
+}  // namespace
+
+SceneDocument::SceneDocument(SimRunner& runner, QObject* parent) : QObject(parent), runner_(runner) {
+  connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modified_changed(!clean); });
+}
+
+SceneDocument::~SceneDocument() {
+  // The commands refer to this document; drop them first, quietly (no one is listening any more).
+  undo_.blockSignals(true);
+  undo_.clear();
+}
+
+QString SceneDocument::display_name() const {
+  if (!path_.isEmpty()) return QFileInfo(path_).fileName();
+  return spec_.name.empty() ? QStringLiteral("untitled") : q(spec_.name);
+}
+
+std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& spec, QString* error) const {
+  auto model = sim::compile_model(spec);
+  if (!model) {
+    if (error) *error = q(model.error());
+    return nullptr;
+  }
+  return std::make_shared<const sim::Model>(std::move(model.value()));
+}
+
+bool SceneDocument::open_file(const QString& path, QString* error) {
+  auto spec = sim::load_scene_file(path.toStdString());
+  if (!spec) {
+    if (error) *error = q(spec.error());
+    return false;
+  }
+  return open_spec(std::move(spec.value()), path, error);
+}
+
+bool SceneDocument::open_spec(sim::SceneSpec spec, const QString& path, QString* error) {
+  auto model = compile(spec, error);
+  if (!model) return false;
+  spec_ = std::move(spec);
+  path_ = path;
+  has_scene_ = true;
+  undo_.clear();
+  undo_.setClean();
+  runner_.load(std::make_shared<const sim::SceneSpec>(spec_), std::move(model), /*play=*/false);
+  emit path_changed(path_);
+  emit scene_opened();
+  emit modified_changed(false);
+  return true;
+}
+
+bool SceneDocument::save(QString* error) {
+  if (path_.isEmpty()) {
+    if (error) *error = QStringLiteral("the scene has no file yet (use Save As)");
+    return false;
+  }
+  return save_as(path_, error);
+}
+
+bool SceneDocument::save_as(const QString& path, QString* error) {
+  if (!has_scene_) {
+    if (error) *error = QStringLiteral("no scene to save");
+    return false;
+  }
+  auto saved = sim::save_scene_file(spec_, path.toStdString());
+  if (!saved) {
+    if (error) *error = q(saved.error());
+    return false;
+  }
+  const bool renamed = path != path_;
+  path_ = path;
+  spec_.source_file = path.toStdString();
+  undo_.setClean();
+  if (renamed) emit path_changed(path_);
+  return true;
+}
+
+bool SceneDocument::set_property(const PropertyKey& key, const PropertyValue& value, QString* error) {
+  if (!has_scene_) {
+    if (error) *error = QStringLiteral("no scene");
+    return false;
+  }
+  const auto before = get_property(spec_, key);
+  if (!before) {
+    if (error) *error = q("no property '" + key.name + "' on " + item_label(spec_, key.item));
+    return false;
+  }
+  sim::SceneSpec edited = spec_;
+  if (std::string e = gui::set_property(edited, key, value); !e.empty()) {
+    if (error) *error = q(e);
+    return false;
+  }
+  const auto after = get_property(edited, key);
+  if (same_value(*before, *after)) return true;  // nothing to do (e.g. the same choice again)
+  if (!compile(edited, error)) return false;
+  const QString text = q("Set " + item_label(spec_, key.item) + " " + key.name + " to " + to_display(*after));
+  undo_.push(new PropertyCommand(*this, key, *before, *after, text));
+  return true;
+}
+
+bool SceneDocument::choose_solver_option(const std::string& key, int index, QString* error) {
+  sim::SolverOptions options = spec_.solver;
+  if (key == "ncp") ui::choose_ncp(options, index);
+  else if (key == "preconditioner") ui::choose_preconditioner(options, index);
+  else if (key == "linear_solver") ui::choose_linear_solver(options, index);
+  else {
+    if (error) *error = q("'" + key + "' is not a solver choice");
+    return false;
+  }
+  return set_property({{ItemKind::Solver}, key}, PropertyValue(sim::get_solver_option(options, key)), error);
+}
+
+bool SceneDocument::set_solver_options(const sim::SolverOptions& options, QString* error) {
+  // One property command per changed option, grouped into one undo step.
+  std::vector<std::string> changed;
+  for (const std::string& key : sim::solver_option_keys())
+    if (sim::get_solver_option(options, key) != sim::get_solver_option(spec_.solver, key)) changed.push_back(key);
+  if (changed.empty()) return true;
+  auto set_one = [&](const std::string& key) {
+    const PropertyKey k{{ItemKind::Solver}, key};
+    PropertyValue v = sim::get_solver_option(options, key);
+    // set_property takes numbers and booleans typed; convert from the option's text.
+    const auto current = get_property(spec_, k);
+    if (current && std::holds_alternative<double>(*current)) v = std::stod(std::get<std::string>(v));
+    else if (current && std::holds_alternative<bool>(*current)) v = std::get<std::string>(v) == "true";
+    return set_property(k, v, error);
+  };
+  // One option (a slider being dragged): a plain edit, so a drag merges into one undo step.
+  if (changed.size() == 1) return set_one(changed.front());
+  undo_.beginMacro(QStringLiteral("Change solver options"));
+  bool ok = true;
+  for (const std::string& key : changed) ok = set_one(key) && ok;
+  undo_.endMacro();
+  return ok;
+}
+
+bool SceneDocument::push_spec(sim::SceneSpec edited, const QString& text, std::vector<std::string> restart_bodies,
+                              QString* error) {
+  if (!compile(edited, error)) return false;
+  undo_.push(new SpecCommand(*this, spec_, std::move(edited), std::move(restart_bodies), text));
+  return true;
+}
+
+bool SceneDocument::delete_body(int body, QString* error) {
+  if (body < 0 || body >= static_cast<int>(spec_.bodies.size())) {
+    if (error) *error = QStringLiteral("no such body");
+    return false;
+  }
+  sim::SceneSpec edited = spec_;
+  const std::string name = edited.bodies[static_cast<std::size_t>(body)].name;
+  edited.bodies.erase(edited.bodies.begin() + body);
+  std::vector<sim::JointSpec> joints;
+  for (sim::JointSpec j : edited.joints) {
+    if (j.body_a == body || j.body_b == body) continue;
+    if (j.body_a > body) --j.body_a;
+    if (j.body_b > body) --j.body_b;
+    joints.push_back(std::move(j));
+  }
+  edited.joints = std::move(joints);
+  return push_spec(std::move(edited), q("Delete body '" + name + "'"), {}, error);
+}
+
+bool SceneDocument::duplicate_body(int body, QString* error) {
+  if (body < 0 || body >= static_cast<int>(spec_.bodies.size())) {
+    if (error) *error = QStringLiteral("no such body");
+    return false;
+  }
+  sim::SceneSpec edited = spec_;
+  sim::BodySpec copy = edited.bodies[static_cast<std::size_t>(body)];
+  std::string name = copy.name + "_copy";
+  auto taken = [&](const std::string& n) {
+    return std::any_of(edited.bodies.begin(), edited.bodies.end(), [&](const sim::BodySpec& b) { return b.name == n; });
+  };
+  for (int k = 2; taken(name); ++k) name = copy.name + "_copy" + std::to_string(k);
+  copy.name = name;
+  copy.fixed = false;
+  // Beside the original, one bounding width along +y... approximated by the shapes' extents.
+  sim::Real extent = sim::Real(0.1);
+  for (const sim::ShapeSpec& s : copy.shapes) {
+    sim::Real r = s.radius;
+    if (s.type == sim::ShapeType::Box) r = s.half_extents.norm();
+    if (s.type == sim::ShapeType::Capsule) r = s.radius + s.half_length;
+    for (const sim::Vec3& v : s.vertices) r = std::max(r, v.norm());
+    extent = std::max(extent, s.local.pos.norm() + r);
+  }
+  copy.pose.pos.y() += 2 * extent + sim::Real(0.05);
+  edited.bodies.push_back(std::move(copy));
+  return push_spec(std::move(edited), q("Duplicate body '" + spec_.bodies[static_cast<std::size_t>(body)].name + "'"),
+                   {name}, error);
+}
+
+void SceneDocument::apply_property(const PropertyKey& key, const PropertyValue& value) {
+  if (std::string e = gui::set_property(spec_, key, value); !e.empty()) return;  // validated when pushed
+  auto spec = std::make_shared<const sim::SceneSpec>(spec_);
+  if (is_parameter_only(spec_, key)) {
+    runner_.patch(std::move(spec), key);
+  } else {
+    QString error;
+    auto model = compile(spec_, &error);
+    if (model) {
+      std::vector<std::string> restart;
+      // A moved or relaunched body starts again from its edited pose and velocity.
+      if (key.item.kind == ItemKind::Body && (key.name.rfind("pos.", 0) == 0 || key.name.rfind("velocity.", 0) == 0))
+        restart.push_back(spec_.bodies[static_cast<std::size_t>(key.item.index)].name);
+      runner_.replace_model(std::move(spec), std::move(model), std::move(restart));
+    }
+  }
+  emit property_changed(key);
+}
+
+void SceneDocument::apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies) {
+  QString error;
+  auto model = compile(spec, &error);
+  if (!model) return;  // validated when pushed
+  spec_ = spec;
+  runner_.replace_model(std::make_shared<const sim::SceneSpec>(spec_), std::move(model), restart_bodies);
+  emit structure_changed();
+}
+
+}  // namespace coulomb::gui

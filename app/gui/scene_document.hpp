@@ -1,0 +1,83 @@
+// The open scene as the editor sees it: the SceneSpec (the editable truth), its file, the undo
+// history and the modified flag. Every edit goes through here, is validated (set_property, then
+// compile_model for its file:line errors), becomes an undoable command, and reaches the running
+// simulation as a request: parameter-only edits as a patch of the model, structural ones as a
+// recompiled model that keeps the state where ids allow.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gui/scene_properties.hpp"
+#include "gui/sim_runner.hpp"
+#include "sim/spec.hpp"
+
+namespace coulomb::gui {
+
+class SceneDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SceneDocument(SimRunner& runner, QObject* parent = nullptr);
+  ~SceneDocument() override;
+
+  // ---- files ----------------------------------------------------------------------------------
+  // Parses and compiles; on success the scene replaces the current one (undo history cleared,
+  // simulation restarted paused). On failure nothing changes and `error` holds the parser's or
+  // compiler's "file:line: <element>: message".
+  bool open_file(const QString& path, QString* error);
+  // The same for a spec already in memory (`path` may be empty: an unsaved scene).
+  bool open_spec(sim::SceneSpec spec, const QString& path, QString* error);
+  bool save(QString* error);                         // to path(); fails without one
+  bool save_as(const QString& path, QString* error); // atomic; path() becomes `path`
+
+  bool has_scene() const { return has_scene_; }
+  const QString& path() const { return path_; }
+  QString display_name() const;                      // file name, or the scene's name
+  bool modified() const { return !undo_.isClean(); }
+  const sim::SceneSpec& spec() const { return spec_; }
+  QUndoStack* undo_stack() { return &undo_; }
+  SimRunner& runner() { return runner_; }
+
+  // ---- the property path ------------------------------------------------------------------------
+  // Validates and pushes an undoable edit; false (with the reason) when the value is rejected.
+  bool set_property(const PropertyKey& key, const PropertyValue& value, QString* error = nullptr);
+  // The Solver panel's choice setters (ui::choose_ncp, choose_preconditioner,
+  // choose_linear_solver): `key` is "ncp", "preconditioner" or "linear_solver", `index` into
+  // the panel's list (ui::ncp_choices, ...). Used by the property view's combo boxes too.
+  bool choose_solver_option(const std::string& key, int index, QString* error = nullptr);
+  // All options at once (the ImGui Solver panel edits a copy of them).
+  bool set_solver_options(const sim::SolverOptions& options, QString* error = nullptr);
+
+  // ---- structural edits -------------------------------------------------------------------------
+  bool delete_body(int body, QString* error = nullptr);     // with its joints
+  bool duplicate_body(int body, QString* error = nullptr);  // a copy beside it, named "<name>_copy"
+
+  // ---- used by the undo commands ------------------------------------------------------------------
+  void apply_property(const PropertyKey& key, const PropertyValue& value);
+  void apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies);
+
+ signals:
+  void scene_opened();                          // a different scene: rebuild views
+  void structure_changed();                     // items may have appeared or gone
+  void property_changed(const coulomb::gui::PropertyKey& key);  // a value changed (edit, undo, redo)
+  void modified_changed(bool modified);
+  void path_changed(const QString& path);
+
+ private:
+  // Validates a candidate spec with compile_model; returns the model or sets `error`.
+  std::shared_ptr<const sim::Model> compile(const sim::SceneSpec& spec, QString* error) const;
+  bool push_spec(sim::SceneSpec edited, const QString& text, std::vector<std::string> restart_bodies, QString* error);
+
+  SimRunner& runner_;
+  sim::SceneSpec spec_;
+  QString path_;
+  bool has_scene_ = false;
+  QUndoStack undo_;
+};
+
+}  // namespace coulomb::gui

@@ -1,0 +1,578 @@
+#include "gui/scene_properties.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/recording.hpp"
+#include "sim/solver_options.hpp"
+
+namespace coulomb::gui {
+
+namespace {
+
+using sim::Real;
+using sim::Vec3;
+
+constexpr double kBig = 1e12;
+
+const char* const kComponents[] = {"x", "y", "z"};
+
+// "pos.y" -> ("pos", 1); "mass" -> ("mass", -1).
+std::pair<std::string, int> split_component(const std::string& name) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string::npos) return {name, -1};
+  const std::string tail = name.substr(dot + 1);
+  for (int i = 0; i < 3; ++i)
+    if (tail == kComponents[i]) return {name.substr(0, dot), i};
+  return {name, -1};
+}
+
+// "pos.y" -> "pos"; "mass" -> "mass".
+std::string base_name(const std::string& name) {
+  const auto dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+PropertyInfo real(const ItemRef& item, std::string name, std::string label, double value, double lo, double hi,
+                  std::string unit, bool structural, int decimals = 4, double step = 0.01) {
+  PropertyInfo p;
+  p.key = {item, std::move(name)};
+  p.label = std::move(label);
+  p.type = PropertyType::Real;
+  p.value = value;
+  p.minimum = lo;
+  p.maximum = hi;
+  p.unit = std::move(unit);
+  p.structural = structural;
+  p.decimals = decimals;
+  p.step = step;
+  return p;
+}
+
+PropertyInfo integer(const ItemRef& item, std::string name, std::string label, double value, double lo, double hi) {
+  PropertyInfo p = real(item, std::move(name), std::move(label), value, lo, hi, "", false, 0, 1);
+  p.type = PropertyType::Integer;
+  return p;
+}
+
+PropertyInfo boolean(const ItemRef& item, std::string name, std::string label, bool value, bool structural) {
+  PropertyInfo p;
+  p.key = {item, std::move(name)};
+  p.label = std::move(label);
+  p.type = PropertyType::Bool;
+  p.value = value;
+  p.structural = structural;
+  return p;
+}
+
+PropertyInfo choice(const ItemRef& item, std::string name, std::string label, std::string value,
+                    std::vector<std::string> choices, bool structural) {
+  PropertyInfo p;
+  p.key = {item, std::move(name)};
+  p.label = std::move(label);
+  p.type = PropertyType::Choice;
+  p.value = std::move(value);
+  p.choices = std::move(choices);
+  p.structural = structural;
+  return p;
+}
+
+void vec3_properties(std::vector<PropertyInfo>& out, const ItemRef& item, const std::string& name,
+                     const std::string& label, const Vec3& v, double lo, double hi, const std::string& unit,
+                     bool structural) {
+  for (int i = 0; i < 3; ++i)
+    out.push_back(real(item, name + "." + kComponents[i], label + " " + kComponents[i], v[i], lo, hi, unit, structural));
+}
+
+std::string material_choice(const sim::SceneSpec& spec, int material) {
+  if (material >= 0 && material < static_cast<int>(spec.materials.size()))
+    return spec.materials[static_cast<std::size_t>(material)].name;
+  return "(default)";
+}
+
+std::vector<std::string> material_choices(const sim::SceneSpec& spec) {
+  std::vector<std::string> out{"(default)"};
+  for (const sim::MaterialSpec& m : spec.materials) out.push_back(m.name);
+  return out;
+}
+
+const char* drive_name(sim::DriveMode d) {
+  switch (d) {
+    case sim::DriveMode::None: return "none";
+    case sim::DriveMode::Position: return "position";
+    case sim::DriveMode::Velocity: return "velocity";
+  }
+  return "none";
+}
+
+const char* joint_type_name(sim::JointType t) {
+  switch (t) {
+    case sim::JointType::Fixed: return "fixed";
+    case sim::JointType::Revolute: return "revolute";
+    case sim::JointType::Prismatic: return "prismatic";
+    case sim::JointType::Ball: return "ball";
+  }
+  return "?";
+}
+
+const char* shape_type_name(sim::ShapeType t) {
+  switch (t) {
+    case sim::ShapeType::Plane: return "plane";
+    case sim::ShapeType::Sphere: return "sphere";
+    case sim::ShapeType::Capsule: return "capsule";
+    case sim::ShapeType::Box: return "box";
+    case sim::ShapeType::ConvexMesh: return "convex";
+  }
+  return "?";
+}
+
+bool has_axis(const sim::JointSpec& j) {
+  return j.type == sim::JointType::Revolute || j.type == sim::JointType::Prismatic;
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::string("0");
+}
+
+const sim::ShapeSpec* find_shape(const sim::SceneSpec& spec, const ItemRef& item) {
+  if (item.kind != ItemKind::Shape || item.sub < 0) return nullptr;
+  if (item.index < 0) {
+    return item.sub < static_cast<int>(spec.world_shapes.size()) ? &spec.world_shapes[static_cast<std::size_t>(item.sub)]
+                                                                  : nullptr;
+  }
+  if (item.index >= static_cast<int>(spec.bodies.size())) return nullptr;
+  const auto& shapes = spec.bodies[static_cast<std::size_t>(item.index)].shapes;
+  return item.sub < static_cast<int>(shapes.size()) ? &shapes[static_cast<std::size_t>(item.sub)] : nullptr;
+}
+
+sim::ShapeSpec* find_shape(sim::SceneSpec& spec, const ItemRef& item) {
+  return const_cast<sim::ShapeSpec*>(find_shape(static_cast<const sim::SceneSpec&>(spec), item));
+}
+
+template <class T>
+bool in_range(const std::vector<T>& v, int i) {
+  return i >= 0 && i < static_cast<int>(v.size());
+}
+
+// Reads a double from the value (bools as 0/1); nullopt for strings.
+std::optional<double> as_number(const PropertyValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return *d;
+  if (const bool* b = std::get_if<bool>(&v)) return *b ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+std::optional<bool> as_bool(const PropertyValue& v) {
+  if (const bool* b = std::get_if<bool>(&v)) return *b;
+  if (const double* d = std::get_if<double>(&v)) return *d != 0;
+  return std::nullopt;
+}
+
+std::optional<std::string> as_text(const PropertyValue& v) {
+  if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool item_exists(const sim::SceneSpec& spec, const ItemRef& item) {
+  switch (item.kind) {
+    case ItemKind::None: return false;
+    case ItemKind::Scene:
+    case ItemKind::Solver: return true;
+    case ItemKind::Material: return in_range(spec.materials, item.index);
+    case ItemKind::Body: return in_range(spec.bodies, item.index);
+    case ItemKind::Shape: return find_shape(spec, item) != nullptr;
+    case ItemKind::Joint: return in_range(spec.joints, item.index);
+    case ItemKind::Particle: return in_range(spec.particles, item.index);
+  }
+  return false;
+}
+
+std::string item_label(const sim::SceneSpec& spec, const ItemRef& item) {
+  if (!item_exists(spec, item)) return "(nothing)";
+  const auto i = static_cast<std::size_t>(item.index);
+  switch (item.kind) {
+    case ItemKind::None: return "(nothing)";
+    case ItemKind::Scene: return "scene '" + spec.name + "'";
+    case ItemKind::Solver: return "solver";
+    case ItemKind::Material: return "material '" + spec.materials[i].name + "'";
+    case ItemKind::Body: return "body '" + spec.bodies[i].name + "'";
+    case ItemKind::Shape: {
+      const std::string type = shape_type_name(find_shape(spec, item)->type);
+      if (item.index < 0) return "world " + type + " " + std::to_string(item.sub);
+      return type + " " + std::to_string(item.sub) + " of '" + spec.bodies[i].name + "'";
+    }
+    case ItemKind::Joint: return std::string(joint_type_name(spec.joints[i].type)) + " joint '" + spec.joints[i].name + "'";
+    case ItemKind::Particle: return "particle " + std::to_string(item.index);
+  }
+  return "?";
+}
+
+std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRef& item) {
+  std::vector<PropertyInfo> out;
+  if (!item_exists(spec, item)) return out;
+  const auto i = static_cast<std::size_t>(item.index);
+  switch (item.kind) {
+    case ItemKind::None: break;
+    case ItemKind::Scene:
+      out.push_back(real(item, "dt", "time step", spec.dt, 1e-5, 1.0, "s", false, 5, 0.001));
+      vec3_properties(out, item, "gravity", "gravity", spec.gravity, -100, 100, "m/s²", false);
+      break;
+    case ItemKind::Solver: {
+      const sim::SolverOptions& o = spec.solver;
+      out.push_back(choice(item, "ncp", "NCP function", std::string(sim::to_string(o.ncp)),
+                           {"fischer_burmeister", "min_map"}, false));
+      out.push_back(choice(item, "preconditioner", "preconditioner", std::string(sim::to_string(o.preconditioner)),
+                           {"identity", "h2", "effective_mass"}, false));
+      out.push_back(choice(item, "linear_solver", "linear solver", std::string(sim::to_string(o.linear_solver)),
+                           {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"}, false));
+      out.push_back(integer(item, "newton_iterations", "Newton iterations", o.newton_iterations, 1, 10000));
+      out.push_back(integer(item, "linear_iterations", "linear iterations", o.linear_iterations, 1, 100000));
+      out.push_back(real(item, "newton_tolerance", "Newton tolerance", o.newton_tolerance, 0, kBig, "", false, 9, 1e-6));
+      out.push_back(real(item, "linear_tolerance", "linear tolerance", o.linear_tolerance, 0, kBig, "", false, 9, 1e-6));
+      out.push_back(real(item, "damping", "damping t", o.damping, 1e-6, 1, "", false, 3, 0.05));
+      out.push_back(real(item, "regularization", "regularization ε", o.regularization, 0, kBig, "", false, 10, 1e-7));
+      out.push_back(boolean(item, "warm_start", "warm start", o.warm_start, false));
+      out.push_back(boolean(item, "geometric_stiffness", "geometric stiffness", o.geometric_stiffness, false));
+      out.push_back(boolean(item, "project_friction", "project friction", o.project_friction, false));
+      out.push_back(real(item, "jacobi_weight", "Jacobi weight", o.jacobi_weight, 1e-6, 1, "", false, 3, 0.05));
+      out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
+      out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
+      out.push_back(real(item, "divergence_limit", "divergence limit", o.divergence_limit, 0, kBig, "", false, 0, 1e6));
+      break;
+    }
+    case ItemKind::Material:
+      out.push_back(real(item, "friction", "friction μ", spec.materials[i].friction, 0, 100, "", false, 3, 0.05));
+      break;
+    case ItemKind::Body: {
+      const sim::BodySpec& b = spec.bodies[i];
+      PropertyInfo mass = real(item, "mass", "mass", b.mass, -1, kBig, "kg", false, 4, 0.1);
+      mass.tooltip = "-1: computed from the shapes' volumes and densities";
+      out.push_back(mass);
+      out.push_back(boolean(item, "fixed", "fixed", b.fixed, true));
+      vec3_properties(out, item, "pos", "position", b.pose.pos, -kBig, kBig, "m", true);
+      vec3_properties(out, item, "velocity", "velocity", b.linear_velocity, -kBig, kBig, "m/s", true);
+      break;
+    }
+    case ItemKind::Shape: {
+      const sim::ShapeSpec& s = *find_shape(spec, item);
+      switch (s.type) {
+        case sim::ShapeType::Plane:
+        case sim::ShapeType::ConvexMesh: break;
+        case sim::ShapeType::Sphere:
+          out.push_back(real(item, "radius", "radius", s.radius, 1e-6, kBig, "m", true));
+          break;
+        case sim::ShapeType::Capsule:
+          out.push_back(real(item, "radius", "radius", s.radius, 1e-6, kBig, "m", true));
+          out.push_back(real(item, "half_length", "half length", s.half_length, 0, kBig, "m", true));
+          break;
+        case sim::ShapeType::Box:
+          vec3_properties(out, item, "half_extents", "half extent", s.half_extents, 1e-6, kBig, "m", true);
+          break;
+      }
+      out.push_back(real(item, "thickness", "thickness d", s.thickness, 0, 10, "m", false, 4, 0.001));
+      PropertyInfo material = choice(item, "material", "material", material_choice(spec, s.material),
+                                     material_choices(spec), false);
+      material.tooltip = "(default): the material named 'default', μ 0.5";
+      out.push_back(material);
+      if (item.index >= 0) out.push_back(real(item, "density", "density", s.density, 1e-6, kBig, "kg/m³", true, 1, 100));
+      vec3_properties(out, item, "pos", "position", s.local.pos, -kBig, kBig, "m", true);
+      break;
+    }
+    case ItemKind::Joint: {
+      const sim::JointSpec& j = spec.joints[i];
+      if (!has_axis(j)) {
+        out.push_back(real(item, "linear_compliance", "linear compliance", j.linear_compliance, 0, kBig, "m/N", false, 9, 1e-6));
+        out.push_back(real(item, "angular_compliance", "angular compliance", j.angular_compliance, 0, kBig, "rad/(N m)", false, 9, 1e-6));
+        break;
+      }
+      const bool revolute = j.type == sim::JointType::Revolute;
+      const std::string unit = revolute ? "rad" : "m";
+      out.push_back(boolean(item, "limited", "limited", j.limited, false));
+      out.push_back(real(item, "lower", "lower limit", j.lower, -kBig, kBig, unit, false));
+      out.push_back(real(item, "upper", "upper limit", j.upper, -kBig, kBig, unit, false));
+      out.push_back(choice(item, "drive", "drive", drive_name(j.drive), {"none", "position", "velocity"}, false));
+      out.push_back(real(item, "stiffness", "drive stiffness kp", j.stiffness, 0, kBig, revolute ? "N m/rad" : "N/m", false, 3, 10));
+      out.push_back(real(item, "damping", "drive damping kd", j.damping, 0, kBig, revolute ? "N m s/rad" : "N s/m", false, 3, 1));
+      PropertyInfo max_force = real(item, "max_force", "drive max force", j.max_force, -1, kBig, revolute ? "N m" : "N", false, 3, 1);
+      max_force.tooltip = "-1: unlimited";
+      out.push_back(max_force);
+      out.push_back(real(item, "target", "drive target", j.target, -kBig, kBig, unit, false));
+      out.push_back(real(item, "target_velocity", "drive target velocity", j.target_velocity, -kBig, kBig, unit + "/s", false));
+      out.push_back(real(item, "linear_compliance", "linear compliance", j.linear_compliance, 0, kBig, "m/N", false, 9, 1e-6));
+      out.push_back(real(item, "angular_compliance", "angular compliance", j.angular_compliance, 0, kBig, "rad/(N m)", false, 9, 1e-6));
+      break;
+    }
+    case ItemKind::Particle: {
+      const sim::ParticleSpec& p = spec.particles[i];
+      PropertyInfo mass = real(item, "mass", "mass", p.mass, 0, kBig, "kg", false, 5, 0.01);
+      mass.tooltip = "0: pinned in space";
+      out.push_back(mass);
+      out.push_back(real(item, "radius", "radius", p.radius, 1e-6, kBig, "m", false, 4, 0.001));
+      out.push_back(choice(item, "material", "material", material_choice(spec, p.material), material_choices(spec), false));
+      vec3_properties(out, item, "pos", "position", p.position, -kBig, kBig, "m", true);
+      break;
+    }
+  }
+  // Structural flags follow is_parameter_only (the material choice depends on the value).
+  for (PropertyInfo& p : out) p.structural = !is_parameter_only(spec, p.key);
+  return out;
+}
+
+std::optional<PropertyValue> get_property(const sim::SceneSpec& spec, const PropertyKey& key) {
+  for (const PropertyInfo& p : describe_item(spec, key.item))
+    if (p.key.name == key.name) return p.value;
+  return std::nullopt;
+}
+
+std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const PropertyValue& value) {
+  const ItemRef& item = key.item;
+  if (!item_exists(spec, item)) return "no such item (" + item_label(spec, item) + ")";
+  std::optional<PropertyInfo> info;
+  for (PropertyInfo& p : describe_item(spec, item))
+    if (p.key.name == key.name) info = std::move(p);
+  if (!info) return "no property '" + key.name + "' on " + item_label(spec, item);
+
+  const std::string where = item_label(spec, item) + ": " + info->label;
+  std::optional<double> number;
+  std::optional<bool> flag;
+  std::optional<std::string> text;
+  switch (info->type) {
+    case PropertyType::Real:
+    case PropertyType::Integer:
+      number = as_number(value);
+      if (!number || !std::isfinite(*number)) return where + ": expected a finite number";
+      if (*number < info->minimum || *number > info->maximum)
+        return where + ": " + number_text(*number) + " is outside " + number_text(info->minimum) + " .. " +
+               number_text(info->maximum);
+      if (info->type == PropertyType::Integer && std::floor(*number) != *number) return where + ": expected an integer";
+      break;
+    case PropertyType::Bool:
+      flag = as_bool(value);
+      if (!flag) return where + ": expected true or false";
+      break;
+    case PropertyType::Choice:
+      text = as_text(value);
+      if (!text) return where + ": expected one of the choices";
+      {
+        bool known = false;
+        for (const std::string& c : info->choices) known |= c == *text;
+        if (!known) return where + ": unknown choice '" + *text + "'";
+      }
+      break;
+  }
+  const Real r = number ? static_cast<Real>(*number) : Real(0);
+  const auto [base, component] = split_component(key.name);
+  const auto i = static_cast<std::size_t>(item.index);
+  auto material_index = [&](const std::string& name) {
+    for (std::size_t m = 0; m < spec.materials.size(); ++m)
+      if (spec.materials[m].name == name) return static_cast<int>(m);
+    return -1;
+  };
+
+  switch (item.kind) {
+    case ItemKind::None: break;
+    case ItemKind::Scene:
+      if (base == "dt") spec.dt = r;
+      else if (base == "gravity") spec.gravity[component] = r;
+      break;
+    case ItemKind::Solver: {
+      const std::string v = text ? *text : flag ? (*flag ? "true" : "false")
+                                         : info->type == PropertyType::Integer ? std::to_string(static_cast<long long>(*number))
+                                                                               : number_text(*number);
+      sim::SolverOptions o = spec.solver;
+      if (std::string e = sim::set_solver_option(o, key.name, v); !e.empty()) return e;
+      spec.solver = o;
+      break;
+    }
+    case ItemKind::Material: spec.materials[i].friction = r; break;
+    case ItemKind::Body: {
+      sim::BodySpec& b = spec.bodies[i];
+      if (base == "mass") {
+        if (!(r > 0) && r != -1) return where + ": must be > 0 (or -1: from the shapes)";
+        if (r == -1 && b.shapes.empty() && !b.fixed) return where + ": a body without shapes needs a mass";
+        b.mass = r;
+      } else if (base == "fixed") {
+        b.fixed = *flag;
+      } else if (base == "pos") {
+        b.pose.pos[component] = r;
+      } else if (base == "velocity") {
+        b.linear_velocity[component] = r;
+      }
+      break;
+    }
+    case ItemKind::Shape: {
+      sim::ShapeSpec& s = *find_shape(spec, item);
+      if (base == "radius") s.radius = r;
+      else if (base == "half_length") s.half_length = r;
+      else if (base == "half_extents") s.half_extents[component] = r;
+      else if (base == "thickness") s.thickness = r;
+      else if (base == "material") s.material = material_index(*text);
+      else if (base == "density") s.density = r;
+      else if (base == "pos") s.local.pos[component] = r;
+      break;
+    }
+    case ItemKind::Joint: {
+      sim::JointSpec& j = spec.joints[i];
+      if (base == "limited") j.limited = *flag;
+      else if (base == "lower") j.lower = r;
+      else if (base == "upper") j.upper = r;
+      else if (base == "drive") j.drive = *text == "position" ? sim::DriveMode::Position
+                                        : *text == "velocity" ? sim::DriveMode::Velocity
+                                                              : sim::DriveMode::None;
+      else if (base == "stiffness") j.stiffness = r;
+      else if (base == "damping") j.damping = r;
+      else if (base == "max_force") {
+        if (r < 0 && r != -1) return where + ": must be >= 0 (or -1: unlimited)";
+        j.max_force = r;
+      } else if (base == "target") j.target = r;
+      else if (base == "target_velocity") j.target_velocity = r;
+      else if (base == "linear_compliance") j.linear_compliance = r;
+      else if (base == "angular_compliance") j.angular_compliance = r;
+      break;
+    }
+    case ItemKind::Particle: {
+      sim::ParticleSpec& p = spec.particles[i];
+      if (base == "mass") p.mass = r;
+      else if (base == "radius") p.radius = r;
+      else if (base == "material") p.material = material_index(*text);
+      else if (base == "pos") p.position[component] = r;
+      break;
+    }
+  }
+  return {};
+}
+
+bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key) {
+  const std::string base = base_name(key.name);
+  switch (key.item.kind) {
+    case ItemKind::None: return false;
+    case ItemKind::Scene: return base == "dt" || base == "gravity";
+    case ItemKind::Solver: return true;
+    case ItemKind::Material: return base == "friction";
+    case ItemKind::Body: {
+      // An authored mass scales the compiled inertia; going back to the shapes' mass (-1) needs them.
+      if (base != "mass" || !in_range(spec.bodies, key.item.index)) return false;
+      const sim::BodySpec& b = spec.bodies[static_cast<std::size_t>(key.item.index)];
+      return b.fixed || b.mass > 0;
+    }
+    case ItemKind::Shape: {
+      if (base == "thickness") return true;
+      // A named material exists in the model under the same index; "(default)" may have to be added.
+      if (base == "material") {
+        const sim::ShapeSpec* s = find_shape(spec, key.item);
+        return s && s->material >= 0;
+      }
+      return false;
+    }
+    case ItemKind::Joint: return true;
+    case ItemKind::Particle: {
+      if (base == "material") {
+        return in_range(spec.particles, key.item.index) &&
+               spec.particles[static_cast<std::size_t>(key.item.index)].material >= 0;
+      }
+      return base == "mass" || base == "radius";
+    }
+  }
+  return false;
+}
+
+int model_shape_index(const sim::SceneSpec& spec, int body, int shape) {
+  if (body < 0) return shape;
+  int index = static_cast<int>(spec.world_shapes.size());
+  for (int b = 0; b < body && b < static_cast<int>(spec.bodies.size()); ++b)
+    index += static_cast<int>(spec.bodies[static_cast<std::size_t>(b)].shapes.size());
+  return index + shape;
+}
+
+bool patch_model(sim::Model& model, const sim::SceneSpec& spec, const PropertyKey& key) {
+  if (!is_parameter_only(spec, key) || !item_exists(spec, key.item)) return false;
+  const auto [base, component] = split_component(key.name);
+  const int index = key.item.index;
+  const auto i = static_cast<std::size_t>(index);
+  switch (key.item.kind) {
+    case ItemKind::None: return false;
+    case ItemKind::Scene:
+      if (base == "dt") model.dt = spec.dt;
+      else model.gravity = spec.gravity;
+      return true;
+    case ItemKind::Solver: model.solver = spec.solver; return true;
+    case ItemKind::Material:
+      if (index >= model.material_count) return false;
+      model.material_friction[i] = spec.materials[i].friction;
+      return true;
+    case ItemKind::Body: {
+      if (index >= model.body_count) return false;
+      const sim::BodySpec& b = spec.bodies[i];
+      if (b.fixed || model.body_inv_mass[i] <= 0) return true;  // infinite mass either way
+      // compile_model scales the shapes' inertia to an authored mass; an authored inertia stays.
+      // mass -1 (back to the shapes' own) needs their mass, which only compile knows.
+      if (!(b.mass > 0)) return false;
+      const Real old_mass = Real(1) / model.body_inv_mass[i];
+      const Real ratio = b.mass / old_mass;
+      model.body_inv_mass[i] = Real(1) / b.mass;
+      if (!(b.inertia.minCoeff() > 0)) {
+        model.body_inertia[i] *= ratio;
+        for (int k = 0; k < 3; ++k)
+          if (model.body_inv_inertia[i][k] > 0) model.body_inv_inertia[i][k] = Real(1) / model.body_inertia[i][k];
+      }
+      return true;
+    }
+    case ItemKind::Shape: {
+      const int s = model_shape_index(spec, key.item.index, key.item.sub);
+      if (s < 0 || s >= model.shape_count) return false;
+      const sim::ShapeSpec& shape = *find_shape(spec, key.item);
+      if (base == "thickness") model.shape_thickness[static_cast<std::size_t>(s)] = shape.thickness;
+      else if (base == "material") {
+        if (shape.material < 0 || shape.material >= model.material_count) return false;
+        model.shape_material[static_cast<std::size_t>(s)] = shape.material;
+      }
+      return true;
+    }
+    case ItemKind::Joint: {
+      if (index >= model.joint_count) return false;
+      const sim::JointSpec& j = spec.joints[i];
+      model.joint_limited[i] = j.limited ? 1 : 0;
+      model.joint_lower[i] = j.lower;
+      model.joint_upper[i] = j.upper;
+      model.joint_drive[i] = j.drive;
+      model.joint_stiffness[i] = j.stiffness;
+      model.joint_damping[i] = j.damping;
+      model.joint_max_force[i] = j.max_force;
+      model.joint_initial_target[i] = j.target;
+      model.joint_initial_target_velocity[i] = j.target_velocity;
+      model.joint_linear_compliance[i] = j.linear_compliance;
+      model.joint_angular_compliance[i] = j.angular_compliance;
+      return true;
+    }
+    case ItemKind::Particle: {
+      if (index >= model.particle_count) return false;
+      const sim::ParticleSpec& p = spec.particles[i];
+      if (base == "mass") model.particle_inv_mass[i] = p.mass > 0 ? Real(1) / p.mass : Real(0);
+      else if (base == "radius") model.particle_radius[i] = p.radius;
+      else if (base == "material") {
+        if (p.material < 0 || p.material >= model.material_count) return false;
+        model.particle_material[i] = p.material;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string to_display(const PropertyValue& value) {
+  if (const double* d = std::get_if<double>(&value)) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", *d);
+    return buf;
+  }
+  if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  return std::get<std::string>(value);
+}
+
+bool same_value(const PropertyValue& a, const PropertyValue& b) { return a == b; }
+
+}  // namespace coulomb::gui

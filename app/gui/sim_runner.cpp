@@ -1,0 +1,344 @@
+#include "gui/sim_runner.hpp"
+
+#include <algorithm>
+
+#include "gui/state_remap.hpp"
+#include "sim/compile.hpp"
+
+namespace coulomb::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A real-time run that falls further behind than this stops trying to catch up.
+constexpr std::chrono::milliseconds kMaxLag{250};
+// Window of the real-time factor measurement.
+constexpr std::chrono::milliseconds kRateWindow{500};
+
+}  // namespace
+
+struct SimRunner::Core {
+  std::shared_ptr<const sim::SceneSpec> spec;
+  std::shared_ptr<const sim::Model> model;
+  std::uint64_t scene_version = 0;
+  std::uint64_t model_version = 0;
+  std::uint64_t parameter_version = 0;
+  sim::State state;
+  sim::Control control;        // drive targets set by requests; wrenches stay zero
+  sim::Control step_control;   // control + the grab's wrench, rebuilt for every step
+  sim::Workspace workspace;
+  sim::StepReport report;
+  bool stepped = false;
+  Grab grab;
+  bool playing = false;
+  bool real_time = true;
+  int steps_pending = 0;
+  std::string message;
+  PoseHook pose_hook;
+
+  // Pacing: the wall time at which the simulation time `anchor_sim` is due.
+  Clock::time_point anchor_wall{};
+  double anchor_sim = 0;
+  // Measurements.
+  Clock::time_point rate_wall{};
+  double rate_sim = 0;
+  double real_time_factor = 0;
+  double ms_per_step = 0;
+
+  bool has_model() const { return model != nullptr; }
+  bool wants_step() const { return has_model() && (playing || steps_pending > 0); }
+
+  void anchor(Clock::time_point now) {
+    anchor_wall = now;
+    anchor_sim = state.time;
+    rate_wall = now;
+    rate_sim = state.time;
+  }
+
+  // When the next paced step is due.
+  Clock::time_point due() const {
+    const double ahead = static_cast<double>(state.time) - anchor_sim;
+    return anchor_wall + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(ahead));
+  }
+
+  void fresh_run() {
+    state = sim::make_initial_state(*model);
+    control = sim::make_initial_control(*model);
+    step_control = control;
+    workspace = sim::Workspace{};
+    report = sim::StepReport{};
+    stepped = false;
+    message.clear();
+    steps_pending = 0;
+    real_time_factor = 0;
+    anchor(Clock::now());
+  }
+};
+
+SimRunner::SimRunner() : core_(std::make_unique<Core>()) { thread_ = std::thread([this] { thread_main(); }); }
+
+SimRunner::~SimRunner() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SimRunner::submit(Request request) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    requests_.push_back(std::move(request));
+  }
+  wake_.notify_one();
+}
+
+const Snapshot& SimRunner::latest() {
+  buffer_.acquire();
+  return buffer_.front();
+}
+
+void SimRunner::load(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr<const sim::Model> model, bool play) {
+  playing_requested_.store(play, std::memory_order_release);
+  submit([spec = std::move(spec), model = std::move(model), play](Core& c) {
+    c.spec = spec;
+    c.model = model;
+    ++c.scene_version;
+    ++c.model_version;
+    ++c.parameter_version;
+    c.grab = Grab{};
+    c.fresh_run();
+    c.playing = play;
+    return true;
+  });
+}
+
+void SimRunner::replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr<const sim::Model> model,
+                              std::vector<std::string> restart_bodies) {
+  submit([spec = std::move(spec), model = std::move(model), restart = std::move(restart_bodies)](Core& c) {
+    if (!c.has_model()) {
+      c.spec = spec;
+      c.model = model;
+      c.fresh_run();
+    } else {
+      c.state = remap_state(*c.model, c.state, *model, restart);
+      c.control = remap_control(*c.model, c.control, *model);
+      c.step_control = c.control;
+      c.workspace = sim::Workspace{};  // rows and contacts change; no warm start across models
+      c.spec = spec;
+      c.model = model;
+      c.stepped = false;
+    }
+    // The grabbed body may be gone or renumbered.
+    if (c.grab.kind == Grab::Body && c.grab.index >= c.model->body_count) c.grab = Grab{};
+    if (c.grab.kind == Grab::Particle && c.grab.index >= c.model->particle_count) c.grab = Grab{};
+    ++c.model_version;
+    ++c.parameter_version;
+    return true;
+  });
+}
+
+void SimRunner::patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey key) {
+  submit([spec = std::move(spec), key = std::move(key)](Core& c) {
+    if (!c.has_model()) return false;
+    // Copy on write: published snapshots keep the model they were stepped with.
+    auto patched = std::make_shared<sim::Model>(*c.model);
+    if (patch_model(*patched, *spec, key)) {
+      c.spec = spec;
+      c.model = std::move(patched);
+      ++c.parameter_version;
+      if (key.item.kind == ItemKind::Joint && (key.name == "target" || key.name == "target_velocity")) {
+        const auto j = static_cast<std::size_t>(key.item.index);
+        if (j < c.control.joint_target.size()) {
+          c.control.joint_target[j] = c.model->joint_initial_target[j];
+          c.control.joint_target_velocity[j] = c.model->joint_initial_target_velocity[j];
+        }
+      }
+      return true;
+    }
+    auto compiled = sim::compile_model(*spec);
+    if (!compiled) {
+      c.message = compiled.error();
+      return true;
+    }
+    auto model = std::make_shared<const sim::Model>(std::move(compiled.value()));
+    c.state = remap_state(*c.model, c.state, *model);
+    c.control = remap_control(*c.model, c.control, *model);
+    c.workspace = sim::Workspace{};
+    c.spec = spec;
+    c.model = std::move(model);
+    ++c.model_version;
+    ++c.parameter_version;
+    return true;
+  });
+}
+
+void SimRunner::set_playing(bool playing) {
+  playing_requested_.store(playing, std::memory_order_release);
+  submit([playing](Core& c) {
+    if (c.playing == playing) return false;
+    c.playing = playing;
+    if (playing) c.message.clear();
+    c.real_time_factor = 0;
+    c.anchor(Clock::now());
+    return true;
+  });
+}
+
+void SimRunner::toggle_playing() { set_playing(!playing_requested()); }
+
+void SimRunner::single_step(int count) {
+  playing_requested_.store(false, std::memory_order_release);
+  submit([count](Core& c) {
+    c.playing = false;
+    c.steps_pending += std::max(count, 0);
+    return true;
+  });
+}
+
+void SimRunner::reset() {
+  submit([](Core& c) {
+    if (!c.has_model()) return false;
+    c.fresh_run();
+    return true;
+  });
+}
+
+void SimRunner::set_real_time(bool real_time) {
+  submit([real_time](Core& c) {
+    c.real_time = real_time;
+    c.anchor(Clock::now());
+    return true;
+  });
+}
+
+void SimRunner::set_grab(const Grab& grab) {
+  submit([grab](Core& c) {
+    c.grab = grab;
+    return false;  // takes effect with the next step
+  });
+}
+
+void SimRunner::set_joint_target(int joint, double target) {
+  submit([joint, target](Core& c) {
+    if (joint < 0 || joint >= static_cast<int>(c.control.joint_target.size())) return false;
+    c.control.joint_target[static_cast<std::size_t>(joint)] = static_cast<sim::Real>(target);
+    return false;
+  });
+}
+
+void SimRunner::set_pose_hook(PoseHook hook) {
+  submit([hook = std::move(hook)](Core& c) {
+    c.pose_hook = hook;
+    return c.has_model();  // publish so the new sink gets the current poses
+  });
+}
+
+void SimRunner::publish(Core& c) {
+  Snapshot& s = buffer_.back();
+  s.sequence = published_.load(std::memory_order_relaxed) + 1;
+  s.model = c.model;
+  s.scene_version = c.scene_version;
+  s.model_version = c.model_version;
+  s.parameter_version = c.parameter_version;
+  s.state.q = c.state.q;  // assignments reuse the slot's capacity: no allocation once warm
+  s.state.u = c.state.u;
+  s.state.time = c.state.time;
+  s.state.step_index = c.state.step_index;
+  s.workspace.contacts.contacts = c.workspace.contacts.contacts;
+  s.workspace.contact_normal_force = c.workspace.contact_normal_force;
+  s.workspace.contact_friction_force = c.workspace.contact_friction_force;
+  s.workspace.joint_force = c.workspace.joint_force;
+  s.workspace.trace.iterations = c.workspace.trace.iterations;
+  s.workspace.trace.linear_residuals = c.workspace.trace.linear_residuals;
+  s.workspace.trace.final_normal_max = c.workspace.trace.final_normal_max;
+  s.workspace.trace.final_friction_max = c.workspace.trace.final_friction_max;
+  s.workspace.trace.final_bilateral_max = c.workspace.trace.final_bilateral_max;
+  s.workspace.trace.final_complementarity_max = c.workspace.trace.final_complementarity_max;
+  s.report = c.report;
+  s.stepped = c.stepped;
+  s.playing = c.playing;
+  s.real_time = c.real_time;
+  s.real_time_factor = c.playing ? c.real_time_factor : 0;
+  s.ms_per_step = c.ms_per_step;
+  const sim::SolverTrace& t = c.workspace.trace;
+  s.max_residual = c.stepped ? std::max({static_cast<double>(t.final_normal_max), static_cast<double>(t.final_friction_max),
+                                         static_cast<double>(t.final_bilateral_max)})
+                             : 0.0;
+  s.message = c.message;
+  s.published = Clock::now();
+  // Poses first, so that a frame that sees this snapshot finds them in the renderer's buffer.
+  if (c.pose_hook && c.model) c.pose_hook(*c.model, c.state, s.sequence);
+  buffer_.publish();
+  published_.store(s.sequence, std::memory_order_release);
+}
+
+void SimRunner::thread_main() {
+  Core& c = *core_;
+  std::vector<Request> batch;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        if (quit_) return;
+        if (!requests_.empty()) break;
+        if (c.wants_step()) {
+          if (c.steps_pending > 0 || !c.real_time) break;
+          const Clock::time_point due = c.due();
+          if (Clock::now() >= due) break;
+          wake_.wait_until(lock, due);
+        } else {
+          wake_.wait(lock);
+        }
+      }
+      batch.swap(requests_);
+    }
+
+    bool changed = false;
+    for (Request& r : batch) changed |= r(c);
+    batch.clear();
+
+    if (c.wants_step()) {
+      const Clock::time_point now = Clock::now();
+      const bool paced = c.playing && c.real_time && c.steps_pending == 0;
+      if (paced && now - c.due() > kMaxLag) c.anchor(now);  // cannot keep up: drop the backlog
+      if (!paced || now >= c.due()) {
+        c.step_control.joint_target = c.control.joint_target;
+        c.step_control.joint_target_velocity = c.control.joint_target_velocity;
+        std::fill(c.step_control.body_wrench.begin(), c.step_control.body_wrench.end(), sim::Vec6::Zero());
+        std::fill(c.step_control.particle_force.begin(), c.step_control.particle_force.end(), sim::Vec3::Zero());
+        apply_grab(*c.model, c.state, c.grab, c.step_control);
+
+        stepping_.store(true, std::memory_order_release);
+        const Clock::time_point start = Clock::now();
+        c.report = sim::step(*c.model, c.model->solver, c.state, c.step_control, c.workspace);
+        const Clock::time_point end = Clock::now();
+        stepping_.store(false, std::memory_order_release);
+
+        c.stepped = true;
+        const double ms = std::chrono::duration<double, std::milli>(end - start).count();
+        c.ms_per_step = c.ms_per_step > 0 ? 0.8 * c.ms_per_step + 0.2 * ms : ms;
+        if (c.steps_pending > 0) --c.steps_pending;
+        if (!c.report.ok()) {
+          // The step left the state at its start; stop rather than repeat the failure.
+          c.playing = false;
+          c.steps_pending = 0;
+          playing_requested_.store(false, std::memory_order_release);
+          c.message = c.report.message.empty() ? std::string("the step failed") : c.report.message;
+        }
+        if (end - c.rate_wall >= kRateWindow) {
+          const double wall = std::chrono::duration<double>(end - c.rate_wall).count();
+          c.real_time_factor = (static_cast<double>(c.state.time) - c.rate_sim) / wall;
+          c.rate_wall = end;
+          c.rate_sim = c.state.time;
+        }
+        changed = true;
+      }
+    }
+    if (changed) publish(c);
+  }
+}
+
+}  // namespace coulomb::gui

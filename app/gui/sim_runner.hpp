@@ -1,0 +1,92 @@
+// The simulation thread. It owns the running Model, State, Control and Workspace; everything else
+// talks to it through requests, queued under a mutex that is only ever held to push or to take
+// the queue (never during a step), and applied by the thread between steps. After each step (and
+// after any request that changed something) it publishes a Snapshot through a lock-free triple
+// buffer, so the UI reads the latest poses, contacts, forces and trace without waiting on a step,
+// however slow. Pacing: real time (sleep to the wall clock; drop the backlog when the simulation
+// cannot keep up) or as fast as possible. No Qt here.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gui/grab_spring.hpp"
+#include "gui/scene_properties.hpp"
+#include "gui/snapshot.hpp"
+#include "sim/spec.hpp"
+
+namespace coulomb::gui {
+
+class SimRunner {
+ public:
+  // Called on the simulation thread after every publish with the model and state just
+  // published: the renderer's pose sink takes body poses and particle positions from here, so
+  // they reach the GPU without passing through the UI thread.
+  using PoseHook = std::function<void(const sim::Model& model, const sim::State& state, std::uint64_t sequence)>;
+
+  SimRunner();
+  ~SimRunner();  // stops the thread (after the step in progress, if any)
+  SimRunner(const SimRunner&) = delete;
+  SimRunner& operator=(const SimRunner&) = delete;
+
+  // ---- requests: any thread; queued, applied between steps; never wait for a step -------------
+  // A new scene: initial state and control, fresh warm start, paused unless `play`.
+  void load(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr<const sim::Model> model, bool play = false);
+  // A structural edit: the recompiled model; the running state is carried over by ids
+  // (remap_state), bodies in `restart_bodies` start again from their (edited) initial pose.
+  void replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr<const sim::Model> model,
+                     std::vector<std::string> restart_bodies = {});
+  // A parameter-only edit: `spec` holds the edited value of `key`; the thread patches a copy of
+  // its model (patch_model) and keeps state and warm start. Falls back to recompiling when the
+  // key cannot be patched.
+  void patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey key);
+  void set_playing(bool playing);
+  void toggle_playing();
+  void single_step(int count = 1);             // pauses, then takes `count` steps at once
+  void reset();                                // initial state of the current model
+  void set_real_time(bool real_time);          // false: as fast as possible
+  void set_grab(const Grab& grab);             // Ctrl+drag spring; kind None releases
+  void set_joint_target(int joint, double target);
+  void set_pose_hook(PoseHook hook);
+
+  // ---- reading: one thread only (the UI's) ------------------------------------------------------
+  // Takes the newest published snapshot (lock-free) and returns it; the reference stays valid and
+  // unchanged until the next latest() call.
+  const Snapshot& latest();
+  // The snapshot taken by the last latest() call.
+  const Snapshot& current() const { return buffer_.front(); }
+
+  // ---- diagnostics (any thread) ---------------------------------------------------------------
+  std::uint64_t published_count() const { return published_.load(std::memory_order_acquire); }
+  bool stepping() const { return stepping_.load(std::memory_order_acquire); }  // inside sim::step now
+  bool playing_requested() const { return playing_requested_.load(std::memory_order_acquire); }
+
+ private:
+  struct Core;                                  // the simulation thread's own state
+  using Request = std::function<bool(Core&)>;   // returns true when the change should be published
+
+  void submit(Request request);
+  void thread_main();
+  void publish(Core& core);
+
+  std::unique_ptr<Core> core_;
+  TripleBuffer<Snapshot> buffer_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Request> requests_;               // guarded by mutex_
+  bool quit_ = false;                           // guarded by mutex_
+  std::atomic<std::uint64_t> published_{0};
+  std::atomic<bool> stepping_{false};
+  std::atomic<bool> playing_requested_{false};
+  std::thread thread_;
+};
+
+}  // namespace coulomb::gui

@@ -1,0 +1,72 @@
+// What the simulation thread publishes after each step for the UI to read (poses, contacts,
+// forces, solver trace, report, pacing figures), and the lock-free triple buffer that hands it
+// over: the writer never waits for the reader and the reader never waits for a step.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+#include "sim/step.hpp"
+
+namespace coulomb::gui {
+
+struct Snapshot {
+  std::uint64_t sequence = 0;              // increases with every publish (0: nothing yet)
+  std::shared_ptr<const sim::Model> model; // the model `state` belongs to (immutable once published)
+  std::uint64_t scene_version = 0;         // changes when a scene is loaded (not with edits)
+  std::uint64_t model_version = 0;         // changes when the model's structure or geometry changes
+  std::uint64_t parameter_version = 0;     // changes with every model change, parameter patches included
+  sim::State state;
+  // Contacts, contact forces, joint forces and the solver trace of the last step (the scratch
+  // members stay empty): renderers and panels take it where they take a Workspace.
+  sim::Workspace workspace;
+  sim::StepReport report;                  // last step
+  bool stepped = false;                    // report/workspace hold a step (false after load/reset)
+  bool playing = false;
+  bool real_time = true;
+  double real_time_factor = 0;             // simulated / wall seconds over the last ~0.5 s
+  double ms_per_step = 0;                  // wall time of step(), smoothed [ms]
+  double max_residual = 0;                 // largest final residual of the last step (normal, friction, bilateral)
+  std::string message;                     // why the simulation paused itself (divergence), else empty
+  std::chrono::steady_clock::time_point published{};
+};
+
+// Single writer, single reader. Three slots: the writer fills its back slot and swaps it into the
+// middle; the reader swaps the middle into its front slot when something new is there. Both swaps
+// are one atomic exchange, so neither side ever blocks. The reader's front() stays valid and
+// unchanged until its next acquire().
+template <class T>
+class TripleBuffer {
+ public:
+  // Writer side.
+  T& back() { return slots_[back_]; }
+  void publish() {
+    const unsigned previous = middle_.exchange(back_ | kFresh, std::memory_order_acq_rel);
+    back_ = previous & kIndex;
+  }
+
+  // Reader side: takes the newest published value if there is one; true if it did.
+  bool acquire() {
+    if (!(middle_.load(std::memory_order_acquire) & kFresh)) return false;
+    const unsigned previous = middle_.exchange(front_, std::memory_order_acq_rel);
+    front_ = previous & kIndex;
+    return true;
+  }
+  const T& front() const { return slots_[front_]; }
+
+ private:
+  static constexpr unsigned kIndex = 3u;
+  static constexpr unsigned kFresh = 4u;
+  std::array<T, 3> slots_{};
+  unsigned back_ = 0;                 // writer's
+  unsigned front_ = 2;                // reader's
+  std::atomic<unsigned> middle_{1u};  // index of the shared slot, | kFresh when unread
+};
+
+}  // namespace coulomb::gui

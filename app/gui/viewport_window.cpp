@@ -1,0 +1,441 @@
+#include "gui/viewport_window.hpp"
+
+#include <QKeyEvent>
+#include <QTimer>
+#include <imgui.h>
+#include <QMouseEvent>
+#include <QVulkanFunctions>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "gui/debug_panels.hpp"
+#include "gui/marker_lines.hpp"
+#include "gui/picking.hpp"
+#include "render/orbit_camera.hpp"
+#include "render/render_context.hpp"
+#include "render/scene_renderer.hpp"
+
+namespace coulomb::gui {
+
+namespace {
+
+glm::vec3 to_glm(const sim::Vec3& v) { return glm::vec3(float(v.x()), float(v.y()), float(v.z())); }
+
+render::OrbitCamera to_render(const OrbitCamera& c) {
+  render::OrbitCamera r;
+  r.target = to_glm(c.target);
+  r.distance = float(c.distance);
+  r.yaw = float(c.yaw);
+  r.pitch = float(c.pitch);
+  r.fov_y = float(c.fov_y);
+  return r;
+}
+
+}  // namespace
+
+// Runs on the GUI thread (QVulkanWindow renders there); reads the runner's latest snapshot.
+class ViewportRenderer : public QVulkanWindowRenderer {
+ public:
+  explicit ViewportRenderer(ViewportWindow* window) : window_(window) {}
+
+  void initResources() override {
+    QVulkanWindow& w = *window_;
+    context_ = render::describe_context(w.vulkanInstance()->vkInstance(), w.physicalDevice(), w.device(),
+                                        w.graphicsQueueFamilyIndex(), w.graphicsQueue());
+    render::SceneRendererOptions options;
+    options.frames_in_flight = w.concurrentFrameCount();
+    scene_ = std::make_unique<render::SceneRenderer>();
+    auto ok = scene_->init(context_, w.defaultRenderPass(), w.sampleCountFlagBits(), w.colorFormat(), options);
+    if (!ok) {
+      fail(QString::fromStdString(ok.error()));
+      return;
+    }
+    if (auto lines = lines_.init(w.device(), w.defaultRenderPass(), w.sampleCountFlagBits()); !lines) {
+      fail(QString::fromStdString(lines.error()));
+      return;
+    }
+    panels_ = std::make_unique<DebugPanels>();
+    if (auto panels = panels_->init(context_, w.defaultRenderPass(), w.sampleCountFlagBits(), w.concurrentFrameCount() + 1);
+        !panels) {
+      // The scene still draws; only the panels are missing.
+      emit window_->render_failed(QString::fromStdString(panels.error()));
+      panels_.reset();
+    }
+    window_->panels_ = panels_.get();
+    ready_ = true;
+    model_version_ = 0;
+  }
+
+  void releaseResources() override {
+    window_->bridge()->detach();  // the pose buffer goes with the renderer
+    window_->panels_ = nullptr;
+    panels_.reset();
+    lines_.release();
+    // Destroyed here, while the device exists (QVulkanWindow destroys it right after).
+    scene_.reset();
+    ready_ = false;
+    model_version_ = 0;
+  }
+
+  void startNextFrame() override {
+    ViewportWindow& w = *window_;
+    const Snapshot& snap = w.runner().latest();
+    const QSize size = w.swapChainImageSize();
+    const VkExtent2D extent{static_cast<std::uint32_t>(size.width()), static_cast<std::uint32_t>(size.height())};
+    VkCommandBuffer cmd = w.currentCommandBuffer();
+    const float aspect = size.height() > 0 ? float(size.width()) / float(size.height()) : 1.0f;
+
+    bool draw_scene = ready_ && scene_ && snap.model != nullptr;
+    if (draw_scene && snap.model_version != model_version_) {
+      w.bridge()->detach();  // set_model replaces the pose buffer
+      if (auto set = scene_->set_model(*snap.model); !set) {
+        fail(QString::fromStdString(set.error()));
+        draw_scene = false;
+      } else {
+        model_version_ = snap.model_version;
+        w.bridge()->attach(scene_->pose_sink());
+      }
+    }
+    if (draw_scene && snap.scene_version != w.framed_scene_version_) {
+      w.framed_scene_version_ = snap.scene_version;
+      w.reset_camera();
+    }
+    const render::OrbitCamera camera = to_render(w.camera_);
+    if (draw_scene) {
+      // Normally the simulation thread already wrote this state (the bridge skips it then); after
+      // attaching a new buffer the frame writes the latest state itself once.
+      w.bridge()->write(*snap.model, snap.state, snap.sequence);
+      render::FrameInput input;
+      input.camera = camera;
+      input.write_poses = false;  // poses come from the simulation through the pose sink
+      input.selected_body = w.selected_body();
+      input.overlays = w.overlays_;
+      if (w.overlays_.any() && snap.stepped &&
+          static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
+        render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
+        input.contacts = &contacts_;
+      }
+      input.frame_slot = w.currentFrame();
+      scene_->update(input);
+      scene_->record_shadow_pass(cmd);
+    }
+    const bool panels = draw_scene && panels_ && w.panels_visible_;
+    if (panels) {
+      panels_->prepare(cmd);
+      const sim::SolverOptions solver = w.solver_source_ ? w.solver_source_() : snap.model->solver;
+      const double dt = w.dt_source_ ? w.dt_source_() : double(snap.model->dt);
+      const PanelEdits edits =
+          panels_->build(snap, solver, dt, float(w.width()), float(w.height()), float(w.devicePixelRatio()));
+      // Applied after the frame (edits reach the document and the runner, not this frame).
+      ViewportWindow* window = window_;
+      if (edits.solver) {
+        const sim::SolverOptions options = *edits.solver;
+        QTimer::singleShot(0, window, [window, options] { emit window->solver_edited(options); });
+      }
+      if (edits.dt) {
+        const double value = *edits.dt;
+        QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
+      }
+      if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
+    }
+
+    VkClearValue clear[3]{};
+    clear[0].color = render::SceneRenderer::clear_color(w.colorFormat());
+    clear[1].depthStencil = {1.0f, 0};
+    clear[2].color = clear[0].color;
+    VkRenderPassBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+    begin.renderPass = w.defaultRenderPass();
+    begin.framebuffer = w.currentFramebuffer();
+    begin.renderArea.extent = extent;
+    begin.clearValueCount = w.sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? 3 : 2;
+    begin.pClearValues = clear;
+    QVulkanDeviceFunctions* vk = w.vulkanInstance()->deviceFunctions(w.device());  // Qt builds without prototypes
+    vk->vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    if (draw_scene) {
+      scene_->record(cmd, extent);
+      if (w.grab_.active() && lines_.ready()) {
+        const glm::mat4 vp = camera.view_projection(aspect);
+        const glm::vec3 target = to_glm(w.grab_.target);
+        const glm::vec3 point = to_glm(grab_point(*snap.model, snap.state, w.grab_));
+        const bool srgb = render::is_srgb_format(w.colorFormat());
+        const glm::vec4 orange = srgb ? glm::vec4(1.0f, 0.35f, 0.02f, 1.0f) : glm::vec4(1.0f, 0.63f, 0.16f, 1.0f);
+        lines_.draw_line(cmd, extent, vp, point, target, orange);
+        const float s = 0.015f * float(w.camera_.distance);
+        for (int axis = 0; axis < 3; ++axis) {
+          glm::vec3 d(0.0f);
+          d[axis] = s;
+          lines_.draw_line(cmd, extent, vp, target - d, target + d, orange);
+        }
+      }
+      if (panels) panels_->record(cmd);
+    }
+    vk->vkCmdEndRenderPass(cmd);
+    ++w.frames_;
+    w.frameReady();
+    // Keep drawing while something moves; otherwise the main window asks for frames on change.
+    if (snap.playing || w.grab_.active() || w.drag_ != ViewportWindow::Drag::None) w.requestUpdate();
+  }
+
+ private:
+  void fail(const QString& message) {
+    ready_ = false;
+    if (window_->render_error_ == message) return;
+    window_->render_error_ = message;
+    emit window_->render_failed(message);
+  }
+
+  ViewportWindow* window_;
+  render::RenderContext context_;
+  std::unique_ptr<render::SceneRenderer> scene_;
+  MarkerLines lines_;
+  std::unique_ptr<DebugPanels> panels_;
+  render::ContactOverlay contacts_;
+  bool ready_ = false;
+  std::uint64_t model_version_ = 0;
+};
+
+ViewportWindow::ViewportWindow(SimRunner& runner, QVulkanInstance* vulkan)
+    : runner_(runner), bridge_(std::make_shared<PoseBridge>()) {
+  camera_.yaw = -2.2;
+  camera_.pitch = 0.5;
+  camera_.fov_y = 0.75;
+  setVulkanInstance(vulkan);
+  // 4x multisampling where the device has it (lavapipe does).
+  if (supportedSampleCounts().contains(4)) setSampleCount(4);
+  // The simulation thread writes poses straight into the renderer's buffer (when one is attached).
+  std::weak_ptr<PoseBridge> weak = bridge_;
+  runner_.set_pose_hook([weak](const sim::Model& model, const sim::State& state, std::uint64_t sequence) {
+    if (auto bridge = weak.lock()) bridge->write(model, state, sequence);
+  });
+}
+
+ViewportWindow::~ViewportWindow() {
+  bridge_->detach();
+  runner_.set_pose_hook({});
+}
+
+QVulkanWindowRenderer* ViewportWindow::createRenderer() { return new ViewportRenderer(this); }
+
+int ViewportWindow::selected_body() const {
+  if (selection_.kind == ItemKind::Body) return selection_.index;
+  if (selection_.kind == ItemKind::Shape && selection_.index >= 0) return selection_.index;
+  return -1;
+}
+
+void ViewportWindow::set_selection(const ItemRef& item) {
+  selection_ = item;
+  requestUpdate();
+}
+
+void ViewportWindow::set_overlays(const render::Overlays& overlays) {
+  overlays_ = overlays;
+  requestUpdate();
+}
+
+void ViewportWindow::reset_camera() {
+  const Snapshot& s = runner_.current();
+  const double yaw = -2.2, pitch = 0.5;
+  camera_.yaw = yaw;
+  camera_.pitch = pitch;
+  if (s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count()) {
+    const render::Bounds b = render::scene_bounds(*s.model, s.state.q);
+    if (!b.empty()) {
+      const glm::vec3 c = b.centre();
+      camera_.frame(sim::Vec3(c.x, c.y, c.z), 0.5 * double(glm::length(b.size())));
+    }
+  }
+  requestUpdate();
+}
+
+void ViewportWindow::frame_item(const ItemRef& item) {
+  const Snapshot& s = runner_.current();
+  if (!s.model || static_cast<int>(s.state.q.size()) != s.model->coord_count()) return;
+  const sim::Model& m = *s.model;
+  int body = -1;
+  if (item.kind == ItemKind::Body || (item.kind == ItemKind::Shape && item.index >= 0)) body = item.index;
+  if (body >= 0 && body < m.body_count) {
+    camera_.frame(s.state.body_position(body), std::max<double>(m.body_bound_radius[static_cast<std::size_t>(body)], 0.05));
+  } else if (item.kind == ItemKind::Particle && item.index >= 0 && item.index < m.particle_count) {
+    const auto c = static_cast<std::size_t>(m.particle_coord(item.index));
+    camera_.frame(sim::Vec3(s.state.q[c], s.state.q[c + 1], s.state.q[c + 2]),
+                  std::max<double>(10 * m.particle_radius[static_cast<std::size_t>(item.index)], 0.1));
+  } else {
+    reset_camera();
+    return;
+  }
+  requestUpdate();
+}
+
+void ViewportWindow::release_grab() {
+  if (!grab_.active()) return;
+  grab_ = Grab{};
+  runner_.set_grab(grab_);
+  requestUpdate();
+}
+
+void ViewportWindow::set_panels_visible(bool visible) {
+  panels_visible_ = visible;
+  requestUpdate();
+}
+
+bool ViewportWindow::panels_take_mouse(QMouseEvent* event) {
+  if (!panels_ || !panels_->ready() || !panels_visible_) return false;
+  ImGuiIO& io = panels_->io();
+  io.MousePos = ImVec2(float(event->position().x()), float(event->position().y()));
+  const Qt::MouseButtons buttons = event->buttons();
+  io.MouseDown[0] = buttons & Qt::LeftButton;
+  io.MouseDown[1] = buttons & Qt::RightButton;
+  io.MouseDown[2] = buttons & Qt::MiddleButton;
+  io.KeyCtrl = event->modifiers() & Qt::ControlModifier;
+  io.KeyShift = event->modifiers() & Qt::ShiftModifier;
+  io.KeyAlt = event->modifiers() & Qt::AltModifier;
+  requestUpdate();  // hover and clicks need a frame
+  // A drag the camera started stays the camera's; one that starts over a panel is the panel's.
+  if (drag_ != Drag::None) return false;
+  return panels_->wants_mouse();
+}
+
+bool ViewportWindow::panels_take_key(QKeyEvent* event, bool down) {
+  if (!panels_ || !panels_->ready() || !panels_visible_) return false;
+  ImGuiIO& io = panels_->io();
+  int key = -1;
+  switch (event->key()) {
+    case Qt::Key_Tab: key = ImGuiKey_Tab; break;
+    case Qt::Key_Left: key = ImGuiKey_LeftArrow; break;
+    case Qt::Key_Right: key = ImGuiKey_RightArrow; break;
+    case Qt::Key_Up: key = ImGuiKey_UpArrow; break;
+    case Qt::Key_Down: key = ImGuiKey_DownArrow; break;
+    case Qt::Key_Home: key = ImGuiKey_Home; break;
+    case Qt::Key_End: key = ImGuiKey_End; break;
+    case Qt::Key_Delete: key = ImGuiKey_Delete; break;
+    case Qt::Key_Backspace: key = ImGuiKey_Backspace; break;
+    case Qt::Key_Return: key = ImGuiKey_Enter; break;
+    case Qt::Key_Enter: key = ImGuiKey_KeyPadEnter; break;
+    case Qt::Key_Escape: key = ImGuiKey_Escape; break;
+    case Qt::Key_A: key = ImGuiKey_A; break;
+    case Qt::Key_C: key = ImGuiKey_C; break;
+    case Qt::Key_V: key = ImGuiKey_V; break;
+    case Qt::Key_X: key = ImGuiKey_X; break;
+    case Qt::Key_Y: key = ImGuiKey_Y; break;
+    case Qt::Key_Z: key = ImGuiKey_Z; break;
+    default: break;
+  }
+  io.KeyCtrl = event->modifiers() & Qt::ControlModifier;
+  io.KeyShift = event->modifiers() & Qt::ShiftModifier;
+  io.KeyAlt = event->modifiers() & Qt::AltModifier;
+  if (!panels_->wants_keyboard()) {
+    if (key >= 0) io.KeysDown[key] = false;
+    return false;
+  }
+  if (key >= 0) io.KeysDown[key] = down;
+  if (down)
+    for (const QChar c : event->text())
+      if (c.isPrint()) io.AddInputCharacter(c.unicode());
+  requestUpdate();
+  return true;
+}
+
+void ViewportWindow::mousePressEvent(QMouseEvent* event) {
+  if (panels_take_mouse(event)) return;
+  last_mouse_ = event->position();
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (event->button() == Qt::LeftButton && ctrl) {
+    const Snapshot& s = runner_.current();
+    drag_ = Drag::None;
+    if (!s.model) return;
+    Ray ray;
+    camera_.pixel_ray(last_mouse_.x(), last_mouse_.y(), width(), height(), ray.origin, ray.direction);
+    const PickHit hit = pick(*s.model, s.state, ray);
+    if (hit.kind == PickHit::Body && s.model->body_is_dynamic(hit.index)) {
+      grab_.kind = Grab::Body;
+      grab_.index = hit.index;
+      grab_.local_point = s.state.body_pose(hit.index).apply_inverse(hit.point);
+    } else if (hit.kind == PickHit::Particle && s.model->particle_inv_mass[static_cast<std::size_t>(hit.index)] > 0) {
+      grab_.kind = Grab::Particle;
+      grab_.index = hit.index;
+      grab_.local_point.setZero();
+    } else {
+      return;
+    }
+    grab_plane_point_ = hit.point;
+    grab_.target = hit.point;
+    runner_.set_grab(grab_);
+    drag_ = Drag::Grab;
+  } else if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && shift)) {
+    drag_ = Drag::Pan;
+  } else if (event->button() == Qt::LeftButton) {
+    drag_ = Drag::Orbit;
+  }
+  requestUpdate();
+}
+
+void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
+  if (panels_take_mouse(event)) return;
+  const QPointF p = event->position();
+  const QPointF d = p - last_mouse_;
+  last_mouse_ = p;
+  switch (drag_) {
+    case Drag::None: return;
+    case Drag::Orbit: camera_.orbit(d.x(), d.y(), height()); break;
+    case Drag::Pan: camera_.pan(d.x(), d.y(), height()); break;
+    case Drag::Grab:
+      grab_.target = camera_.point_on_view_plane(p.x(), p.y(), width(), height(), grab_plane_point_);
+      runner_.set_grab(grab_);
+      break;
+  }
+  requestUpdate();
+}
+
+void ViewportWindow::mouseReleaseEvent(QMouseEvent* event) {
+  if (panels_take_mouse(event)) return;
+  if (drag_ == Drag::Grab) release_grab();
+  if (event->buttons() == Qt::NoButton) drag_ = Drag::None;
+  requestUpdate();
+}
+
+void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (panels_take_mouse(event)) return;
+  if (event->button() != Qt::LeftButton) return;
+  const Snapshot& s = runner_.current();
+  if (!s.model) return;
+  Ray ray;
+  camera_.pixel_ray(event->position().x(), event->position().y(), width(), height(), ray.origin, ray.direction);
+  const PickHit hit = pick(*s.model, s.state, ray);
+  ItemRef item;
+  if (hit.kind == PickHit::Body) item = {ItemKind::Body, hit.index};
+  else if (hit.kind == PickHit::Particle) item = {ItemKind::Particle, hit.index};
+  set_selection(item);
+  emit picked(item);
+}
+
+void ViewportWindow::wheelEvent(QWheelEvent* event) {
+  const QPoint degrees = event->angleDelta() / 8;
+  if (panels_ && panels_->ready() && panels_visible_ && panels_->wants_mouse()) {
+    panels_->io().MouseWheel += float(degrees.y()) / 15.0f;
+    requestUpdate();
+    return;
+  }
+  if (!degrees.isNull()) camera_.zoom(degrees.y() / 15.0);
+  requestUpdate();
+}
+
+void ViewportWindow::keyPressEvent(QKeyEvent* event) {
+  if (panels_take_key(event, true)) return;
+  switch (event->key()) {
+    case Qt::Key_Space: emit command(QStringLiteral("play")); break;
+    case Qt::Key_S: emit command(QStringLiteral("step")); break;
+    case Qt::Key_R: emit command(QStringLiteral("reset")); break;
+    case Qt::Key_F: emit command(QStringLiteral("frame")); break;
+    default: QVulkanWindow::keyPressEvent(event); return;
+  }
+  event->accept();
+}
+
+void ViewportWindow::keyReleaseEvent(QKeyEvent* event) {
+  if (!panels_take_key(event, false)) QVulkanWindow::keyReleaseEvent(event);
+}
+
+}  // namespace coulomb::gui

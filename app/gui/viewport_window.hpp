@@ -1,0 +1,106 @@
+// The 3D viewport: a QVulkanWindow (embedded in the main window with
+// QWidget::createWindowContainer) whose renderer drives render::SceneRenderer in the window's
+// own render pass. Poses reach the GPU from the simulation thread through a PoseBridge into
+// the renderer's SharedPoseBuffer; the frame reads only the latest snapshot for overlays.
+//
+// Mouse: left drag orbits, middle drag or Shift+left drag pans, the wheel zooms, a double click
+// selects (ray pick), Ctrl+left drag pulls the picked body or particle with a critically damped
+// spring (grab_spring.hpp), drawn as a line. Keys Space, S, R, F emit commands for the main
+// window's actions (which also own the shortcuts).
+#pragma once
+
+#include <QVulkanWindow>
+#include <functional>
+#include <memory>
+
+#include "gui/grab_spring.hpp"
+#include "gui/orbit_camera.hpp"
+#include "gui/pose_bridge.hpp"
+#include "gui/scene_properties.hpp"
+#include "gui/sim_runner.hpp"
+#include "render/frame_input.hpp"
+
+namespace coulomb::gui {
+
+class DebugPanels;
+
+class ViewportWindow : public QVulkanWindow {
+  Q_OBJECT
+
+ public:
+  // `runner` must outlive the window; so must `vulkan` (created). The window installs the runner's
+  // pose hook (poses into the renderer's buffer) and removes it when destroyed.
+  ViewportWindow(SimRunner& runner, QVulkanInstance* vulkan);
+  ~ViewportWindow() override;
+
+  QVulkanWindowRenderer* createRenderer() override;
+
+  SimRunner& runner() { return runner_; }
+  const std::shared_ptr<PoseBridge>& bridge() const { return bridge_; }
+
+  OrbitCamera& camera() { return camera_; }
+  void reset_camera();                       // frames the whole scene
+  void frame_item(const ItemRef& item);      // frames a body, shape's body or particle (else all)
+  void set_selection(const ItemRef& item);   // highlighted body
+  const render::Overlays& overlays() const { return overlays_; }
+  void set_overlays(const render::Overlays& overlays);
+  const Grab& current_grab() const { return grab_; }  // the Ctrl+drag spring (kind None: none)
+  int selected_body() const;
+
+  // The ImGui panels (ui/) over the scene; they show the values `solver_source` returns and
+  // report edits through solver_edited / dt_edited (joint sliders go to the runner directly).
+  void set_panels_visible(bool visible);
+  bool panels_visible() const { return panels_visible_; }
+  void set_solver_source(std::function<sim::SolverOptions()> solver, std::function<double()> dt) {
+    solver_source_ = std::move(solver);
+    dt_source_ = std::move(dt);
+  }
+
+  // Set by the renderer: empty while all is well, else why the scene cannot be drawn.
+  const QString& render_error() const { return render_error_; }
+  std::uint64_t frames_rendered() const { return frames_; }
+
+ signals:
+  void picked(const coulomb::gui::ItemRef& item);   // double click (kind None: empty space)
+  void command(const QString& name);                 // "play", "step", "reset", "frame"
+  void render_failed(const QString& message);
+  void solver_edited(const sim::SolverOptions& options);  // from the ImGui Solver panel
+  void dt_edited(double dt);
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+
+ private:
+  friend class ViewportRenderer;
+  enum class Drag { None, Orbit, Pan, Grab };
+  void release_grab();
+  // Forwards the event to the ImGui panels; true when they take it (the camera leaves it).
+  bool panels_take_mouse(QMouseEvent* event);
+  bool panels_take_key(QKeyEvent* event, bool down);
+
+  SimRunner& runner_;
+  std::shared_ptr<PoseBridge> bridge_;
+  OrbitCamera camera_;
+  bool camera_framed_ = false;               // framed once the first scene appears
+  std::uint64_t framed_scene_version_ = 0;
+  render::Overlays overlays_;
+  ItemRef selection_;
+  Grab grab_;
+  sim::Vec3 grab_plane_point_ = sim::Vec3::Zero();
+  Drag drag_ = Drag::None;
+  QPointF last_mouse_;
+  DebugPanels* panels_ = nullptr;       // owned by the renderer while it has a device
+  bool panels_visible_ = true;
+  std::function<sim::SolverOptions()> solver_source_;
+  std::function<double()> dt_source_;
+  QString render_error_;
+  std::uint64_t frames_ = 0;
+};
+
+}  // namespace coulomb::gui

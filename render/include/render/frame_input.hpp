@@ -1,0 +1,73 @@
+// What one frame draws besides the model: camera, poses, selection, overlay switches and the
+// contacts (points, normals, forces) copied out of the solver's Workspace.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <span>
+#include <vector>
+
+#include "render/orbit_camera.hpp"
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+#include "sim/step.hpp"
+
+namespace render {
+
+struct Overlays {
+  bool contact_points = false;   // yellow crosses at the contact points
+  bool contact_normals = false;  // cyan, from the point along the normal (b towards a)
+  bool normal_forces = false;    // red arrows λ_n n, on side a
+  bool friction_forces = false;  // green arrows λ_f1 d1 + λ_f2 d2, on side a
+  bool joint_frames = false;     // both joint frames (short RGB axes), the joint axis (magenta),
+                                 // and a white line between the two frame origins
+  bool body_frames = false;      // centre-of-mass frames (RGB = xyz)
+  bool bounding_boxes = false;   // world axis-aligned boxes of each body's shapes (grey)
+  // Force arrow length per newton [m/N]; 0: automatic, the weight of the median dynamic body is
+  // drawn as long as its bounding radius. Arrows are clamped at 2.5x that length.
+  float force_scale = 0.0f;
+  bool any() const {
+    return contact_points || contact_normals || normal_forces || friction_forces || joint_frames || body_frames ||
+           bounding_boxes;
+  }
+};
+
+// Contacts as the overlays draw them, copied from a Workspace after sim::step (one entry per
+// contact in every array).
+struct ContactOverlay {
+  std::vector<glm::vec3> point;           // world: midpoint of the two sides' points [m]
+  std::vector<glm::vec3> normal;          // unit, from side b towards side a
+  std::vector<glm::vec3> normal_force;    // λ_n n, the force on side a [N]
+  std::vector<glm::vec3> friction_force;  // λ_f1 d1 + λ_f2 d2 on side a [N]
+  void clear() { point.clear(), normal.clear(), normal_force.clear(), friction_force.clear(); }
+  int size() const { return static_cast<int>(point.size()); }
+};
+
+// Body-side points are stored in the com frame at the step's start; they are placed with
+// `state` (the state after the step), so they stay on the bodies that carry them.
+void copy_contacts(const sim::Model& model, const sim::State& state, const sim::Workspace& workspace,
+                   ContactOverlay& out);
+
+// Linear RGB the ground fades into; clear the render pass with it (sRGB-encoded for a UNORM
+// target: see SceneRenderer::clear_color()).
+inline constexpr glm::vec3 kDefaultBackground{0.50f, 0.60f, 0.72f};
+
+struct FrameInput {
+  OrbitCamera camera;
+  // Generalized positions in State::q layout (per-body poses, then particle positions). When set
+  // and write_poses is true they are written into the pose buffer and published for this frame;
+  // the overlays and the shadow bounds read them. Empty: the frame draws whatever the simulation
+  // last published into SceneRenderer::pose_sink() (overlays then read that slot).
+  std::span<const sim::Real> q;
+  bool write_poses = true;
+  int selected_body = -1;            // highlighted body, -1: none
+  Overlays overlays;
+  const ContactOverlay* contacts = nullptr;  // for the contact overlays; may be null
+  bool shadows = true;
+  glm::vec3 background = kDefaultBackground;
+  // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A
+  // window passes its own index (QVulkanWindow::currentFrame()).
+  int frame_slot = -1;
+};
+
+}  // namespace render

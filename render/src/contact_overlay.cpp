@@ -1,0 +1,56 @@
+#include <algorithm>
+
+#include "render/frame_input.hpp"
+
+namespace render {
+
+namespace {
+
+glm::vec3 to_glm(const sim::Vec3& v) { return glm::vec3(float(v.x()), float(v.y()), float(v.z())); }
+
+// World position of a contact side's point.
+glm::vec3 side_point(const sim::Model& model, const sim::State& state, const sim::ContactSide& side,
+                     const glm::vec3& normal_out) {
+  switch (side.kind) {
+    case sim::ContactSide::Body:
+      return to_glm(state.body_pose(side.index).apply(side.local_point));
+    case sim::ContactSide::Particle: {
+      const int c = model.particle_coord(side.index);
+      const glm::vec3 x{float(state.q[c]), float(state.q[c + 1]), float(state.q[c + 2])};
+      return x - normal_out * float(model.particle_radius[side.index]);
+    }
+    case sim::ContactSide::World:
+      break;
+  }
+  return to_glm(side.local_point);
+}
+
+}  // namespace
+
+void copy_contacts(const sim::Model& model, const sim::State& state, const sim::Workspace& workspace,
+                   ContactOverlay& out) {
+  out.clear();
+  const int n = workspace.contacts.size();
+  const bool have_forces = workspace.contact_normal_force.size() >= std::size_t(n) &&
+                           workspace.contact_friction_force.size() >= std::size_t(n);
+  for (int i = 0; i < n; ++i) {
+    const sim::Contact& c = workspace.contacts.contacts[std::size_t(i)];
+    const glm::vec3 normal = to_glm(c.normal);
+    // The normal points from b to a: a's surface faces -n, b's faces +n.
+    const glm::vec3 pa = side_point(model, state, c.a, normal);
+    const glm::vec3 pb = side_point(model, state, c.b, -normal);
+    out.point.push_back(0.5f * (pa + pb));
+    out.normal.push_back(normal);
+    if (have_forces) {
+      const float ln = float(workspace.contact_normal_force[std::size_t(i)]);
+      const sim::Vec2 lf = workspace.contact_friction_force[std::size_t(i)];
+      out.normal_force.push_back(ln * normal);
+      out.friction_force.push_back(float(lf.x()) * to_glm(c.tangent1) + float(lf.y()) * to_glm(c.tangent2));
+    } else {
+      out.normal_force.emplace_back(0.0f);
+      out.friction_force.emplace_back(0.0f);
+    }
+  }
+}
+
+}  // namespace render

@@ -1,0 +1,232 @@
+#include "scene_pipelines.hpp"
+
+#include <vector>
+
+#include "embedded_shaders.hpp"
+#include "gpu_layout.hpp"
+#include "gpu_resources.hpp"
+#include "shape_tessellation.hpp"
+#include "vulkan_check.hpp"
+
+namespace render {
+
+namespace {
+
+// Everything a graphics pipeline needs, with the scene's defaults; each pipeline edits a few
+// fields and calls build().
+struct PipelineRecipe {
+  VkShaderModule vertex = VK_NULL_HANDLE, fragment = VK_NULL_HANDLE;
+  VkVertexInputBindingDescription binding{};
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkCullModeFlags cull = VK_CULL_MODE_BACK_BIT;
+  VkCompareOp depth_compare = VK_COMPARE_OP_LESS;
+  bool depth_write = true;
+  bool alpha_blend = false;  // standard alpha blending (source alpha from the shader)
+  bool depth_bias = false;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  bool has_color = true;
+  int fixed_viewport = 0;  // > 0: a static square viewport of that size; 0: dynamic viewport
+
+  sim::Result<VkPipeline> build(VkDevice device, VkPipelineLayout layout, VkRenderPass pass) const {
+    VkPipelineShaderStageCreateInfo stages[2] = {};
+    stages[0] = vk_init<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[0].module = vertex;
+    stages[0].pName = "main";
+    stages[1] = vk_init<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stages[1].module = fragment;
+    stages[1].pName = "main";
+
+    auto input = vk_init<VkPipelineVertexInputStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+    input.vertexBindingDescriptionCount = 1;
+    input.pVertexBindingDescriptions = &binding;
+    input.vertexAttributeDescriptionCount = std::uint32_t(attributes.size());
+    input.pVertexAttributeDescriptions = attributes.data();
+    auto assembly = vk_init<VkPipelineInputAssemblyStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+    assembly.topology = topology;
+
+    VkViewport viewport{0.0f, 0.0f, float(fixed_viewport), float(fixed_viewport), 0.0f, 1.0f};
+    VkRect2D scissor{{0, 0}, {std::uint32_t(fixed_viewport), std::uint32_t(fixed_viewport)}};
+    auto viewport_state = vk_init<VkPipelineViewportStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
+    viewport_state.viewportCount = 1;
+    viewport_state.scissorCount = 1;
+    if (fixed_viewport > 0) {
+      viewport_state.pViewports = &viewport;
+      viewport_state.pScissors = &scissor;
+    }
+
+    auto raster = vk_init<VkPipelineRasterizationStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = cull;
+    raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    raster.lineWidth = 1.0f;
+    if (depth_bias) {
+      // Slope-scaled bias against shadow acne on surfaces facing away from the light.
+      raster.depthBiasEnable = VK_TRUE;
+      raster.depthBiasConstantFactor = 1.25f;
+      raster.depthBiasSlopeFactor = 1.75f;
+    }
+    auto multisample = vk_init<VkPipelineMultisampleStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+    multisample.rasterizationSamples = samples;
+    auto depth = vk_init<VkPipelineDepthStencilStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+    depth.depthTestEnable = VK_TRUE;
+    depth.depthWriteEnable = depth_write ? VK_TRUE : VK_FALSE;
+    depth.depthCompareOp = depth_compare;
+    VkPipelineColorBlendAttachmentState blend_attachment{};
+    if (alpha_blend) {
+      blend_attachment.blendEnable = VK_TRUE;
+      blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+      blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+      blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
+      blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;  // the target stays opaque
+      blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+      blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
+    blend_attachment.colorWriteMask =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    auto blend = vk_init<VkPipelineColorBlendStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+    blend.attachmentCount = has_color ? 1 : 0;
+    blend.pAttachments = &blend_attachment;
+    const VkDynamicState dynamic_states[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    auto dynamic = vk_init<VkPipelineDynamicStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO);
+    dynamic.dynamicStateCount = fixed_viewport > 0 ? 0 : 2;
+    dynamic.pDynamicStates = dynamic_states;
+
+    auto info = vk_init<VkGraphicsPipelineCreateInfo>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
+    info.stageCount = fragment ? 2 : 1;
+    info.pStages = stages;
+    info.pVertexInputState = &input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport_state;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth;
+    info.pColorBlendState = &blend;
+    info.pDynamicState = &dynamic;
+    info.layout = layout;
+    info.renderPass = pass;
+    info.subpass = 0;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    RENDER_VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    return pipeline;
+  }
+};
+
+VkVertexInputBindingDescription mesh_binding() { return {0, sizeof(MeshVertex), VK_VERTEX_INPUT_RATE_VERTEX}; }
+
+std::vector<VkVertexInputAttributeDescription> mesh_attributes() {
+  return {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(MeshVertex, position)},
+          {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(MeshVertex, normal)}};
+}
+
+}  // namespace
+
+sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context, VkRenderPass scene_pass,
+                                                   VkSampleCountFlagBits samples, VkRenderPass shadow_pass,
+                                                   int shadow_map_size) {
+  ScenePipelines p;
+  const VkDevice device = context.device;
+  const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  const VkDescriptorSetLayoutBinding bindings[4] = {
+      {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, stages, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, stages, nullptr},
+      {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
+      {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stages, nullptr},
+  };
+  auto set_info = vk_init<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  set_info.bindingCount = 4;
+  set_info.pBindings = bindings;
+  RENDER_VK_TRY(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &p.set_layout));
+  const VkPushConstantRange push{stages, 0, sizeof(DrawConstants)};
+  auto layout_info = vk_init<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &p.set_layout;
+  layout_info.pushConstantRangeCount = 1;
+  layout_info.pPushConstantRanges = &push;
+  if (VkResult r = vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout); r != VK_SUCCESS) {
+    destroy_scene_pipelines(device, p);
+    return vk_error("vkCreatePipelineLayout", r);
+  }
+
+  struct Module {
+    SpirvCode code;
+    VkShaderModule module = VK_NULL_HANDLE;
+  };
+  Module modules[5] = {{mesh_vert_spirv()}, {mesh_frag_spirv()}, {shadow_vert_spirv()}, {line_vert_spirv()},
+                       {line_frag_spirv()}};
+  auto destroy_modules = [&] {
+    for (Module& m : modules)
+      if (m.module) vkDestroyShaderModule(device, m.module, nullptr);
+  };
+  for (Module& m : modules) {
+    auto module = create_shader_module(device, m.code.words, m.code.word_count);
+    if (!module) {
+      destroy_modules();
+      destroy_scene_pipelines(device, p);
+      return sim::Error{module.error()};
+    }
+    m.module = *module;
+  }
+
+  PipelineRecipe mesh;
+  mesh.vertex = modules[0].module;
+  mesh.fragment = modules[1].module;
+  mesh.binding = mesh_binding();
+  mesh.attributes = mesh_attributes();
+  mesh.samples = samples;
+
+  PipelineRecipe shadow = mesh;
+  shadow.vertex = modules[2].module;
+  shadow.fragment = VK_NULL_HANDLE;  // depth only
+  shadow.attributes.resize(1);       // positions only
+  shadow.cull = VK_CULL_MODE_NONE;   // open and thin shapes cast from both sides
+  shadow.depth_bias = true;
+  shadow.samples = VK_SAMPLE_COUNT_1_BIT;
+  shadow.has_color = false;
+  shadow.fixed_viewport = shadow_map_size;
+
+  PipelineRecipe line;
+  line.vertex = modules[3].module;
+  line.fragment = modules[4].module;
+  line.binding = {0, sizeof(LineVertex), VK_VERTEX_INPUT_RATE_VERTEX};
+  line.attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(LineVertex, position)},
+                     {1, 0, VK_FORMAT_R8G8B8A8_UNORM, offsetof(LineVertex, color)}};
+  line.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  line.cull = VK_CULL_MODE_NONE;
+  line.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;  // lines on a surface stay visible
+  line.samples = samples;
+
+  PipelineRecipe hidden_line = line;
+  hidden_line.depth_compare = VK_COMPARE_OP_GREATER;
+  hidden_line.depth_write = false;
+  hidden_line.alpha_blend = true;
+
+  auto built_mesh = mesh.build(device, p.layout, scene_pass);
+  auto built_shadow = shadow.build(device, p.layout, shadow_pass);
+  auto built_line = line.build(device, p.layout, scene_pass);
+  auto built_hidden = hidden_line.build(device, p.layout, scene_pass);
+  destroy_modules();
+  if (built_mesh) p.mesh = *built_mesh;
+  if (built_shadow) p.shadow = *built_shadow;
+  if (built_line) p.line = *built_line;
+  if (built_hidden) p.hidden_line = *built_hidden;
+  for (auto* built : {&built_mesh, &built_shadow, &built_line, &built_hidden})
+    if (!*built) {
+      const std::string message = built->error();
+      destroy_scene_pipelines(device, p);
+      return sim::Error{message};
+    }
+  return p;
+}
+
+void destroy_scene_pipelines(VkDevice device, ScenePipelines& p) {
+  for (VkPipeline pipeline : {p.mesh, p.line, p.hidden_line, p.shadow})
+    if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
+  if (p.layout) vkDestroyPipelineLayout(device, p.layout, nullptr);
+  if (p.set_layout) vkDestroyDescriptorSetLayout(device, p.set_layout, nullptr);
+  p = ScenePipelines{};
+}
+
+}  // namespace render

@@ -1,0 +1,35 @@
+// Triangle meshes of the simulation's shapes in each shape's own frame, built once per model:
+// boxes and convex hulls with flat (per-face) normals, spheres and capsules smooth, planes as a
+// finite square the fragment shader draws a grid on and fades out before its edge. Triangles are
+// counter-clockwise seen from outside (the pipelines cull back faces).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/model.hpp"
+
+namespace render {
+
+struct MeshVertex {
+  float position[3];  // shape frame [m]
+  float normal[3];    // unit, outward
+};
+
+struct MeshData {
+  std::vector<MeshVertex> vertices;
+  std::vector<std::uint32_t> indices;  // triangle list
+};
+
+MeshData tessellate_box(float hx, float hy, float hz);
+MeshData tessellate_sphere(float radius, int rings = 16, int segments = 24);
+// Capsule around the local z axis: a cylinder of half length `half_length` with hemispherical caps.
+MeshData tessellate_capsule(float radius, float half_length, int rings = 16, int segments = 24);
+MeshData tessellate_hull(const sim::Model::Hull& hull);
+// The square |x|, |y| <= half_size in the plane z = 0, normal +z.
+MeshData tessellate_ground(float half_size);
+
+// Shape `s` of the model; planes use `ground_half_size`.
+MeshData tessellate_shape(const sim::Model& model, int s, float ground_half_size);
+
+}  // namespace render

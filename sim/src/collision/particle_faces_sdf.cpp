@@ -1,0 +1,169 @@
+// Cloth faces against distance fields: candidate faces per shape (world boxes), face optimisation
+// in fixed chunks (in parallel for large cloths; chunk order decides the output order), then one
+// contact per supporting corner (see particle_faces_sdf.hpp for the constraint).
+#include "collision/particle_faces_sdf.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sdf/local_optimisation.hpp"
+
+namespace sim::detail {
+
+namespace {
+
+constexpr int kFaceChunk = 512;          // candidate faces per work unit
+constexpr int kParallelFaces = 4096;     // from this many candidates on, chunks run in parallel
+
+std::uint64_t edge_key(int a, int b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::min(a, b))) << 32) |
+         static_cast<std::uint32_t>(std::max(a, b));
+}
+
+// Representative triangle of every cloth edge (the lowest index holding it), rebuilt when the
+// triangle list changes.
+void update_cloth_edges(const Model& model, SdfCollisionScratch& sd) {
+  std::uint64_t signature = mix64(model.particle_triangles.size());
+  for (const auto& t : model.particle_triangles)
+    signature = hash_combine(signature, (static_cast<std::uint64_t>(t[0]) << 42) ^ (static_cast<std::uint64_t>(t[1]) << 21) ^
+                                            static_cast<std::uint64_t>(t[2]));
+  if (signature == sd.cloth_signature && !sd.cloth_edge_keys.empty()) return;
+  sd.cloth_signature = signature;
+  std::vector<std::pair<std::uint64_t, int>> edges;
+  edges.reserve(3 * model.particle_triangles.size());
+  for (std::size_t f = 0; f < model.particle_triangles.size(); ++f)
+    for (int k = 0; k < 3; ++k)
+      edges.emplace_back(edge_key(model.particle_triangles[f][k], model.particle_triangles[f][(k + 1) % 3]),
+                         static_cast<int>(f));
+  std::sort(edges.begin(), edges.end());
+  sd.cloth_edge_keys.clear();
+  sd.cloth_edge_owner.clear();
+  for (const auto& [key, f] : edges)
+    if (sd.cloth_edge_keys.empty() || sd.cloth_edge_keys.back() != key) sd.cloth_edge_keys.push_back(key), sd.cloth_edge_owner.push_back(f);
+}
+
+int cloth_edge_owner(const SdfCollisionScratch& sd, int a, int b) {
+  const std::uint64_t key = edge_key(a, b);
+  const auto it = std::lower_bound(sd.cloth_edge_keys.begin(), sd.cloth_edge_keys.end(), key);
+  return it != sd.cloth_edge_keys.end() && *it == key ? sd.cloth_edge_owner[it - sd.cloth_edge_keys.begin()] : -1;
+}
+
+bool has_field(const SdfObject& o) { return o.kind != SdfKind::None && o.kind != SdfKind::Point; }
+
+}  // namespace
+
+void append_particle_face_contacts(const Model& model, Real dt, Real margin, CollisionScratch& sc, ContactBuffer& out) {
+  SdfCollisionScratch& sd = sc.sdf;
+  const SdfContactOptions& o = model.sdf;
+  if (model.particle_triangles.empty() || !o.particle_faces || o.faces == SdfFaceMethod::None) return;
+  update_cloth_edges(model, sd);
+  const int shapes = model.shape_count;
+  const int face_count = static_cast<int>(model.particle_triangles.size());
+  for (int s = 0; s < shapes; ++s) {
+    const CollisionObject& so = sc.objects[s];
+    if (!so.valid) continue;
+    const SdfObject shape = make_sdf_shape_object(model, s, so.pose, so.size);
+    if (!has_field(shape)) continue;
+    const Aabb& shape_box = sc.boxes[s];
+    const Vec3 plane_n = so.pose.rot * Vec3::UnitZ();
+    const Real plane_offset = plane_n.dot(so.pose.pos);
+    // Candidates: faces whose grown box meets the shape's grown box (or reaches below a plane).
+    sd.cloth_corners.clear();
+    sd.cloth_max_sep.clear();
+    sd.cloth_faces.clear();
+    for (int f = 0; f < face_count; ++f) {
+      const auto& tri = model.particle_triangles[f];
+      const CollisionObject* p[3];
+      bool all_static = so.is_static;
+      Real speed = 0, radius = 0;
+      Aabb box{Vec3::Constant(std::numeric_limits<Real>::max()), Vec3::Constant(-std::numeric_limits<Real>::max())};
+      for (int k = 0; k < 3; ++k) {
+        p[k] = &sc.objects[shapes + tri[k]];
+        all_static = all_static && p[k]->is_static;
+        speed = std::max(speed, p[k]->speed);
+        radius += p[k]->thickness / 3;
+        box.lo = box.lo.cwiseMin(p[k]->pose.pos);
+        box.hi = box.hi.cwiseMax(p[k]->pose.pos);
+      }
+      if (all_static) continue;
+      const Real grow = std::max(radius, Real(0)) + dt * speed + Real(0.5) * margin;
+      box.lo -= Vec3::Constant(grow);
+      box.hi += Vec3::Constant(grow);
+      if (so.is_plane) {
+        const Vec3 c = Real(0.5) * (box.lo + box.hi), h = Real(0.5) * (box.hi - box.lo);
+        if (plane_n.dot(c) - plane_n.cwiseAbs().dot(h) - plane_offset > std::max(so.thickness, Real(0)) + Real(0.5) * margin)
+          continue;
+      } else if (!aabb_overlap(box, shape_box)) {
+        continue;
+      }
+      for (int k = 0; k < 3; ++k) sd.cloth_corners.push_back(p[k]->pose.pos);
+      sd.cloth_max_sep.push_back(margin + dt * (speed + so.speed) + radius + so.thickness);
+      sd.cloth_faces.push_back(f);
+    }
+    const int candidates = static_cast<int>(sd.cloth_faces.size());
+    if (candidates == 0) continue;
+    const int chunks = (candidates + kFaceChunk - 1) / kFaceChunk;
+    if (static_cast<int>(sd.cloth_hits.size()) < chunks) sd.cloth_hits.resize(chunks);
+    auto run_chunk = [&](int c) {
+      sd.cloth_hits[c].clear();
+      faces_against_field(shape, sd.cloth_corners.data(), sd.cloth_max_sep.data(), sd.cloth_faces.data(),
+                          c * kFaceChunk, std::min(candidates, (c + 1) * kFaceChunk), o, sd.cloth_hits[c], &sd.stats);
+    };
+    if (candidates < kParallelFaces) {
+      for (int c = 0; c < chunks; ++c) run_chunk(c);
+    } else {
+      tbb::parallel_for(tbb::blocked_range<int>(0, chunks, 1), [&](const tbb::blocked_range<int>& r) {
+        for (int c = r.begin(); c != r.end(); ++c) run_chunk(c);
+      });
+    }
+    // Contacts, in chunk order.
+    const Real shape_mu = so.friction;
+    for (int c = 0; c < chunks; ++c) {
+      for (const FaceHit& h : sd.cloth_hits[c]) {
+        const auto& tri = model.particle_triangles[h.face];
+        int support = 0;
+        for (int k = 0; k < 3; ++k) support += h.bary[k] > kBarycentricEps ? 1 : 0;
+        if (support == 1) continue;  // a corner: the particle's own contact
+        if (support == 2) {
+          int zero = 0;
+          for (int k = 0; k < 3; ++k)
+            if (!(h.bary[k] > kBarycentricEps)) zero = k;
+          if (cloth_edge_owner(sd, tri[(zero + 1) % 3], tri[(zero + 2) % 3]) != h.face) continue;
+        }
+        const Vec3 surface = h.point - h.phi * h.normal;  // y = x* − φ n
+        for (int k = 0; k < 3; ++k) {
+          if (!(h.bary[k] > kBarycentricEps)) continue;
+          const int particle = tri[k];
+          const CollisionObject& po = sc.objects[shapes + particle];
+          const Vec3 y_k = surface + h.normal * h.normal.dot(po.pose.pos - h.point);
+          Contact& ct = out.contacts.emplace_back();
+          ct.a.kind = ContactSide::Particle;
+          ct.a.index = particle;
+          if (so.body >= 0) {
+            ct.b.kind = ContactSide::Body;
+            ct.b.index = so.body;
+            ct.b.local_point = sc.body_rotation_t[so.body] * (y_k - sc.body_pose[so.body].pos);
+          } else {
+            ct.b.kind = ContactSide::World;
+            ct.b.local_point = y_k;
+          }
+          ct.normal = h.normal;
+          orthonormal_basis(ct.normal, ct.tangent1, ct.tangent2);
+          ct.thickness = po.thickness + so.thickness;
+          ct.friction = std::sqrt(po.friction * shape_mu);
+          ct.initial_gap = h.phi - ct.thickness;
+          ct.key = hash_combine(hash_combine(0x80000000ull | static_cast<std::uint64_t>(particle), static_cast<std::uint64_t>(s)),
+                                feature_id(kTagSdfClothFace, static_cast<std::uint32_t>(h.face), static_cast<std::uint32_t>(k)));
+          ct.shape_a = -1;
+          ct.shape_b = s;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace sim::detail

@@ -1,0 +1,491 @@
+// SceneSpec -> scene XML (docs/scene-format.md), and the atomic save.
+//
+// The writer's contract is the parser's inverse: parse_scene_xml(write_scene_xml(spec)) gives the
+// same SceneSpec values (source locations aside). Three things make that exact rather than close:
+// - numbers are written as the shortest decimal that reads back to the same bits (std::to_chars);
+// - the parser normalises quaternions and joint axes (q / |q|), and a unit vector is not always a
+//   fixed point of that in floating point, so each one is written as the neighbour (within an ulp
+//   per component) that the parser's normalisation maps exactly onto the stored value;
+// - everything is explicit: shapes name their material, thickness and density; joints give both
+//   frames; generated particles and distances (rope, cloth, includes) come out one by one.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/recording.hpp"
+#include "sim/scene_io.hpp"
+
+namespace sim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string number(Real v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc()) return "0";
+  return std::string(buf, end);
+}
+
+template <class V>
+std::string numbers(const V& v) {
+  std::string out;
+  for (int i = 0; i < static_cast<int>(v.size()); ++i) {
+    if (i) out += ' ';
+    out += number(v[i]);
+  }
+  return out;
+}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The value `decode` (the parser's normalisation) maps exactly onto `target`: `target` itself when
+// it is a fixed point, else the first neighbour found by moving each component by at most one ulp.
+template <int N, class Decode>
+Eigen::Matrix<Real, N, 1> encode_unit(const Eigen::Matrix<Real, N, 1>& target, Decode decode) {
+  using V = Eigen::Matrix<Real, N, 1>;
+  if (decode(target) == target) return target;
+  int combos = 1;
+  for (int i = 0; i < N; ++i) combos *= 3;
+  const Real inf = std::numeric_limits<Real>::infinity();
+  for (int c = 1; c < combos; ++c) {
+    V v = target;
+    int code = c;
+    for (int i = 0; i < N; ++i, code /= 3) {
+      const int d = code % 3;  // 0: keep, 1: up, 2: down
+      if (d == 1) v[i] = std::nextafter(v[i], inf);
+      else if (d == 2) v[i] = std::nextafter(v[i], -inf);
+    }
+    if (decode(v) == target) return v;
+  }
+  return target;
+}
+
+using Vec4 = Eigen::Matrix<Real, 4, 1>;
+
+Vec4 coeffs_wxyz(const Quat& q) { return Vec4(q.w(), q.x(), q.y(), q.z()); }
+
+// The parser's quat="w x y z": divided by its norm (XmlElement::rotation).
+Vec4 decode_quat(const Vec4& v) {
+  Quat r(v[0], v[1], v[2], v[3]);
+  const Real n = r.norm();
+  r.coeffs() /= n;
+  return coeffs_wxyz(r);
+}
+
+// Joint frames are normalised once more after reading (SceneParser::resolve).
+Vec4 decode_joint_quat(const Vec4& v) {
+  const Vec4 once = decode_quat(v);
+  Quat r(once[0], once[1], once[2], once[3]);
+  r.normalize();
+  return coeffs_wxyz(r);
+}
+
+Vec3 decode_axis(const Vec3& v) { return v / v.norm(); }
+
+bool is_identity(const Quat& q) { return q.w() == 1 && q.x() == 0 && q.y() == 0 && q.z() == 0; }
+
+// The vertices the parser generates for <cylinder> (scene_xml.cpp, cylinder_vertices).
+std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments) {
+  std::vector<Vec3> v;
+  v.reserve(2 * static_cast<std::size_t>(segments));
+  for (int side = 0; side < 2; ++side) {
+    const Real z = side == 0 ? -half_length : half_length;
+    for (int k = 0; k < segments; ++k) {
+      const double a = 2.0 * kPi * k / segments;
+      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
+    }
+  }
+  return v;
+}
+
+// The segment count when the shape's vertices are exactly a generated cylinder's, else 0.
+int cylinder_segments(const ShapeSpec& s) {
+  const std::size_t n = s.vertices.size();
+  if (n % 2 != 0 || n < 6 || n > 2048 || !(s.radius > 0) || !(s.half_length > 0)) return 0;
+  const int segments = static_cast<int>(n / 2);
+  const std::vector<Vec3> expected = cylinder_vertices(s.radius, s.half_length, segments);
+  for (std::size_t i = 0; i < n; ++i)
+    if (expected[i] != s.vertices[i]) return 0;
+  return segments;
+}
+
+class Writer {
+ public:
+  explicit Writer(const SceneSpec& spec) : spec_(spec) { assign_names(); }
+
+  std::string write() {
+    out_ += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out_ += "<!-- Written by Coulomb. Units SI, z up; see docs/scene-format.md. -->\n";
+    open("scene");
+    attr("name", spec_.name);
+    attr("dt", number(spec_.dt));
+    attr("gravity", numbers(spec_.gravity));
+    out_ += ">\n";
+    solver();
+    for (std::size_t m = 0; m < spec_.materials.size(); ++m) {
+      open("material", 1);
+      attr("name", material_names_[m]);
+      attr("friction", number(spec_.materials[m].friction));
+      out_ += "/>\n";
+    }
+    if (!spec_.world_shapes.empty()) {
+      out_ += "  <world>\n";
+      for (const ShapeSpec& s : spec_.world_shapes) shape(s, 2, /*in_body=*/false);
+      out_ += "  </world>\n";
+    }
+    for (std::size_t b = 0; b < spec_.bodies.size(); ++b) body(b);
+    for (const ParticleSpec& p : spec_.particles) particle(p);
+    for (const DistanceSpec& d : spec_.distances) distance(d);
+    for (std::size_t j = 0; j < spec_.joints.size(); ++j) joint(j);
+    out_ += "</scene>\n";
+    return std::move(out_);
+  }
+
+ private:
+  // Names as the parser would give them: unnamed bodies "body<i>", joints "joint<i>" (with '_'
+  // appended while taken), materials "material<i>" (the format requires a name).
+  static std::vector<std::string> fill_names(std::vector<std::string> names, const std::string& prefix) {
+    std::set<std::string> taken(names.begin(), names.end());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (!names[i].empty()) continue;
+      std::string name = prefix + std::to_string(i);
+      while (taken.count(name)) name += "_";
+      taken.insert(name);
+      names[i] = name;
+    }
+    return names;
+  }
+
+  void assign_names() {
+    std::vector<std::string> bodies, joints, materials;
+    for (const BodySpec& b : spec_.bodies) bodies.push_back(b.name);
+    for (const JointSpec& j : spec_.joints) joints.push_back(j.name);
+    for (const MaterialSpec& m : spec_.materials) materials.push_back(m.name);
+    body_names_ = fill_names(std::move(bodies), "body");
+    joint_names_ = fill_names(std::move(joints), "joint");
+    material_names_ = fill_names(std::move(materials), "material");
+  }
+
+  void open(const char* element, int indent = 0) {
+    out_.append(2 * static_cast<std::size_t>(indent), ' ');
+    out_ += '<';
+    out_ += element;
+  }
+
+  void attr(const char* name, const std::string& value) {
+    out_ += ' ';
+    out_ += name;
+    out_ += "=\"";
+    out_ += escape(value);
+    out_ += '"';
+  }
+
+  void pose(const Pose& p, bool joint_frame = false) {
+    if (p.pos != Vec3::Zero()) attr("pos", numbers(p.pos));
+    if (!is_identity(p.rot))
+      attr("quat", numbers(joint_frame ? encode_unit<4>(coeffs_wxyz(p.rot), decode_joint_quat)
+                                       : encode_unit<4>(coeffs_wxyz(p.rot), decode_quat)));
+  }
+
+  void material_attr(int material) {
+    if (material >= 0 && material < static_cast<int>(material_names_.size()))
+      attr("material", material_names_[static_cast<std::size_t>(material)]);
+  }
+
+  void solver() {
+    const SolverOptions defaults;
+    std::string attrs;
+    for (const std::string& key : solver_option_keys()) {
+      const std::string value = get_solver_option(spec_.solver, key);
+      if (value == get_solver_option(defaults, key)) continue;
+      attrs += " " + key + "=\"" + escape(value) + "\"";
+    }
+    if (!attrs.empty()) out_ += "  <solver" + attrs + "/>\n";
+  }
+
+  void shape(const ShapeSpec& s, int indent, bool in_body) {
+    const int segments = s.type == ShapeType::ConvexMesh ? cylinder_segments(s) : 0;
+    switch (s.type) {
+      case ShapeType::Plane: open("plane", indent); break;
+      case ShapeType::Sphere: open("sphere", indent); break;
+      case ShapeType::Capsule: open("capsule", indent); break;
+      case ShapeType::Box: open("box", indent); break;
+      case ShapeType::ConvexMesh: open(segments ? "cylinder" : "convex", indent); break;
+    }
+    pose(s.local);
+    switch (s.type) {
+      case ShapeType::Plane: break;
+      case ShapeType::Sphere: attr("radius", number(s.radius)); break;
+      case ShapeType::Capsule:
+        attr("radius", number(s.radius));
+        attr("half_length", number(s.half_length));
+        break;
+      case ShapeType::Box: attr("half_extents", numbers(s.half_extents)); break;
+      case ShapeType::ConvexMesh:
+        if (segments) {
+          attr("radius", number(s.radius));
+          attr("half_length", number(s.half_length));
+          attr("segments", std::to_string(segments));
+        } else {
+          std::string v;
+          for (std::size_t i = 0; i < s.vertices.size(); ++i) v += (i ? "  " : "") + numbers(s.vertices[i]);
+          attr("vertices", v);
+        }
+        break;
+    }
+    material_attr(s.material);
+    if (s.thickness != 0) attr("thickness", number(s.thickness));
+    if (in_body && s.density != Real(1000)) attr("density", number(s.density));
+    out_ += "/>\n";
+  }
+
+  void body(std::size_t index) {
+    const BodySpec& b = spec_.bodies[index];
+    open("body", 1);
+    attr("name", body_names_[index]);
+    pose(b.pose);
+    if (b.linear_velocity != Vec3::Zero()) attr("velocity", numbers(b.linear_velocity));
+    if (b.angular_velocity != Vec3::Zero()) attr("angular_velocity", numbers(b.angular_velocity));
+    if (b.fixed) attr("fixed", "true");
+    if (b.mass > 0) attr("mass", number(b.mass));
+    if (b.inertia.minCoeff() > 0) attr("inertia", numbers(b.inertia));
+    if (b.com != Vec3::Zero()) attr("com", numbers(b.com));
+    if (b.shapes.empty()) {
+      out_ += "/>\n";
+      return;
+    }
+    out_ += ">\n";
+    for (const ShapeSpec& s : b.shapes) shape(s, 2, /*in_body=*/true);
+    out_ += "  </body>\n";
+  }
+
+  void particle(const ParticleSpec& p) {
+    open("particle", 1);
+    attr("pos", numbers(p.position));
+    if (p.velocity != Vec3::Zero()) attr("velocity", numbers(p.velocity));
+    if (p.mass != Real(1)) attr("mass", number(p.mass));
+    if (p.radius != Real(0.01)) attr("radius", number(p.radius));
+    material_attr(p.material);
+    out_ += "/>\n";
+  }
+
+  void distance(const DistanceSpec& d) {
+    open("distance", 1);
+    attr("a", std::to_string(d.particle_a));
+    attr("b", std::to_string(d.particle_b));
+    if (d.rest_length >= 0) attr("rest", number(d.rest_length));
+    if (d.compliance != 0) attr("compliance", number(d.compliance));
+    out_ += "/>\n";
+  }
+
+  std::string body_ref(int body) const {
+    return body >= 0 && body < static_cast<int>(body_names_.size()) ? body_names_[static_cast<std::size_t>(body)]
+                                                                     : std::string("world");
+  }
+
+  void joint(std::size_t index) {
+    const JointSpec& j = spec_.joints[index];
+    const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+    open("joint", 1);
+    attr("name", joint_names_[index]);
+    switch (j.type) {
+      case JointType::Fixed: attr("type", "fixed"); break;
+      case JointType::Revolute: attr("type", "revolute"); break;
+      case JointType::Prismatic: attr("type", "prismatic"); break;
+      case JointType::Ball: attr("type", "ball"); break;
+    }
+    attr("parent", body_ref(j.body_a));
+    attr("child", body_ref(j.body_b));
+    if (has_axis) attr("axis", numbers(encode_unit<3>(j.axis, decode_axis)));
+    if (has_axis && j.limited) attr("limit", number(j.lower) + " " + number(j.upper));
+    if (j.linear_compliance != 0) attr("linear_compliance", number(j.linear_compliance));
+    if (j.angular_compliance != 0) attr("angular_compliance", number(j.angular_compliance));
+    out_ += ">\n";
+    open("parent_frame", 2);
+    pose(j.frame_a, /*joint_frame=*/true);
+    out_ += "/>\n";
+    open("child_frame", 2);
+    pose(j.frame_b, /*joint_frame=*/true);
+    out_ += "/>\n";
+    const bool drive = j.drive != DriveMode::None || j.stiffness != 0 || j.damping != 0 || j.max_force >= 0 ||
+                       j.target != 0 || j.target_velocity != 0;
+    if (has_axis && drive) {
+      open("drive", 2);
+      switch (j.drive) {
+        case DriveMode::None: attr("mode", "none"); break;
+        case DriveMode::Position: attr("mode", "position"); break;
+        case DriveMode::Velocity: attr("mode", "velocity"); break;
+      }
+      if (j.stiffness != 0) attr("stiffness", number(j.stiffness));
+      if (j.damping != 0) attr("damping", number(j.damping));
+      if (j.max_force >= 0) attr("max_force", number(j.max_force));
+      if (j.target != 0) attr("target", number(j.target));
+      if (j.target_velocity != 0) attr("target_velocity", number(j.target_velocity));
+      out_ += "/>\n";
+    }
+    out_ += "  </joint>\n";
+  }
+
+  const SceneSpec& spec_;
+  std::vector<std::string> body_names_, joint_names_, material_names_;
+  std::string out_;
+};
+
+std::string errno_text(int error) { return std::strerror(error); }
+
+// Writes all of `text` to `fd`; false (errno set) on failure.
+bool write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool same_sdf_options(const SdfContactOptions& a, const SdfContactOptions& b) {
+  return a.vertices == b.vertices && a.edges == b.edges && a.faces == b.faces && a.particle_faces == b.particle_faces &&
+         a.iterations == b.iterations && a.pgd_step == b.pgd_step && a.tolerance == b.tolerance &&
+         a.cull_slack == b.cull_slack && a.max_pair_contacts == b.max_pair_contacts;
+}
+
+void compare_shapes(const std::vector<ShapeSpec>& a, const std::vector<ShapeSpec>& b, const std::string& owner,
+                    std::vector<std::string>& lost) {
+  if (a.size() != b.size()) {
+    lost.push_back("shapes of " + owner);
+    return;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].triangles != b[i].triangles || a[i].sdf_voxel_size != b[i].sdf_voxel_size || a[i].sdf_band != b[i].sdf_band)
+      lost.push_back("the triangle mesh (SDF) of shape " + std::to_string(i) + " of " + owner);
+    else if (a[i].vertices.size() != b[i].vertices.size() || a[i].type != b[i].type)
+      lost.push_back("shape " + std::to_string(i) + " of " + owner);
+  }
+}
+
+// What the written file would not hold of `spec` (read back as `back`): the format cannot yet
+// express everything a SceneSpec can (robot imports bring triangle meshes, rotated inertia,
+// SDF options). Saving such a scene must fail loudly rather than drop it.
+std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& back) {
+  std::vector<std::string> lost;
+  if (spec.materials.size() != back.materials.size()) lost.push_back("materials");
+  compare_shapes(spec.world_shapes, back.world_shapes, "the world", lost);
+  if (spec.bodies.size() != back.bodies.size()) {
+    lost.push_back("bodies");
+  } else {
+    for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
+      const BodySpec& x = spec.bodies[b];
+      const std::string owner = "body '" + back.bodies[b].name + "'";
+      compare_shapes(x.shapes, back.bodies[b].shapes, owner, lost);
+      if (x.inertia.minCoeff() > 0 && !x.inertia_frame.coeffs().isApprox(back.bodies[b].inertia_frame.coeffs()) &&
+          !x.inertia_frame.coeffs().isApprox(-back.bodies[b].inertia_frame.coeffs()))
+        lost.push_back("the inertia axes of " + owner);
+    }
+  }
+  if (spec.particles.size() != back.particles.size()) lost.push_back("particles");
+  if (spec.distances.size() != back.distances.size()) lost.push_back("distance constraints");
+  if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
+  if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");
+  if (!same_sdf_options(spec.sdf, back.sdf)) lost.push_back("SDF contact options");
+  return lost;
+}
+
+}  // namespace
+
+std::string write_scene_xml(const SceneSpec& spec) { return Writer(spec).write(); }
+
+Result<bool> save_scene_file(const SceneSpec& spec, const std::string& path) {
+  if (path.empty()) return Error{"(no file name): cannot save a scene without a file name"};
+  const std::string text = write_scene_xml(spec);
+  // Refuse to replace a file with one that would not read back (e.g. a spec edited into a state
+  // the format cannot hold); the message says why.
+  auto check = parse_scene_xml(text, path);
+  if (!check.ok()) return Error{path + ": the scene would not read back, not saved (" + check.error() + ")"};
+  if (const std::vector<std::string> lost = lost_in_file(spec, check.value()); !lost.empty()) {
+    std::string what;
+    for (std::size_t i = 0; i < lost.size() && i < 4; ++i) what += (i ? ", " : "") + lost[i];
+    if (lost.size() > 4) what += ", ... (" + std::to_string(lost.size()) + " in all)";
+    return Error{path + ": the scene file format cannot hold " + what + "; not saved"};
+  }
+
+  std::error_code ec;
+  fs::path target(path);
+  if (fs::is_symlink(target, ec)) {
+    const fs::path resolved = fs::canonical(target, ec);
+    if (!ec) target = resolved;
+  }
+  if (fs::is_directory(target, ec)) return Error{path + ": is a directory"};
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::vector<char> temp_buf(temp.begin(), temp.end());
+  temp_buf.push_back('\0');
+  const int fd = ::mkstemp(temp_buf.data());
+  if (fd < 0) return Error{path + ": cannot create a temporary file in " + dir.string() + " (" + errno_text(errno) + ")"};
+  temp = temp_buf.data();
+
+  auto fail = [&](const std::string& what, int error) -> Result<bool> {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return Error{path + ": " + what + " (" + errno_text(error) + ")"};
+  };
+  // Keep the permissions of the file being replaced; a new file gets rw-r--r-- (as the umask allows).
+  struct stat existing {};
+  const mode_t mode = ::stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : mode_t(0644);
+  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions", errno);
+  if (!write_all(fd, text)) return fail("write failed", errno);
+  if (::fsync(fd) != 0) return fail("cannot flush to disk", errno);
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temp.c_str());
+    return Error{path + ": write failed (" + errno_text(error) + ")"};
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temp.c_str());
+    return Error{path + ": cannot replace the file (" + errno_text(error) + ")"};
+  }
+  // Make the rename itself durable; failure here leaves a complete file either way.
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+  return true;
+}
+
+}  // namespace sim

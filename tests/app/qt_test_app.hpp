@@ -1,0 +1,85 @@
+// The test process's one QApplication: on the display when there is one (xvfb-run sets $DISPLAY;
+// the CTest wrapper sets QT_QPA_PLATFORM=xcb), else on Qt's offscreen platform so the parts that
+// need no window (document, undo, property panel) still run. Window and Vulkan tests skip with a
+// message when has_window_system() is false.
+#pragma once
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QVersionNumber>
+#include <QVulkanInstance>
+#include <cstdlib>
+#include <functional>
+
+#include "gui/gui_main.hpp"
+
+namespace app_test {
+
+inline bool& display_flag() {
+  static bool flag = false;
+  return flag;
+}
+
+inline QApplication& qt_app() {
+  // Created once and never destroyed: Qt does not support a second QApplication in one process,
+  // and tearing down the platform plugin during static destruction is fragile.
+  static QApplication* app = [] {
+    const coulomb::gui::DisplayCheck display = coulomb::gui::check_display();
+    display_flag() = display.available;
+    if (!display.available) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "coulomb_tests";
+    static char* argv[] = {name, nullptr};
+    auto* a = new QApplication(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("CoulombTests"));
+    QApplication::setApplicationName(QStringLiteral("coulomb_tests"));
+    return a;
+  }();
+  return *app;
+}
+
+// True when real windows can be shown (not the offscreen platform).
+inline bool has_window_system() {
+  qt_app();
+  return display_flag();
+}
+
+// The Vulkan instance for viewports, or null (no display, no Vulkan driver).
+inline QVulkanInstance* vulkan_instance() {
+  if (!has_window_system()) return nullptr;
+  static QVulkanInstance* instance = [] {
+    auto* v = new QVulkanInstance;
+    v->setApiVersion(QVersionNumber(1, 1));  // as the app: the shaders are SPIR-V 1.3
+    if (std::getenv("COULOMB_VULKAN_VALIDATION")) v->setLayers({"VK_LAYER_KHRONOS_validation"});
+    if (!v->create()) {
+      delete v;
+      return static_cast<QVulkanInstance*>(nullptr);
+    }
+    return v;
+  }();
+  return instance;
+}
+
+// Processes events for `ms` milliseconds.
+inline void pump(int ms) {
+  QElapsedTimer t;
+  t.start();
+  do {
+    QApplication::processEvents(QEventLoop::AllEvents, 5);
+    QThread::msleep(1);
+  } while (t.elapsed() < ms);
+}
+
+// Processes events until `done` or the timeout; returns `done()`.
+inline bool pump_until(const std::function<bool()>& done, int timeout_ms = 30000) {
+  QElapsedTimer t;
+  t.start();
+  while (!done() && t.elapsed() < timeout_ms) {
+    QApplication::processEvents(QEventLoop::AllEvents, 5);
+    QThread::msleep(1);
+  }
+  return done();
+}
+
+}  // namespace app_test

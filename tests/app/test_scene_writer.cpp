@@ -1,0 +1,207 @@
+// Scene writer (sim/src/io/scene_xml_writer.cpp): every shipped scene survives write -> parse with
+// identical SceneSpec values, and saving is atomic (no partial or stray file when it fails).
+#include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/spec_equal.hpp"
+#include "sim/compile.hpp"
+#include "sim/scene_io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> shipped_scenes() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes"))
+    if (e.path().extension() == ".xml") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fs::path scratch_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_app_writer_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> directory_listing(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+sim::SceneSpec load(const fs::path& p) {
+  auto spec = sim::load_scene_file(p.string());
+  INFO((spec ? std::string("ok") : spec.error()));
+  REQUIRE(spec.ok());
+  return spec.value();
+}
+
+}  // namespace
+
+TEST_CASE("every shipped scene round-trips through the writer with identical values", "[app][writer]") {
+  const auto scenes = shipped_scenes();
+  REQUIRE(scenes.size() >= 12);
+  const fs::path dir = scratch_dir("roundtrip");
+  for (const fs::path& path : scenes) {
+    SECTION(path.filename().string()) {
+      const sim::SceneSpec original = load(path);
+      // In memory.
+      const std::string xml = sim::write_scene_xml(original);
+      auto reparsed = sim::parse_scene_xml(xml, "written.xml");
+      INFO((reparsed ? std::string("ok") : reparsed.error()));
+      REQUIRE(reparsed.ok());
+      CHECK(app_test::spec_difference(original, reparsed.value()) == "");
+      // Through a file, and a second generation is byte-identical to the first.
+      const fs::path saved = dir / path.filename();
+      auto result = sim::save_scene_file(original, saved.string());
+      INFO((result ? std::string("saved") : result.error()));
+      REQUIRE(result.ok());
+      const sim::SceneSpec loaded = load(saved);
+      CHECK(app_test::spec_difference(original, loaded) == "");
+      CHECK(sim::write_scene_xml(loaded) == xml);
+      // And it compiles to the same model sizes.
+      auto a = sim::compile_model(original);
+      auto b = sim::compile_model(loaded);
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(a->body_count == b->body_count);
+      CHECK(a->shape_count == b->shape_count);
+      CHECK(a->particle_count == b->particle_count);
+      CHECK(a->joint_count == b->joint_count);
+      CHECK(a->distance_count == b->distance_count);
+    }
+  }
+}
+
+TEST_CASE("the writer names unnamed entities as the parser would and escapes text", "[app][writer]") {
+  sim::SceneSpec spec;
+  spec.name = "quotes \"&\" <angles>";
+  sim::MaterialSpec m;
+  m.name = "a&b";
+  m.friction = sim::Real(0.3);
+  spec.materials.push_back(m);
+  sim::BodySpec b;
+  b.mass = 2;
+  sim::ShapeSpec s;
+  s.type = sim::ShapeType::Sphere;
+  s.radius = sim::Real(0.1);
+  s.material = 0;
+  b.shapes.push_back(s);
+  spec.bodies.push_back(b);  // unnamed
+  sim::JointSpec j;
+  j.type = sim::JointType::Ball;
+  j.body_b = 0;
+  spec.joints.push_back(j);  // unnamed
+  auto parsed = sim::parse_scene_xml(sim::write_scene_xml(spec), "t.xml");
+  INFO((parsed ? std::string("ok") : parsed.error()));
+  REQUIRE(parsed.ok());
+  CHECK(parsed->name == spec.name);
+  CHECK(parsed->materials[0].name == "a&b");
+  CHECK(parsed->bodies[0].name == "body0");
+  CHECK(parsed->joints[0].name == "joint0");
+  CHECK(parsed->joints[0].body_b == 0);
+  CHECK(parsed->joints[0].body_a == -1);
+}
+
+TEST_CASE("saving replaces the file atomically and leaves nothing behind", "[app][writer]") {
+  const fs::path dir = scratch_dir("atomic");
+  const sim::SceneSpec incline = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
+  const sim::SceneSpec cloth = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "cloth.xml");
+  const fs::path target = dir / "scene.xml";
+
+  SECTION("a new file, then a replacement keeping permissions") {
+    REQUIRE(sim::save_scene_file(incline, target.string()).ok());
+    CHECK(directory_listing(dir) == std::vector<std::string>{"scene.xml"});
+    fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+    REQUIRE(sim::save_scene_file(cloth, target.string()).ok());
+    CHECK(directory_listing(dir) == std::vector<std::string>{"scene.xml"});
+    CHECK(app_test::spec_difference(cloth, load(target)) == "");
+    CHECK((fs::status(target).permissions() & fs::perms::all) ==
+          (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  }
+
+  SECTION("a failed write (file size limit) keeps the old file and removes the temporary") {
+    REQUIRE(sim::save_scene_file(incline, target.string()).ok());
+    const std::string before = read_file(target);
+    // The cloth's XML is ~150 kB; allow 4 kB. write() then fails with EFBIG (SIGXFSZ ignored).
+    auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old_limit{};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+    rlimit limit = old_limit;
+    limit.rlim_cur = 4096;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+    auto result = sim::save_scene_file(cloth, target.string());
+    setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+    REQUIRE_FALSE(result.ok());
+    INFO(result.error());
+    CHECK(result.error().rfind(target.string() + ": ", 0) == 0);  // names the file
+    CHECK(read_file(target) == before);
+    CHECK(directory_listing(dir) == std::vector<std::string>{"scene.xml"});
+  }
+
+  SECTION("a directory in the way, a missing directory, an unreadable spec") {
+    const fs::path blocked = dir / "blocked.xml";
+    fs::create_directories(blocked);
+    auto r1 = sim::save_scene_file(incline, blocked.string());
+    REQUIRE_FALSE(r1.ok());
+    CHECK(r1.error().find(blocked.string()) == 0);
+    const fs::path missing = dir / "no" / "such" / "dir.xml";
+    auto r2 = sim::save_scene_file(incline, missing.string());
+    REQUIRE_FALSE(r2.ok());
+    CHECK(r2.error().find(missing.string()) == 0);
+    // A spec the format cannot hold (a joint to a body that does not exist) is refused before
+    // anything touches the disk.
+    REQUIRE(sim::save_scene_file(incline, target.string()).ok());
+    const std::string before = read_file(target);
+    sim::SceneSpec broken = incline;
+    sim::JointSpec j;
+    j.type = sim::JointType::Fixed;
+    j.body_b = 0;
+    j.body_a = 0;  // to itself
+    broken.joints.push_back(j);
+    auto r3 = sim::save_scene_file(broken, target.string());
+    REQUIRE_FALSE(r3.ok());
+    CHECK(r3.error().rfind(target.string() + ": ", 0) == 0);
+    CHECK(read_file(target) == before);
+    CHECK(directory_listing(dir) == std::vector<std::string>{"blocked.xml", "scene.xml"});
+  }
+}
+
+TEST_CASE("saving refuses what the file format cannot hold instead of dropping it", "[app][writer]") {
+  const fs::path dir = scratch_dir("lossy");
+  const fs::path target = dir / "robot.xml";
+  sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
+  // A triangle mesh (as robot imports make them): a tetrahedron.
+  sim::ShapeSpec& s = spec.bodies[0].shapes[0];
+  s.type = sim::ShapeType::ConvexMesh;
+  s.vertices = {sim::Vec3(0, 0, 0), sim::Vec3(0.1, 0, 0), sim::Vec3(0, 0.1, 0), sim::Vec3(0, 0, 0.1)};
+  s.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  auto result = sim::save_scene_file(spec, target.string());
+  REQUIRE_FALSE(result.ok());
+  INFO(result.error());
+  CHECK(result.error().rfind(target.string() + ": ", 0) == 0);
+  CHECK(result.error().find("triangle mesh") != std::string::npos);
+  CHECK(directory_listing(dir).empty());
+  // Without the triangles it is an ordinary convex shape and saves.
+  s.triangles.clear();
+  CHECK(sim::save_scene_file(spec, target.string()).ok());
+}
