@@ -23,7 +23,7 @@ Placed place_vertex(vec3 p, vec3 n) {
     o.normal = n;
     o.body = -2;
     o.flags = 0;
-    o.color = draw.particle_color.rgb;
+    o.color = frame.field.x == 1 ? element_color[frame.field.y + gl_InstanceIndex].rgb : draw.particle_color.rgb;
     return o;
   }
   ShapeInstance s = instances[gl_InstanceIndex];
@@ -39,6 +39,6 @@ Placed place_vertex(vec3 p, vec3 n) {
   o.normal = ln;
   o.body = s.ids.x;
   o.flags = s.ids.z;
-  o.color = s.color.rgb;
+  o.color = frame.field.x == 1 && s.ids.x >= 0 ? element_color[s.ids.x].rgb : s.color.rgb;
   return o;
 }

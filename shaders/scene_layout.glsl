@@ -13,6 +13,8 @@ layout(std140, set = 0, binding = 0) uniform FrameUniforms {
   ivec4 info;             // x: selected body (-1: none), y: 1 = encode sRGB in the shader,
                           // z: shadow map size [texels] (0: no shadows), w: first particle vec4
                           // in the pose buffer
+  ivec4 field;            // x: 1 = colour bodies and particles from element_color (the per-element
+                          // colour field overlay), y: the first particle's entry
 } frame;
 
 // Poses written by the simulation (render/pose_sink.hpp): per body two vec4s, the centre-of-mass
@@ -29,6 +31,10 @@ struct ShapeInstance {
 layout(std430, set = 0, binding = 2) readonly buffer Instances { ShapeInstance instances[]; };
 
 layout(set = 0, binding = 3) uniform sampler2DShadow shadow_map;
+
+// Per frame (ring slot by dynamic offset): the colour field's colour per body, then per particle
+// (linear RGB), read when frame.field.x is 1.
+layout(std430, set = 0, binding = 4) readonly buffer ElementColors { vec4 element_color[]; };
 
 // What a draw reads from its push constants.
 layout(push_constant) uniform DrawConstants {

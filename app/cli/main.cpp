@@ -28,6 +28,7 @@ void print_help() {
       "  coulomb render <scene> --out dir/ [options]   step a scene and write PNG frames (offscreen Vulkan)\n"
       "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
       "      --overlay contacts,normals,forces,joints,frames,bounds|all  --select body  --yaw/--pitch deg  --zoom f\n"
+      "      --color-by speed|contact_force|mass   colour bodies and particles by a per-element field\n"
       "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
       "  coulomb help\n\n"

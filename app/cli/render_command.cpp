@@ -47,6 +47,7 @@ void print_usage() {
   std::fprintf(stderr,
                "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
                "                      [--steps-per-frame K] [--overlay contacts,normals,forces,joints,frames,bounds|all]\n"
+               "                      [--color-by speed|contact_force|mass]\n"
                "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"
                "                      [--validation] [--dt s] [--set solver.key=value ...] [--threads N]\n"
                "Each frame steps the scene K times (default 4), then renders; frame_0000.png is after K steps.\n");
@@ -57,7 +58,7 @@ void print_usage() {
 int render_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first,
                          {"frames", "out", "width", "height", "steps-per-frame", "overlay", "select", "yaw", "pitch",
-                          "zoom", "samples", "dt", "set", "threads"},
+                          "zoom", "samples", "dt", "set", "threads", "color-by"},
                          {"validation"});
   if (!args) {
     std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
@@ -73,6 +74,13 @@ int render_command(int argc, char** argv, int first) {
     std::fprintf(stderr, "coulomb render: %s\n", overlays.error().c_str());
     return 2;
   }
+  const auto field = render::parse_element_field(args->value("color-by").value_or("none"));
+  if (!field) {
+    std::fprintf(stderr, "coulomb render: unknown --color-by '%s' (none, speed, contact_force, mass)\n",
+                 args->value("color-by")->c_str());
+    return 2;
+  }
+  overlays->element_field = *field;
   const int frames = positive(*args, "frames", 1, 1);
   const int width = positive(*args, "width", 1280, 16);
   const int height = positive(*args, "height", 720, 16);
@@ -123,6 +131,7 @@ int render_command(int argc, char** argv, int first) {
   input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;
   render::ContactOverlay contacts;
   input.contacts = &contacts;
+  std::vector<float> element_values;
 
   std::printf("rendering %d frame%s of %s (%d bodies, %d particles) at %dx%d, %dx MSAA, on %s%s\n", frames,
               frames == 1 ? "" : "s", scene->spec.name.c_str(), model.body_count, model.particle_count, width, height,
@@ -135,6 +144,10 @@ int render_command(int argc, char** argv, int first) {
     for (int i = 0; i < steps_per_frame; ++i)
       if (!sim::step(model, state, control, ws).ok()) ++diverged;
     if (steps_per_frame > 0) render::copy_contacts(model, state, ws, contacts);
+    if (*field != render::ElementField::None) {
+      render::compute_element_field(model, state, steps_per_frame > 0 ? &ws : nullptr, *field, element_values);
+      input.element_values = element_values;
+    }
     if (f == 0) {
       // One camera for the whole sequence, framed on the first frame, so a video does not wobble.
       input.camera = render::frame_bounds(render::scene_bounds(model, state.q), (*renderer)->aspect(), yaw, pitch);

@@ -4,11 +4,13 @@
 #include <QMessageBox>
 #include <QVersionNumber>
 #include <QVulkanInstance>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "cli/cli_common.hpp"
 #include "gui/main_window.hpp"
+#include "gui/vulkan_validation.hpp"
 
 namespace coulomb::gui {
 
@@ -68,7 +70,8 @@ int run_gui(int argc, char** argv, const std::string& scene_path) {
 
   QVulkanInstance vulkan;
   vulkan.setApiVersion(QVersionNumber(1, 1));  // the shaders are SPIR-V 1.3 (Vulkan 1.1)
-  if (!env("COULOMB_VULKAN_VALIDATION").empty()) vulkan.setLayers({"VK_LAYER_KHRONOS_validation"});
+  if (!env("COULOMB_VULKAN_VALIDATION").empty() && !enable_vulkan_validation(vulkan))
+    std::fprintf(stderr, "coulomb: COULOMB_VULKAN_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed\n");
   const bool have_vulkan = vulkan.create();
 
   MainWindowOptions options;

@@ -42,6 +42,19 @@ constexpr OverlayAction kOverlays[] = {
     {"overlay_body_frames", "Body frames"}, {"overlay_bounds", "Bounds"},
 };
 
+// The per-element colour field choices (View > Colour by): object name, menu text, field.
+struct ColourFieldAction {
+  const char* name;
+  const char* text;
+  render::ElementField field;
+};
+constexpr ColourFieldAction kColourFields[] = {
+    {"color_by_none", "&Own colours", render::ElementField::None},
+    {"color_by_speed", "&Speed", render::ElementField::Speed},
+    {"color_by_contact_force", "&Contact force", render::ElementField::ContactForce},
+    {"color_by_mass", "&Mass", render::ElementField::Mass},
+};
+
 QString format_number(double v, int precision = 3) { return QString::number(v, 'g', precision); }
 
 }  // namespace
@@ -223,6 +236,14 @@ void MainWindow::build_actions() {
     a->setCheckable(true);
     connect(a, &QAction::toggled, this, [this] { apply_overlays(); });
   }
+  auto* colour_fields = new QActionGroup(this);
+  for (const ColourFieldAction& c : kColourFields) {
+    QAction* a = make(QString::fromLatin1(c.name), tr(c.text));
+    a->setCheckable(true);
+    a->setChecked(c.field == render::ElementField::None);
+    colour_fields->addAction(a);
+    connect(a, &QAction::toggled, this, [this] { apply_overlays(); });
+  }
   QAction* panels = make("debug_panels", tr("&Debug panels (solver, convergence, stats, joints)"), QKeySequence(Qt::Key_F2));
   panels->setCheckable(true);
   panels->setChecked(true);
@@ -270,6 +291,8 @@ void MainWindow::build_menus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (const OverlayAction& o : kOverlays) view->addAction(action(QString::fromLatin1(o.name)));
+  QMenu* colour_by = view->addMenu(tr("C&olour by"));
+  for (const ColourFieldAction& c : kColourFields) colour_by->addAction(action(QString::fromLatin1(c.name)));
   view->addSeparator();
   view->addAction(action("debug_panels"));
   view->addSeparator();
@@ -332,6 +355,7 @@ void MainWindow::build_status_bar() {
   ms_label_ = label(tr("Wall time of one step"));
   newton_label_ = label(tr("Newton iterations of the last step"));
   residual_label_ = label(tr("Largest final residual of the last step (normal, friction, bilateral rows)"));
+  colour_label_ = label(tr("The colour field's range: dark blue at the low end, yellow at the high end (viridis)"));
   refresh_status();
 }
 
@@ -362,6 +386,15 @@ void MainWindow::refresh_status() {
     last_message_ = QString::fromStdString(s.message);
     if (!last_message_.isEmpty()) statusBar()->showMessage(tr("Paused: %1").arg(last_message_));
   }
+  if (viewport_ && viewport_->overlays().element_field != render::ElementField::None) {
+    const render::ElementField field = viewport_->overlays().element_field;
+    const render::FieldRange r = viewport_->element_range();
+    colour_label_->setText(tr("%1: %2 … %3 %4")
+                               .arg(QString::fromLatin1(render::element_field_name(field)), format_number(r.lo),
+                                    format_number(r.hi), QString::fromLatin1(render::element_field_unit(field))));
+  } else {
+    colour_label_->clear();
+  }
   properties_->refresh_live(s);
 }
 
@@ -379,6 +412,8 @@ void MainWindow::apply_overlays() {
   o.joint_frames = action(QStringLiteral("overlay_joint_frames"))->isChecked();
   o.body_frames = action(QStringLiteral("overlay_body_frames"))->isChecked();
   o.bounding_boxes = action(QStringLiteral("overlay_bounds"))->isChecked();
+  for (const ColourFieldAction& c : kColourFields)
+    if (action(QString::fromLatin1(c.name))->isChecked()) o.element_field = c.field;
   if (viewport_) viewport_->set_overlays(o);
 }
 
@@ -515,6 +550,9 @@ void MainWindow::restore_settings() {
   for (const OverlayAction& o : kOverlays)
     action(QString::fromLatin1(o.name))->setChecked(s.value(QStringLiteral("preferences/") + QString::fromLatin1(o.name), false).toBool());
   action(QStringLiteral("debug_panels"))->setChecked(s.value(QStringLiteral("preferences/debug_panels"), true).toBool());
+  const QString colour = s.value(QStringLiteral("preferences/color_by"), QStringLiteral("color_by_none")).toString();
+  for (const ColourFieldAction& c : kColourFields)
+    if (colour == QLatin1String(c.name)) action(colour)->setChecked(true);
   if (viewport_) viewport_->set_panels_visible(action(QStringLiteral("debug_panels"))->isChecked());
   apply_overlays();
 }
@@ -527,6 +565,8 @@ void MainWindow::save_settings() {
   s.setValue(QStringLiteral("preferences/debug_panels"), action(QStringLiteral("debug_panels"))->isChecked());
   for (const OverlayAction& o : kOverlays)
     s.setValue(QStringLiteral("preferences/") + QString::fromLatin1(o.name), action(QString::fromLatin1(o.name))->isChecked());
+  for (const ColourFieldAction& c : kColourFields)
+    if (action(QString::fromLatin1(c.name))->isChecked()) s.setValue(QStringLiteral("preferences/color_by"), QString::fromLatin1(c.name));
   if (document_->has_scene() && !document_->path().isEmpty())
     s.setValue(QStringLiteral("files/last_scene"), QFileInfo(document_->path()).absoluteFilePath());
   s.sync();

@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
   QLabel* newton_label_ = nullptr;
   QLabel* residual_label_ = nullptr;
   QLabel* state_label_ = nullptr;
+  QLabel* colour_label_ = nullptr;   // the colour field's range (View > Colour by)
 
   std::function<CloseChoice()> close_prompt_;
   std::function<void(const QString&, const QString&)> error_reporter_;

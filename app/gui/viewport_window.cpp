@@ -116,6 +116,13 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
         input.contacts = &contacts_;
       }
+      if (w.overlays_.element_field != render::ElementField::None &&
+          static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
+        render::compute_element_field(*snap.model, snap.state, snap.stepped ? &snap.workspace : nullptr,
+                                      w.overlays_.element_field, element_values_);
+        input.element_values = element_values_;
+        w.element_range_ = render::field_range(element_values_);
+      }
       input.frame_slot = w.currentFrame();
       scene_->update(input);
       scene_->record_shadow_pass(cmd);
@@ -192,6 +199,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   MarkerLines lines_;
   std::unique_ptr<DebugPanels> panels_;
   render::ContactOverlay contacts_;
+  std::vector<float> element_values_;  // the colour field's values for the frame being built
   bool ready_ = false;
   std::uint64_t model_version_ = 0;
 };

@@ -44,7 +44,9 @@ class ViewportWindow : public QVulkanWindow {
   void set_selection(const ItemRef& item);   // highlighted body
   const render::Overlays& overlays() const { return overlays_; }
   void set_overlays(const render::Overlays& overlays);
-  const Grab& current_grab() const { return grab_; }  // the Ctrl+drag spring (kind None: none)
+  const Grab& current_grab() const { return grab_; }
+  // The range the colour field overlay maps onto the colour map in the last frame drawn.
+  render::FieldRange element_range() const { return element_range_; }  // the Ctrl+drag spring (kind None: none)
   int selected_body() const;
 
   // The ImGui panels (ui/) over the scene; they show the values `solver_source` returns and
@@ -90,6 +92,7 @@ class ViewportWindow : public QVulkanWindow {
   bool camera_framed_ = false;               // framed once the first scene appears
   std::uint64_t framed_scene_version_ = 0;
   render::Overlays overlays_;
+  render::FieldRange element_range_;
   ItemRef selection_;
   Grab grab_;
   sim::Vec3 grab_plane_point_ = sim::Vec3::Zero();

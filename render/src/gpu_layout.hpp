@@ -16,8 +16,9 @@ struct FrameUniforms {
   glm::vec4 background;  // linear RGB
   glm::vec4 grid;        // minor cell, major cell, fade start, fade end [m]
   glm::ivec4 info;       // selected body, encode sRGB, shadow map size (0: none), first particle vec4
+  glm::ivec4 field;      // x: 1 = colour elements from ElementColors, y: first particle's entry
 };
-static_assert(sizeof(FrameUniforms) == 2 * 64 + 5 * 16);
+static_assert(sizeof(FrameUniforms) == 2 * 64 + 6 * 16);
 
 struct ShapeInstance {
   glm::vec4 local_pos;   // xyz

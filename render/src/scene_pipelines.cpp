@@ -129,14 +129,15 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
   ScenePipelines p;
   const VkDevice device = context.device;
   const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  const VkDescriptorSetLayoutBinding bindings[4] = {
+  const VkDescriptorSetLayoutBinding bindings[5] = {
       {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, stages, nullptr},
       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, stages, nullptr},
       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr},
       {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stages, nullptr},
+      {4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, stages, nullptr},
   };
   auto set_info = vk_init<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-  set_info.bindingCount = 4;
+  set_info.bindingCount = 5;
   set_info.pBindings = bindings;
   RENDER_VK_TRY(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &p.set_layout));
   const VkPushConstantRange push{stages, 0, sizeof(DrawConstants)};

@@ -62,7 +62,10 @@ MeshKey mesh_key(const sim::Model& m, int s) {
     case sim::ShapeType::Capsule:
       return {2, float(m.shape_radius[std::size_t(s)]), float(m.shape_half_length[std::size_t(s)]), 0, 0, 0, -1};
     case sim::ShapeType::Box: return {3, 0, 0, float(h.x()), float(h.y()), float(h.z()), -1};
-    case sim::ShapeType::ConvexMesh: return {4, 0, 0, 0, 0, 0, m.shape_hull[std::size_t(s)]};
+    case sim::ShapeType::ConvexMesh: {
+      const int mesh = s < int(m.shape_mesh.size()) ? m.shape_mesh[std::size_t(s)] : -1;
+      return mesh >= 0 ? MeshKey{5, 0, 0, 0, 0, 0, mesh} : MeshKey{4, 0, 0, 0, 0, 0, m.shape_hull[std::size_t(s)]};
+    }
   }
   return {-1, 0, 0, 0, 0, 0, -1};
 }
@@ -111,6 +114,8 @@ struct SceneRenderer::Impl {
   std::vector<DrawBatch> batches;
   MeshRange particle_mesh;
   std::unique_ptr<SharedPoseBuffer> poses;
+  GpuBuffer element_colors;            // frames_in_flight slots of one vec4 per body and particle
+  VkDeviceSize element_stride = 0, element_range = 0;
   OverlayScale overlay_scale;
   glm::vec4 grid{0.1f, 1.0f, 10.0f, 18.0f};
   SceneStats stats;
@@ -140,6 +145,7 @@ void SceneRenderer::Impl::release_model() {
   destroy_buffer(ctx.device, vertices);
   destroy_buffer(ctx.device, indices);
   destroy_buffer(ctx.device, instances);
+  destroy_buffer(ctx.device, element_colors);
   poses.reset();
   model.reset();
   meshes.clear();
@@ -209,7 +215,7 @@ sim::Result<bool> SceneRenderer::init(const RenderContext& context, VkRenderPass
   m.line_counts.assign(std::size_t(frames), 0);
 
   const VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1},
-                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2},
                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
   auto pool_info = vk_init<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
@@ -238,10 +244,12 @@ void SceneRenderer::Impl::write_descriptors() {
   const VkDescriptorBufferInfo instance_info{instances.buffer, 0, VK_WHOLE_SIZE};
   const VkDescriptorImageInfo shadow_info{shadow.sampler, shadow.depth.view,
                                           VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet writes[4] = {};
-  const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
-  for (std::uint32_t i = 0; i < 4; ++i) {
+  const VkDescriptorBufferInfo element_info{element_colors.buffer, 0, element_range};
+  VkWriteDescriptorSet writes[5] = {};
+  const VkDescriptorType types[5] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC};
+  for (std::uint32_t i = 0; i < 5; ++i) {
     writes[i] = vk_init<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
     writes[i].dstSet = set;
     writes[i].dstBinding = i;
@@ -252,7 +260,8 @@ void SceneRenderer::Impl::write_descriptors() {
   writes[1].pBufferInfo = &pose_info;
   writes[2].pBufferInfo = &instance_info;
   writes[3].pImageInfo = &shadow_info;
-  vkUpdateDescriptorSets(ctx.device, 4, writes, 0, nullptr);
+  writes[4].pBufferInfo = &element_info;
+  vkUpdateDescriptorSets(ctx.device, 5, writes, 0, nullptr);
 }
 
 sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
@@ -352,6 +361,17 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
   m.poses = std::move(*poses);
   write_state_poses(md, initial, *m.poses);
   m.poses->publish();
+
+  // The colour field: one vec4 per body and particle in each frame slot (at least one entry).
+  const VkDeviceSize entries = VkDeviceSize(std::max(md.body_count + md.particle_count, 1));
+  const VkDeviceSize storage_align = std::max<VkDeviceSize>(m.ctx.properties.limits.minStorageBufferOffsetAlignment, 16);
+  m.element_range = entries * sizeof(glm::vec4);
+  m.element_stride = (m.element_range + storage_align - 1) / storage_align * storage_align;
+  auto colors = create_buffer(m.ctx, m.element_stride * VkDeviceSize(m.options.frames_in_flight),
+                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::HostWrite);
+  if (!colors) return fail("element colours: " + colors.error());
+  m.element_colors = *colors;
+  std::memset(m.element_colors.mapped, 0, std::size_t(m.element_colors.size));
   m.write_descriptors();
   return true;
 }
@@ -405,6 +425,18 @@ void SceneRenderer::update(const FrameInput& input) {
   u.grid = m.grid;
   u.info = glm::ivec4(input.selected_body, m.encode_srgb ? 1 : 0, input.shadows ? m.shadow.size : 0,
                       2 * md.body_count);
+  // The per-element colour field: this slot's colours, written while no frame in flight reads it.
+  const std::size_t elements = std::size_t(md.body_count + md.particle_count);
+  const bool field = input.overlays.element_field != ElementField::None && elements > 0 &&
+                     input.element_values.size() >= elements;
+  u.field = glm::ivec4(field ? 1 : 0, md.body_count, 0, 0);
+  if (field) {
+    const std::span<const float> values = input.element_values.first(elements);
+    const FieldRange range = input.element_range.lo < input.element_range.hi ? input.element_range : field_range(values);
+    auto* colors = reinterpret_cast<glm::vec4*>(static_cast<std::uint8_t*>(m.element_colors.mapped) +
+                                                m.element_stride * VkDeviceSize(m.slot));
+    for (std::size_t e = 0; e < elements; ++e) colors[e] = glm::vec4(field_color(values[e], range), 1.0f);
+  }
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);
@@ -427,9 +459,11 @@ void SceneRenderer::update(const FrameInput& input) {
 
 void SceneRenderer::Impl::bind_common(VkCommandBuffer cmd, VkPipeline pipeline) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  const std::uint32_t offsets[2] = {std::uint32_t(uniform_stride * VkDeviceSize(slot)),
-                                    std::uint32_t(poses->slot_offset(pose_slot))};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 0, 1, &set, 2, offsets);
+  // Dynamic offsets in binding order: frame uniforms (0), poses (1), element colours (4).
+  const std::uint32_t offsets[3] = {std::uint32_t(uniform_stride * VkDeviceSize(slot)),
+                                    std::uint32_t(poses->slot_offset(pose_slot)),
+                                    std::uint32_t(element_stride * VkDeviceSize(slot))};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 0, 1, &set, 3, offsets);
 }
 
 void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass) {

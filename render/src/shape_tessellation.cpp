@@ -1,6 +1,10 @@
 #include "shape_tessellation.hpp"
 
 #include <cmath>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace render {
 
@@ -108,6 +112,46 @@ MeshData tessellate_hull(const sim::Model::Hull& hull) {
   return m;
 }
 
+MeshData tessellate_triangle_mesh(const sim::TriangleMesh& mesh, float crease_degrees) {
+  const std::size_t n = mesh.vertices.size(), triangles = mesh.triangles.size();
+  auto vertex = [&](int i) { return mesh.vertices[std::size_t(i)].cast<float>().eval(); };
+  // Face normals scaled by twice the face's area (area weighting), and each vertex's faces (CSR).
+  std::vector<Eigen::Vector3f> area_normal(triangles);
+  std::vector<std::uint32_t> first(n + 1, 0), faces(3 * triangles);
+  for (std::size_t t = 0; t < triangles; ++t) {
+    const auto& tri = mesh.triangles[t];
+    area_normal[t] = (vertex(tri[1]) - vertex(tri[0])).cross(vertex(tri[2]) - vertex(tri[0]));
+    for (int k : tri) ++first[std::size_t(k) + 1];
+  }
+  for (std::size_t v = 0; v < n; ++v) first[v + 1] += first[v];
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for (std::size_t t = 0; t < triangles; ++t)
+    for (int k : mesh.triangles[t]) faces[fill[std::size_t(k)]++] = std::uint32_t(t);
+
+  // A corner's normal averages the faces around its vertex that bend less than the crease angle
+  // from its own face (a smoothing group per corner): flat faces stay flat, edges stay sharp.
+  const float crease_cos = std::cos(crease_degrees * kPi / 180.0f);
+  MeshData m;
+  m.vertices.reserve(3 * triangles);
+  m.indices.reserve(3 * triangles);
+  for (std::size_t t = 0; t < triangles; ++t) {
+    if (area_normal[t].squaredNorm() <= 0) continue;  // degenerate: nothing to draw
+    const Eigen::Vector3f face = area_normal[t].normalized();
+    for (int k : mesh.triangles[t]) {
+      Eigen::Vector3f sum = Eigen::Vector3f::Zero();
+      for (std::uint32_t i = first[std::size_t(k)]; i < first[std::size_t(k) + 1]; ++i) {
+        const Eigen::Vector3f& other = area_normal[faces[i]];
+        if (other.squaredNorm() > 0 && other.normalized().dot(face) >= crease_cos) sum += other;
+      }
+      const Eigen::Vector3f normal = sum.normalized();
+      const Eigen::Vector3f p = vertex(k);
+      m.indices.push_back(static_cast<std::uint32_t>(m.vertices.size()));
+      add_vertex(m, p.x(), p.y(), p.z(), normal.x(), normal.y(), normal.z());
+    }
+  }
+  return m;
+}
+
 MeshData tessellate_ground(float half_size) {
   MeshData m;
   const float s = half_size;
@@ -132,6 +176,9 @@ MeshData tessellate_shape(const sim::Model& model, int s, float ground_half_size
       return tessellate_box(float(h.x()), float(h.y()), float(h.z()));
     }
     case sim::ShapeType::ConvexMesh: {
+      // A triangle mesh collided through its SDF is drawn as itself, not as its hull.
+      const int mesh = s < int(model.shape_mesh.size()) ? model.shape_mesh[std::size_t(s)] : -1;
+      if (mesh >= 0) return tessellate_triangle_mesh(model.meshes[std::size_t(mesh)]->mesh);
       const int h = model.shape_hull[std::size_t(s)];
       return h >= 0 ? tessellate_hull(model.hulls[std::size_t(h)]) : MeshData{};
     }

@@ -1,5 +1,5 @@
 // Triangle meshes of the simulation's shapes in each shape's own frame, built once per model:
-// boxes and convex hulls with flat (per-face) normals, spheres and capsules smooth, planes as a
+// boxes and convex hulls with flat (per-face) normals, SDF triangle meshes as they are (creased), spheres and capsules smooth, planes as a
 // finite square the fragment shader draws a grid on and fades out before its edge. Triangles are
 // counter-clockwise seen from outside (the pipelines cull back faces).
 #pragma once
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/sdf.hpp"
 
 namespace render {
 
@@ -26,6 +27,10 @@ MeshData tessellate_sphere(float radius, int rings = 16, int segments = 24);
 // Capsule around the local z axis: a cylinder of half length `half_length` with hemispherical caps.
 MeshData tessellate_capsule(float radius, float half_length, int rings = 16, int segments = 24);
 MeshData tessellate_hull(const sim::Model::Hull& hull);
+// A (possibly non-convex) triangle mesh, as collided through its SDF: each corner's normal is the
+// area-weighted average of the faces around its vertex that bend less than `crease_degrees` from
+// the corner's own face, so smooth surfaces shade smoothly and edges stay sharp.
+MeshData tessellate_triangle_mesh(const sim::TriangleMesh& mesh, float crease_degrees = 35.0f);
 // The square |x|, |y| <= half_size in the plane z = 0, normal +z.
 MeshData tessellate_ground(float half_size);
 

@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "gui/gui_main.hpp"
+#include "gui/vulkan_validation.hpp"
 
 namespace app_test {
 
@@ -45,13 +46,20 @@ inline bool has_window_system() {
   return display_flag();
 }
 
+inline bool& validation_flag() {
+  static bool flag = false;
+  return flag;
+}
+
 // The Vulkan instance for viewports, or null (no display, no Vulkan driver).
 inline QVulkanInstance* vulkan_instance() {
   if (!has_window_system()) return nullptr;
   static QVulkanInstance* instance = [] {
     auto* v = new QVulkanInstance;
     v->setApiVersion(QVersionNumber(1, 1));  // as the app: the shaders are SPIR-V 1.3
-    if (std::getenv("COULOMB_VULKAN_VALIDATION")) v->setLayers({"VK_LAYER_KHRONOS_validation"});
+    // Validation on whenever the layer is installed (packaging/install-deps.sh installs it): the
+    // window tests fail on any error it reports (see validation_errors_checked()).
+    validation_flag() = coulomb::gui::enable_vulkan_validation(*v);
     if (!v->create()) {
       delete v;
       return static_cast<QVulkanInstance*>(nullptr);

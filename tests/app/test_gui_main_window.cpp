@@ -21,6 +21,7 @@
 #include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/viewport_window.hpp"
+#include "gui/vulkan_validation.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
@@ -48,6 +49,7 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   if (!vulkan) WARN("no Vulkan instance: the window runs without its viewport");
   const fs::path dir = scratch_dir("open");
+  const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   MainWindowOptions options;
   options.scene_path = scene_path("incline");
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
@@ -89,6 +91,31 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
           for (int x = 0; x < image.width(); x += 8) different += image.pixel(x, y) != corner;
         const int samples = (image.height() / 8) * (image.width() / 8);
         CHECK(different > samples / 10);
+
+        // View menu toggles change the picture: the contact overlay (the box rests on the
+        // incline after the step, so it has contacts), then the colour field; off again gives
+        // the first picture back.
+        auto differing = [](const QImage& a, const QImage& b) {
+          int n = 0;
+          for (int y = 0; y < a.height(); y += 2)
+            for (int x = 0; x < a.width(); x += 2) {
+              const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+              n += std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q)) > 24;
+            }
+          return n;
+        };
+        REQUIRE(window.runner().latest().workspace.contacts.size() > 0);
+        const QImage plain = viewport->grab();
+        window.action(QStringLiteral("overlay_contacts"))->setChecked(true);
+        const QImage contacts = viewport->grab();
+        CHECK(differing(plain, contacts) > 4);
+        window.action(QStringLiteral("overlay_contacts"))->setChecked(false);
+        window.action(QStringLiteral("color_by_speed"))->setChecked(true);
+        CHECK(viewport->overlays().element_field == render::ElementField::Speed);
+        const QImage coloured = viewport->grab();
+        CHECK(differing(plain, coloured) > 100);  // the whole box changes colour
+        window.action(QStringLiteral("color_by_none"))->setChecked(true);
+        CHECK(differing(plain, viewport->grab()) == 0);
       }
 
       // Mouse: a double click on the box (framed in the middle) selects it; Ctrl+drag upwards
@@ -203,6 +230,8 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
     app_test::pump(50);
   }
   CHECK(errors.isEmpty());
+  INFO("Vulkan validation: " << coulomb::gui::vulkan_validation_errors().join('\n').toStdString());
+  CHECK(coulomb::gui::vulkan_validation_error_count() == validation_errors);
 
   // Settings persisted: the scene, the recent files, the window geometry.
   QSettings settings(options.settings_file, QSettings::IniFormat);
@@ -218,6 +247,7 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
     return;
   }
   const fs::path dir = scratch_dir("restore");
+  const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   const QString copy = QString::fromStdString((dir / "pendulum.xml").string());
   fs::copy_file(scene_path("pendulum").toStdString(), copy.toStdString());
   MainWindowOptions options;
@@ -265,4 +295,6 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   CHECK(window.scene_tree().selected() == ItemRef{ItemKind::Body, 0});
   CHECK(window.properties().item() == ItemRef{ItemKind::Body, 0});
   CHECK(window.close());
+  INFO("Vulkan validation: " << coulomb::gui::vulkan_validation_errors().join('\n').toStdString());
+  CHECK(coulomb::gui::vulkan_validation_error_count() == validation_errors);
 }

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "render/element_field.hpp"
 #include "render/orbit_camera.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
@@ -26,6 +27,9 @@ struct Overlays {
   // Force arrow length per newton [m/N]; 0: automatic, the weight of the median dynamic body is
   // drawn as long as its bounding radius. Arrows are clamped at 2.5x that length.
   float force_scale = 0.0f;
+  // Colours every body and particle by a scalar (viridis, grey where it does not apply) in place
+  // of their own colours; the values come in FrameInput::element_values.
+  ElementField element_field = ElementField::None;
   bool any() const {
     return contact_points || contact_normals || normal_forces || friction_forces || joint_frames || body_frames ||
            bounding_boxes;
@@ -63,6 +67,11 @@ struct FrameInput {
   int selected_body = -1;            // highlighted body, -1: none
   Overlays overlays;
   const ContactOverlay* contacts = nullptr;  // for the contact overlays; may be null
+  // For Overlays::element_field: one value per body, then per particle (compute_element_field);
+  // ignored unless it has that many. `element_range`: the colour map's ends; lo >= hi: the
+  // values' own range.
+  std::span<const float> element_values;
+  FieldRange element_range;
   bool shadows = true;
   glm::vec3 background = kDefaultBackground;
   // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A

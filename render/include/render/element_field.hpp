@@ -1,0 +1,50 @@
+// The per-element colour field overlay: one scalar per body and per particle (speed, contact
+// force, mass), mapped through a perceptually uniform colour map (viridis) onto the elements in
+// place of their own colours. The caller computes the values (it holds the State and the
+// Workspace the renderer never sees) and passes them in FrameInput::element_values.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+#include "sim/step.hpp"
+
+namespace render {
+
+enum class ElementField {
+  None,
+  Speed,         // |v| of the centre of mass or particle [m/s]
+  ContactForce,  // sum of the normal contact forces λ_n the element receives [N]
+  Mass,          // [kg]; fixed bodies and particles: NaN (drawn grey)
+};
+
+const char* element_field_name(ElementField field);  // "speed", "contact force", "mass", "none"
+const char* element_field_unit(ElementField field);  // "m/s", "N", "kg", ""
+// "none", "speed", "contact_force" (or "contact force"), "mass"; nullopt for anything else.
+std::optional<ElementField> parse_element_field(const std::string& name);
+
+// values[0 .. body_count) per body, then per particle (resized to body_count + particle_count).
+// `workspace` may be null (ContactForce then gives 0). NaN marks elements the field does not
+// apply to. No allocation once `values` has its size.
+void compute_element_field(const sim::Model& model, const sim::State& state, const sim::Workspace* workspace,
+                           ElementField field, std::vector<float>& values);
+
+struct FieldRange {
+  float lo = 0, hi = 0;
+};
+// The finite values' minimum and maximum; an all-NaN or empty field gives {0, 0}.
+FieldRange field_range(std::span<const float> values);
+
+// Viridis (matplotlib's colour map, a polynomial fit), linear RGB, for t in [0, 1] (clamped).
+glm::vec3 viridis(float t);
+// What an element of value v is drawn with: viridis((v − lo)/(hi − lo)) (the middle of the map
+// when hi <= lo), grey for NaN.
+glm::vec3 field_color(float v, const FieldRange& range);
+
+}  // namespace render
