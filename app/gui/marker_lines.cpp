@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "render/pipeline_recipe.hpp"
+
 namespace coulomb::gui {
 
 namespace {
@@ -53,70 +55,22 @@ sim::Result<bool> MarkerLines::init(VkDevice device, VkRenderPass render_pass, V
     release();
     return sim::Error{"viewport lines: cannot create the shader modules"};
   }
-  VkPipelineShaderStageCreateInfo stages[2]{};
-  stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vert, "main", nullptr};
-  stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag, "main", nullptr};
-
-  VkPipelineVertexInputStateCreateInfo vertex_input{};
-
-  vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-  VkPipelineInputAssemblyStateCreateInfo assembly{};
-  assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
-  assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
-  VkPipelineViewportStateCreateInfo viewport{};
-  viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
-  viewport.viewportCount = 1;
-  viewport.scissorCount = 1;
-  VkPipelineRasterizationStateCreateInfo raster{};
-  raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
-  raster.polygonMode = VK_POLYGON_MODE_FILL;
-  raster.cullMode = VK_CULL_MODE_NONE;
-  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-  raster.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo multisample{};
-  multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
-  multisample.rasterizationSamples = samples;
-  VkPipelineDepthStencilStateCreateInfo depth{};
-  depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
-  depth.depthTestEnable = VK_FALSE;  // the spring stays visible through bodies
-  depth.depthWriteEnable = VK_FALSE;
-  depth.depthCompareOp = VK_COMPARE_OP_ALWAYS;
-  VkPipelineColorBlendAttachmentState blend_attachment{};
-  blend_attachment.colorWriteMask =
-      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-  VkPipelineColorBlendStateCreateInfo blend{};
-  blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
-  blend.attachmentCount = 1;
-  blend.pAttachments = &blend_attachment;
-  const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-  VkPipelineDynamicStateCreateInfo dynamic{};
-  dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
-  dynamic.dynamicStateCount = 2;
-  dynamic.pDynamicStates = dynamic_states;
-
-  VkGraphicsPipelineCreateInfo info{};
-
-  info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
-  info.stageCount = 2;
-  info.pStages = stages;
-  info.pVertexInputState = &vertex_input;
-  info.pInputAssemblyState = &assembly;
-  info.pViewportState = &viewport;
-  info.pRasterizationState = &raster;
-  info.pMultisampleState = &multisample;
-  info.pDepthStencilState = &depth;
-  info.pColorBlendState = &blend;
-  info.pDynamicState = &dynamic;
-  info.layout = layout_;
-  info.renderPass = render_pass;
-  info.subpass = 0;
-  const VkResult result = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  render::PipelineRecipe recipe;  // no vertex input: the two ends come from push constants
+  recipe.vertex = vert;
+  recipe.fragment = frag;
+  recipe.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  recipe.cull = VK_CULL_MODE_NONE;
+  recipe.depth_test = false;  // the spring stays visible through bodies
+  recipe.depth_write = false;
+  recipe.samples = samples;
+  auto pipeline = recipe.build(device_, layout_, render_pass);
   vkDestroyShaderModule(device_, vert, nullptr);
   vkDestroyShaderModule(device_, frag, nullptr);
-  if (result != VK_SUCCESS) {
+  if (!pipeline) {
     release();
-    return sim::Error{"viewport lines: cannot create the pipeline (VkResult " + std::to_string(static_cast<int>(result)) + ")"};
+    return sim::Error{"viewport lines: " + pipeline.error()};
   }
+  pipeline_ = *pipeline;
   return true;
 }
 

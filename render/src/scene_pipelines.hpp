@@ -21,7 +21,8 @@ struct ScenePipelines {
 };
 
 // Set 0: 0 frame uniforms (dynamic offset), 1 poses (storage, dynamic offset), 2 shape instances
-// (storage), 3 shadow map (combined image sampler). Push constants: DrawConstants.
+// (storage), 3 shadow map (combined image sampler), 4 element colours (storage, dynamic offset).
+// Push constants: DrawConstants.
 sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context, VkRenderPass scene_pass,
                                                    VkSampleCountFlagBits samples, VkRenderPass shadow_pass,
                                                    int shadow_map_size);
