@@ -1,10 +1,27 @@
 #include "gpu_resources.hpp"
 
 #include <cstring>
+#include <string>
 
 #include "vulkan_check.hpp"
 
 namespace render {
+
+namespace {
+
+// Memory of type `type` (-1: none suits) for `req`; errors say what it was for.
+sim::Result<VkDeviceMemory> allocate_memory(const RenderContext& context, const VkMemoryRequirements& req, int type,
+                                            const char* what) {
+  if (type < 0) return sim::Error{std::string("no suitable memory type for ") + what};
+  auto alloc = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  RENDER_VK_TRY(vkAllocateMemory(context.device, &alloc, nullptr, &memory));
+  return memory;
+}
+
+}  // namespace
 
 sim::Result<GpuBuffer> create_buffer(const RenderContext& context, VkDeviceSize size, VkBufferUsageFlags usage,
                                      MemoryUse use) {
@@ -33,17 +50,12 @@ sim::Result<GpuBuffer> create_buffer(const RenderContext& context, VkDeviceSize 
                               VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
       break;
   }
-  if (type < 0) {
+  auto memory = allocate_memory(context, req, type, "a buffer");
+  if (!memory) {
     destroy_buffer(context.device, b);
-    return sim::Error{"no suitable memory type for a buffer"};
+    return sim::Error{memory.error()};
   }
-  auto alloc = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
-  if (VkResult r = vkAllocateMemory(context.device, &alloc, nullptr, &b.memory); r != VK_SUCCESS) {
-    destroy_buffer(context.device, b);
-    return vk_error("vkAllocateMemory", r);
-  }
+  b.memory = *memory;
   vkBindBufferMemory(context.device, b.buffer, b.memory, 0);
   if (use != MemoryUse::DeviceLocal) {
     if (VkResult r = vkMapMemory(context.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
@@ -131,18 +143,12 @@ sim::Result<GpuImage> create_image(const RenderContext& context, VkExtent2D exte
   const VkMemoryPropertyFlags preferred = (usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT)
                                               ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT
                                               : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  int type = find_memory_type(context, req.memoryTypeBits, 0, preferred);
-  if (type < 0) {
+  auto memory = allocate_memory(context, req, find_memory_type(context, req.memoryTypeBits, 0, preferred), "an image");
+  if (!memory) {
     destroy_image(context.device, im);
-    return sim::Error{"no memory type for an image"};
+    return sim::Error{memory.error()};
   }
-  auto alloc = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
-  if (VkResult r = vkAllocateMemory(context.device, &alloc, nullptr, &im.memory); r != VK_SUCCESS) {
-    destroy_image(context.device, im);
-    return vk_error("vkAllocateMemory", r);
-  }
+  im.memory = *memory;
   vkBindImageMemory(context.device, im.image, im.memory, 0);
   auto view = vk_init<VkImageViewCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
   view.image = im.image;
