@@ -38,7 +38,7 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
       ImGui::Text("rotation %7.3f %7.3f %7.3f rad", static_cast<double>(v.target_rotation[0]),
                   static_cast<double>(v.target_rotation[1]), static_cast<double>(v.target_rotation[2]));
     else
-      ImGui::TextDisabled("orientation not tracked (chain has fewer than 6 joints)");
+      ImGui::TextDisabled("orientation: not tracked (< 6 joints)");
     ImGui::Text("IK error %.2f mm  %.3f rad  %s", 1000.0 * static_cast<double>(v.ik_position_error),
                 static_cast<double>(v.ik_orientation_error), v.ik_converged ? "converged" : "not converged");
     if (v.has_gripper) {
@@ -54,7 +54,7 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   ImGui::TextWrapped("gamepad: %s", v.gamepad_status.c_str());
   if (v.enabled && v.finger_forces && v.finger_forces->series_count() > 0) {
     ImGui::Separator();
-    ImGui::TextUnformatted("finger contact force (sum of λn)");
+    ImGui::TextUnformatted("finger contact force (sum of normal forces)");
     contact_force_plots(*v.finger_forces);
   }
   ImGui::End();
