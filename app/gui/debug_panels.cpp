@@ -222,7 +222,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     ui::contact_force_panel(*st.forces);
   }
-  if (teleop) {
+  if (teleop && teleop->available) {  // scenes without a robot get no Teleop panel
     ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
                             ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
