@@ -319,3 +319,45 @@ TEST_CASE("the target gizmo: handles picked on screen, arrow drags follow the cu
   CHECK(aa.angle() == Approx(kPi / 2).margin(1e-9));
   CHECK(aa.axis().z() == Approx(1).margin(1e-9));
 }
+
+TEST_CASE("teleoperated grasp: the finger force read-out holds the grip force and carries the cube's weight",
+          "[teleop]") {
+  // The grasp scene: a palm on a vertical lift, two fingers with force-limited drives (5 N) around
+  // a 0.2 kg cube. Close by teleoperation, then command the gripper up 5 cm.
+  const Loaded scene = load("grasp");
+  const sim::Model& m = *scene.model;
+  const TeleopSetup setup = default_teleop_setup(m);
+  REQUIRE(setup.end_effector == body(m, "palm"));
+  REQUIRE(setup.gripper_joints.size() == 2);
+  SimRunner runner;
+  runner.load(scene.spec, scene.model);
+  runner.set_teleop(setup);
+  runner.set_teleop_gripper(true);
+  run_steps(runner, static_cast<int>(std::lround(1.0 / m.dt)));
+  const int cube = body(m, "cube");
+  const double z0 = runner.latest().state.body_position(cube).z();
+  sim::TeleopCommand up;
+  up.linear_velocity = Vec3(0, 0, 0.1);
+  runner.set_teleop_command(up);
+  run_steps(runner, static_cast<int>(std::lround(0.5 / m.dt)));
+  runner.set_teleop_command(sim::TeleopCommand{});
+  run_steps(runner, static_cast<int>(std::lround(1.0 / m.dt)));
+
+  // What the Teleop panel plots: each finger body's contact force from the snapshot.
+  const Snapshot& s = runner.latest();
+  REQUIRE(s.teleop.finger_bodies.size() == 2);
+  const sim::BodyContactForce left = sim::body_contact_force(s.workspace, s.teleop.finger_bodies[0]);
+  const sim::BodyContactForce right = sim::body_contact_force(s.workspace, s.teleop.finger_bodies[1]);
+  const double grip = m.joint_max_force[static_cast<std::size_t>(setup.gripper_joints[0])];
+  const double weight = -m.gravity.z() / m.body_inv_mass[static_cast<std::size_t>(cube)];
+  INFO("left " << left.force.transpose() << " (" << left.normal << " N), right " << right.force.transpose() << " ("
+               << right.normal << " N), cube lifted " << s.state.body_position(cube).z() - z0 << " m");
+  // The cube is off the table, held only by the fingers.
+  CHECK(s.state.body_position(cube).z() - z0 > 0.04);
+  // Each finger squeezes with its drive's force limit, equal and opposite along the closing axis.
+  CHECK(left.normal == Approx(grip).epsilon(0.01));
+  CHECK(right.normal == Approx(grip).epsilon(0.01));
+  CHECK(left.force.x() == Approx(-right.force.x()).epsilon(0.01));
+  // Friction on the two fingers carries the cube's weight (the cube pulls the fingers down by m g).
+  CHECK(left.force.z() + right.force.z() == Approx(-weight).epsilon(0.01));
+}
