@@ -212,16 +212,21 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
     return;
   }
   const sim::Model& m = *s.model;
-  v.bodies.clear();
-  v.body_names.clear();
-  for (int b = 0; b < m.body_count; ++b) {
-    if (!teleop_setup_for_body(m, b).valid()) continue;
-    v.bodies.push_back(b);
-    v.body_names.push_back(m.body_name[static_cast<std::size_t>(b)]);
+  if (s.model_version != listed_model_version_ || v.bodies.empty()) {
+    // The bodies a session can drive, listed again when the model changes.
+    v.bodies.clear();
+    v.body_names.clear();
+    for (int b = 0; b < m.body_count; ++b) {
+      if (!teleop_setup_for_body(m, b).valid()) continue;
+      v.bodies.push_back(b);
+      v.body_names.push_back(m.body_name[static_cast<std::size_t>(b)]);
+    }
+    listed_model_version_ = s.model_version;
+    default_end_effector_ = default_teleop_setup(m).end_effector;
   }
   v.available = !v.bodies.empty();
   const TeleopStatus& t = s.teleop;
-  v.end_effector = t.active ? t.end_effector : (chosen_body_ >= 0 ? chosen_body_ : default_teleop_setup(m).end_effector);
+  v.end_effector = t.active ? t.end_effector : (chosen_body_ >= 0 ? chosen_body_ : default_end_effector_);
   for (int i = 0; i < 3; ++i) {
     v.target_position[i] = static_cast<float>(t.target_position[i]);
     v.effector_position[i] = static_cast<float>(t.effector_position[i]);

@@ -94,6 +94,8 @@ class TeleopDriver : public QObject {
   sim::Vec3 drag_position_ = sim::Vec3::Zero();
   sim::Quat drag_orientation_ = sim::Quat::Identity();
   std::string message_;
+  mutable std::uint64_t listed_model_version_ = 0;  // the panel's body list is for this model
+  mutable int default_end_effector_ = -1;
 };
 
 }  // namespace coulomb::gui
