@@ -2,7 +2,9 @@
 // once warm (the project's rule for the step loop). Its own executable: it replaces the global
 // operator new with a counting one, which must not leak into the main test binary.
 // GCC pairs the replaced operator new with the free() in the replaced delete and warns; they match.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
