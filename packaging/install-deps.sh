@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libtbb-dev libtinyxml2-dev catch2
   libimgui-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglm-dev libpng-dev
-  qt6-base-dev qt6-qpa-plugins xvfb xauth
+  qt6-base-dev qt6-qpa-plugins xvfb xauth libsdl2-dev
   libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev
 )
 

@@ -25,9 +25,10 @@ struct DebugPanels::State {
   ui::SolverPanelView solver;
   ui::JointPanelView joints;
   std::uint64_t joints_model_version = 0;
-  std::unique_ptr<ui::ForceHistory> forces;       // watched bodies: names containing "finger"
-  std::vector<int> force_bodies;
+  std::unique_ptr<ui::ForceHistory> forces;       // watched bodies: the teleoperated gripper's
+  std::vector<int> force_bodies;                  // fingers, else names containing "finger"
   std::uint64_t forces_model_version = 0;
+  std::uint64_t forces_teleop_session = 0;
   std::uint64_t last_sequence = 0;
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
 };
@@ -120,7 +121,7 @@ void DebugPanels::prepare(VkCommandBuffer cmd) {
 }
 
 PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solver, double dt, float width,
-                              float height, float scale) {
+                              float height, float scale, ui::TeleopPanelView* teleop) {
   PanelEdits edits;
   if (!ready_) return edits;
   ImGui::SetCurrentContext(context_);
@@ -146,16 +147,23 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     st.joints = ui::make_joint_panel_view(*s.model);
     st.joints_model_version = s.model_version;
   }
-  if (s.model && s.model_version != st.forces_model_version) {
+  if (s.model && (s.model_version != st.forces_model_version || s.teleop.session != st.forces_teleop_session)) {
     st.force_bodies.clear();
     std::vector<std::string> names;
-    for (int b = 0; b < s.model->body_count; ++b)
-      if (s.model->body_name[static_cast<std::size_t>(b)].find("finger") != std::string::npos) {
+    const bool fingers = s.teleop.active && !s.teleop.finger_bodies.empty();
+    for (int b = 0; b < s.model->body_count; ++b) {
+      const std::string& name = s.model->body_name[static_cast<std::size_t>(b)];
+      const bool watched = fingers ? std::find(s.teleop.finger_bodies.begin(), s.teleop.finger_bodies.end(), b) !=
+                                         s.teleop.finger_bodies.end()
+                                   : name.find("finger") != std::string::npos;
+      if (watched) {
         st.force_bodies.push_back(b);
-        names.push_back(s.model->body_name[static_cast<std::size_t>(b)]);
+        names.push_back(name);
       }
+    }
     st.forces = names.empty() ? nullptr : std::make_unique<ui::ForceHistory>(names);
     st.forces_model_version = s.model_version;
+    st.forces_teleop_session = s.teleop.session;
   }
 
   ImGui_ImplVulkan_NewFrame();
@@ -213,6 +221,13 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     ui::contact_force_panel(*st.forces);
+  }
+  if (teleop && teleop->available) {  // scenes without a robot get no Teleop panel
+    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
+    teleop->finger_forces = st.forces.get();
+    edits.teleop = ui::teleop_panel(*teleop);
   }
   ImGui::Render();
   return edits;

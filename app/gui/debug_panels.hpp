@@ -14,6 +14,7 @@
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
+#include "ui/teleop_panel.hpp"
 
 struct ImGuiContext;
 struct ImGuiIO;
@@ -27,6 +28,7 @@ struct PanelEdits {
   std::optional<double> dt;                   // ... or the time step
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
+  ui::TeleopPanelEdits teleop;                // the Teleop panel's edits (view: the one passed in)
 };
 
 class DebugPanels {
@@ -49,8 +51,10 @@ class DebugPanels {
   void prepare(VkCommandBuffer cmd);
   // Builds the panels for this frame. `solver`, `dt`: the document's values (what the Solver
   // panel shows). `width`, `height`: logical size; `scale`: device pixels per logical pixel.
+  // `teleop`: the Teleop panel's view (filled by the caller; null: no Teleop panel); its finger
+  // force history is set here.
   PanelEdits build(const Snapshot& snapshot, const sim::SolverOptions& solver, double dt, float width, float height,
-                   float scale);
+                   float scale, ui::TeleopPanelView* teleop = nullptr);
   // Inside the render pass, after build().
   void record(VkCommandBuffer cmd);
 

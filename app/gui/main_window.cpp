@@ -23,6 +23,7 @@
 #include "gui/scene_document.hpp"
 #include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
+#include "gui/teleop_driver.hpp"
 #include "gui/viewport_window.hpp"
 
 namespace coulomb::gui {
@@ -65,6 +66,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
                   ? std::make_unique<QSettings>(QStringLiteral("Coulomb"), QStringLiteral("coulomb"))
                   : std::make_unique<QSettings>(options_.settings_file, QSettings::IniFormat);
   document_ = std::make_unique<SceneDocument>(*runner_);
+  teleop_ = new TeleopDriver(*runner_, this);
   setObjectName(QStringLiteral("coulomb_main_window"));
   setDockNestingEnabled(true);
 
@@ -117,6 +119,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(viewport_, &ViewportWindow::render_failed, this, [this](const QString& message) {
       statusBar()->showMessage(tr("Viewport: %1").arg(message));
     });
+    viewport_->set_teleop(teleop_);
     // The ImGui panels show the document's solver options and edit them like the property view.
     viewport_->set_solver_source([this] { return document_->spec().solver; },
                                  [this] { return static_cast<double>(document_->spec().dt); });
@@ -151,6 +154,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 MainWindow::~MainWindow() {
   timer_->stop();
   document_->disconnect(this);
+  if (viewport_) viewport_->set_teleop(nullptr);
   // The viewport and panels refer to the runner and the document: they go first.
   delete central_;
   central_ = nullptr;
@@ -221,6 +225,32 @@ void MainWindow::build_actions() {
   reset->setIcon(s->standardIcon(QStyle::SP_MediaSkipBackward));
   connect(reset, &QAction::triggered, this, [this] { runner_->reset(); });
 
+  // Teleoperation (teleop_driver.hpp): keys in the viewport, the target gizmo, a gamepad.
+  QAction* teleop = make("teleop", tr("&Teleoperate robot"), QKeySequence(Qt::Key_T));
+  teleop->setCheckable(true);
+  teleop->setToolTip(tr("Drive the robot's end effector: arrows/PgUp/PgDn move, U/O I/K J/L turn, G gripper, "
+                        "drag the gizmo, or a gamepad"));
+  connect(teleop, &QAction::toggled, this, [this](bool on) { teleop_->set_enabled(on); });
+  connect(teleop_, &TeleopDriver::enabled_changed, this, [this](bool on) {
+    QAction* a = action(QStringLiteral("teleop"));
+    if (a->isChecked() != on) {
+      const QSignalBlocker block(a);
+      a->setChecked(on);
+    }
+  });
+  connect(teleop_, &TeleopDriver::status_message, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+  QAction* teleop_selected = make("teleop_selected", tr("Teleoperate the &selected body"));
+  connect(teleop_selected, &QAction::triggered, this, [this] {
+    int body = -1;
+    if (selection_.kind == ItemKind::Body || (selection_.kind == ItemKind::Shape && selection_.index >= 0)) body = selection_.index;
+    if (body < 0) {
+      statusBar()->showMessage(tr("Select a body of the robot first"), 5000);
+      return;
+    }
+    teleop_->set_end_effector(body);
+    action(QStringLiteral("teleop"))->setChecked(true);
+  });
+
   pacing_ = new QActionGroup(this);
   QAction* real_time = make("real_time", tr("Real &time"));
   real_time->setCheckable(true);
@@ -288,6 +318,9 @@ void MainWindow::build_menus() {
   simulation->addSeparator();
   simulation->addAction(action("real_time"));
   simulation->addAction(action("as_fast_as_possible"));
+  simulation->addSeparator();
+  simulation->addAction(action("teleop"));
+  simulation->addAction(action("teleop_selected"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (const OverlayAction& o : kOverlays) view->addAction(action(QString::fromLatin1(o.name)));

@@ -27,6 +27,7 @@ class PropertyPanel;
 class SceneDocument;
 class SceneTreePanel;
 class SimRunner;
+class TeleopDriver;
 class ViewportWindow;
 
 struct MainWindowOptions {
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
   SceneDocument& document() { return *document_; }
   SimRunner& runner() { return *runner_; }
   ViewportWindow* viewport() { return viewport_; }   // null without Vulkan
+  TeleopDriver& teleop() { return *teleop_; }
   PropertyPanel& properties() { return *properties_; }
   SceneTreePanel& scene_tree() { return *tree_; }
   ItemRef selection() const { return selection_; }
@@ -88,6 +90,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<QSettings> settings_;
   std::unique_ptr<SimRunner> runner_;
   std::unique_ptr<SceneDocument> document_;
+  TeleopDriver* teleop_ = nullptr;     // child QObject
   MainWindowOptions options_;
   ViewportWindow* viewport_ = nullptr;
   QWidget* central_ = nullptr;

@@ -55,6 +55,19 @@ void OrbitCamera::pixel_ray(double x, double y, int width, int height, sim::Vec3
                   .normalized();
 }
 
+bool OrbitCamera::project(const sim::Vec3& point, int width, int height, double& x, double& y) const {
+  const double w = std::max(width, 1), h = std::max(height, 1);
+  const double t = std::tan(0.5 * fov_y);
+  const sim::Vec3 d = point - eye();
+  const double depth = d.dot(forward());
+  if (depth <= 1e-9) return false;
+  const double ndc_x = d.dot(right()) / depth / (t * w / h);
+  const double ndc_y = d.dot(up()) / depth / t;
+  x = 0.5 * (ndc_x + 1.0) * w;
+  y = 0.5 * (1.0 - ndc_y) * h;
+  return true;
+}
+
 sim::Vec3 OrbitCamera::point_on_view_plane(double x, double y, int width, int height, const sim::Vec3& point) const {
   sim::Vec3 o, d;
   pixel_ray(x, y, width, height, o, d);

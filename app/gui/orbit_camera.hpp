@@ -31,6 +31,9 @@ struct OrbitCamera {
 
   // The ray from the eye through pixel (x right, y down) of a width × height viewport.
   void pixel_ray(double x, double y, int width, int height, sim::Vec3& origin, sim::Vec3& direction) const;
+  // The pixel (x right, y down) a world point projects to, the inverse of pixel_ray; false when
+  // the point is not in front of the eye.
+  bool project(const sim::Vec3& point, int width, int height, double& x, double& y) const;
   // Where the ray through the pixel meets the plane through `point` facing the camera.
   sim::Vec3 point_on_view_plane(double x, double y, int width, int height, const sim::Vec3& point) const;
 };

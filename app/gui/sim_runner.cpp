@@ -36,6 +36,7 @@ struct SimRunner::Core {
   int steps_pending = 0;
   std::string message;
   PoseHook pose_hook;
+  TeleopSession teleop;
 
   // Pacing: the wall time at which the simulation time `anchor_sim` is due.
   Clock::time_point anchor_wall{};
@@ -73,6 +74,14 @@ struct SimRunner::Core {
     steps_pending = 0;
     real_time_factor = 0;
     anchor(Clock::now());
+    teleop.rebind(*model, state);  // a running teleoperation starts again from the initial pose
+  }
+
+  // Applies a teleoperation request at once (IK with dt = 0), so a paused simulation shows it.
+  bool teleop_changed() {
+    if (!has_model() || !teleop.active()) return false;
+    teleop.update(*model, state, 0, control);
+    return true;
   }
 };
 
@@ -109,6 +118,7 @@ void SimRunner::load(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr
     ++c.model_version;
     ++c.parameter_version;
     c.grab = Grab{};
+    c.teleop.stop();  // another scene: the UI starts a new session for it
     c.fresh_run();
     c.playing = play;
     return true;
@@ -131,6 +141,7 @@ void SimRunner::replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::s
       c.model = model;
       c.stepped = false;
     }
+    c.teleop.rebind(*c.model, c.state);
     // The grabbed body may be gone or renumbered.
     if (c.grab.kind == Grab::Body && c.grab.index >= c.model->body_count) c.grab = Grab{};
     if (c.grab.kind == Grab::Particle && c.grab.index >= c.model->particle_count) c.grab = Grab{};
@@ -169,6 +180,7 @@ void SimRunner::patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey ke
     c.workspace = sim::Workspace{};
     c.spec = spec;
     c.model = std::move(model);
+    c.teleop.rebind(*c.model, c.state);
     ++c.model_version;
     ++c.parameter_version;
     return true;
@@ -236,6 +248,46 @@ void SimRunner::set_pose_hook(PoseHook hook) {
   });
 }
 
+void SimRunner::set_teleop(const TeleopSetup& setup) {
+  submit([setup](Core& c) {
+    if (!setup.valid() || !c.has_model()) {
+      c.teleop.stop();
+      return true;
+    }
+    if (c.teleop.start(*c.model, c.state, setup)) c.teleop_changed();
+    return true;
+  });
+}
+
+void SimRunner::set_teleop_command(const sim::TeleopCommand& command) {
+  submit([command](Core& c) {
+    c.teleop.set_command(command);
+    // Velocities act with the steps; a gripper change shows at once.
+    return command.gripper != 0 && c.teleop_changed();
+  });
+}
+
+void SimRunner::set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation) {
+  submit([position, orientation](Core& c) {
+    c.teleop.set_target(position, orientation);
+    return c.teleop_changed();
+  });
+}
+
+void SimRunner::set_teleop_gripper(bool closed) {
+  submit([closed](Core& c) {
+    c.teleop.set_gripper(closed);
+    return c.teleop_changed();
+  });
+}
+
+void SimRunner::toggle_teleop_gripper() {
+  submit([](Core& c) {
+    c.teleop.toggle_gripper();
+    return c.teleop_changed();
+  });
+}
+
 void SimRunner::publish(Core& c) {
   Snapshot& s = buffer_.back();
   s.sequence = published_.load(std::memory_order_relaxed) + 1;
@@ -268,6 +320,8 @@ void SimRunner::publish(Core& c) {
                                          static_cast<double>(t.final_bilateral_max)})
                              : 0.0;
   s.message = c.message;
+  if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
+  else s.teleop.active = false;
   s.published = Clock::now();
   // Poses first, so that a frame that sees this snapshot finds them in the renderer's buffer.
   if (c.pose_hook && c.model) c.pose_hook(*c.model, c.state, s.sequence);
@@ -305,6 +359,7 @@ void SimRunner::thread_main() {
       const bool paced = c.playing && c.real_time && c.steps_pending == 0;
       if (paced && now - c.due() > kMaxLag) c.anchor(now);  // cannot keep up: drop the backlog
       if (!paced || now >= c.due()) {
+        c.teleop.update(*c.model, c.state, c.model->dt, c.control);  // drive targets from the IK
         c.step_control.joint_target = c.control.joint_target;
         c.step_control.joint_target_velocity = c.control.joint_target_velocity;
         std::fill(c.step_control.body_wrench.begin(), c.step_control.body_wrench.end(), sim::Vec6::Zero());

@@ -21,6 +21,7 @@
 #include "gui/grab_spring.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/snapshot.hpp"
+#include "gui/teleop_session.hpp"
 #include "sim/spec.hpp"
 
 namespace coulomb::gui {
@@ -56,6 +57,14 @@ class SimRunner {
   void set_grab(const Grab& grab);             // Ctrl+drag spring; kind None releases
   void set_joint_target(int joint, double target);
   void set_pose_hook(PoseHook hook);
+  // Teleoperation (teleop_session.hpp): starts driving `setup` from the current pose (an invalid
+  // setup stops it); the held velocity command; a jump of the target (gizmo); the gripper. The
+  // session survives edits and resets by name and stops when another scene is loaded.
+  void set_teleop(const TeleopSetup& setup);
+  void set_teleop_command(const sim::TeleopCommand& command);
+  void set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation);
+  void set_teleop_gripper(bool closed);
+  void toggle_teleop_gripper();
 
   // ---- reading: one thread only (the UI's) ------------------------------------------------------
   // Takes the newest published snapshot (lock-free) and returns it; the reference stays valid and

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "gui/teleop_session.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
@@ -34,6 +35,7 @@ struct Snapshot {
   double ms_per_step = 0;                  // wall time of step(), smoothed [ms]
   double max_residual = 0;                 // largest final residual of the last step (normal, friction, bilateral)
   std::string message;                     // why the simulation paused itself (divergence), else empty
+  TeleopStatus teleop;                     // the teleoperation session (active: driving)
   std::chrono::steady_clock::time_point published{};
 };
 

@@ -1,5 +1,6 @@
 #include "gui/viewport_window.hpp"
 
+#include <QFocusEvent>
 #include <QKeyEvent>
 #include <QTimer>
 #include <imgui.h>
@@ -12,6 +13,7 @@
 #include "gui/debug_panels.hpp"
 #include "gui/marker_lines.hpp"
 #include "gui/picking.hpp"
+#include "gui/teleop_driver.hpp"
 #include "render/orbit_camera.hpp"
 #include "render/render_context.hpp"
 #include "render/scene_renderer.hpp"
@@ -132,8 +134,9 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       panels_->prepare(cmd);
       const sim::SolverOptions solver = w.solver_source_ ? w.solver_source_() : snap.model->solver;
       const double dt = w.dt_source_ ? w.dt_source_() : double(snap.model->dt);
-      const PanelEdits edits =
-          panels_->build(snap, solver, dt, float(w.width()), float(w.height()), float(w.devicePixelRatio()));
+      if (w.teleop_) w.teleop_->fill_panel_view(snap, teleop_view_);
+      const PanelEdits edits = panels_->build(snap, solver, dt, float(w.width()), float(w.height()),
+                                              float(w.devicePixelRatio()), w.teleop_ ? &teleop_view_ : nullptr);
       // Applied after the frame (edits reach the document and the runner, not this frame).
       ViewportWindow* window = window_;
       if (edits.solver) {
@@ -145,6 +148,13 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
       }
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
+      if (edits.teleop.any() && w.teleop_) {
+        const ui::TeleopPanelEdits teleop = edits.teleop;
+        const ui::TeleopPanelView view = teleop_view_;
+        QTimer::singleShot(0, window, [window, teleop, view] {
+          if (window->teleop_) window->teleop_->apply(teleop, view);
+        });
+      }
     }
 
     VkClearValue clear[3]{};
@@ -176,6 +186,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
           lines_.draw_line(cmd, extent, vp, target - d, target + d, orange);
         }
       }
+      if (w.teleop_ && lines_.ready()) draw_teleop(cmd, extent, camera.view_projection(aspect), snap);
       if (panels) panels_->record(cmd);
     }
     vk->vkCmdEndRenderPass(cmd);
@@ -186,6 +197,31 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   }
 
  private:
+  // The target gizmo (axes red, green, blue; the handle under the mouse yellow) and a grey line
+  // from the driven point to the target (how far the robot lags behind).
+  void draw_teleop(VkCommandBuffer cmd, VkExtent2D extent, const glm::mat4& vp, const Snapshot& snap) {
+    ViewportWindow& w = *window_;
+    sim::Vec3 position;
+    sim::Quat orientation;
+    bool rotations = false;
+    if (!w.teleop_->gizmo_pose(position, orientation, rotations)) return;
+    const GizmoView view{w.camera_, w.width(), w.height()};
+    TargetGizmo::lines(view, position, rotations, gizmo_lines_);
+    const bool srgb = render::is_srgb_format(w.colorFormat());
+    auto colour = [srgb](float r, float g, float b) {
+      // Linear values for sRGB targets (the hardware encodes), display values otherwise.
+      auto lin = [srgb](float c) { return srgb ? std::pow(c, 2.2f) : c; };
+      return glm::vec4(lin(r), lin(g), lin(b), 1.0f);
+    };
+    const glm::vec4 axes[3] = {colour(0.95f, 0.25f, 0.2f), colour(0.3f, 0.85f, 0.3f), colour(0.3f, 0.5f, 1.0f)};
+    const glm::vec4 highlight = colour(1.0f, 0.9f, 0.1f);
+    const GizmoHandle hot = w.teleop_->gizmo_highlight();
+    for (const GizmoLine& l : gizmo_lines_)
+      lines_.draw_line(cmd, extent, vp, to_glm(l.a), to_glm(l.b), l.handle == hot ? highlight : axes[gizmo_axis(l.handle)]);
+    if (snap.teleop.active)
+      lines_.draw_line(cmd, extent, vp, to_glm(snap.teleop.effector_position), to_glm(position), colour(0.8f, 0.8f, 0.8f));
+  }
+
   void fail(const QString& message) {
     ready_ = false;
     if (window_->render_error_ == message) return;
@@ -200,6 +236,8 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   std::unique_ptr<DebugPanels> panels_;
   render::ContactOverlay contacts_;
   std::vector<float> element_values_;  // the colour field's values for the frame being built
+  ui::TeleopPanelView teleop_view_;
+  std::vector<GizmoLine> gizmo_lines_;
   bool ready_ = false;
   std::uint64_t model_version_ = 0;
 };
@@ -230,6 +268,11 @@ int ViewportWindow::selected_body() const {
   if (selection_.kind == ItemKind::Body) return selection_.index;
   if (selection_.kind == ItemKind::Shape && selection_.index >= 0) return selection_.index;
   return -1;
+}
+
+void ViewportWindow::set_teleop(TeleopDriver* driver) {
+  teleop_ = driver;
+  requestUpdate();
 }
 
 void ViewportWindow::set_selection(const ItemRef& item) {
@@ -374,6 +417,9 @@ void ViewportWindow::mousePressEvent(QMouseEvent* event) {
     drag_ = Drag::Grab;
   } else if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && shift)) {
     drag_ = Drag::Pan;
+  } else if (event->button() == Qt::LeftButton && teleop_ &&
+             teleop_->gizmo_press(GizmoView{camera_, width(), height()}, last_mouse_.x(), last_mouse_.y())) {
+    drag_ = Drag::Gizmo;
   } else if (event->button() == Qt::LeftButton) {
     drag_ = Drag::Orbit;
   }
@@ -386,7 +432,11 @@ void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
   const QPointF d = p - last_mouse_;
   last_mouse_ = p;
   switch (drag_) {
-    case Drag::None: return;
+    case Drag::None:
+      // Hovering over the gizmo highlights the handle a press would take.
+      if (teleop_ && teleop_->gizmo_move(GizmoView{camera_, width(), height()}, p.x(), p.y())) break;
+      return;
+    case Drag::Gizmo: teleop_->gizmo_move(GizmoView{camera_, width(), height()}, p.x(), p.y()); break;
     case Drag::Orbit: camera_.orbit(d.x(), d.y(), height()); break;
     case Drag::Pan: camera_.pan(d.x(), d.y(), height()); break;
     case Drag::Grab:
@@ -400,6 +450,7 @@ void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
 void ViewportWindow::mouseReleaseEvent(QMouseEvent* event) {
   if (panels_take_mouse(event)) return;
   if (drag_ == Drag::Grab) release_grab();
+  if (drag_ == Drag::Gizmo && teleop_) teleop_->gizmo_release();
   if (event->buttons() == Qt::NoButton) drag_ = Drag::None;
   requestUpdate();
 }
@@ -432,18 +483,36 @@ void ViewportWindow::wheelEvent(QWheelEvent* event) {
 
 void ViewportWindow::keyPressEvent(QKeyEvent* event) {
   if (panels_take_key(event, true)) return;
+  if (teleop_ && teleop_->key(event->key(), true, event->isAutoRepeat())) {
+    event->accept();
+    requestUpdate();
+    return;
+  }
   switch (event->key()) {
     case Qt::Key_Space: emit command(QStringLiteral("play")); break;
     case Qt::Key_S: emit command(QStringLiteral("step")); break;
     case Qt::Key_R: emit command(QStringLiteral("reset")); break;
     case Qt::Key_F: emit command(QStringLiteral("frame")); break;
+    case Qt::Key_T: emit command(QStringLiteral("teleop")); break;
     default: QVulkanWindow::keyPressEvent(event); return;
   }
   event->accept();
 }
 
 void ViewportWindow::keyReleaseEvent(QKeyEvent* event) {
-  if (!panels_take_key(event, false)) QVulkanWindow::keyReleaseEvent(event);
+  // Released keys reach the driver first, whoever takes them, so that none stays held.
+  const bool teleop_key = teleop_ && teleop_->key(event->key(), false, event->isAutoRepeat());
+  if (panels_take_key(event, false)) return;
+  if (teleop_key) {
+    event->accept();
+    return;
+  }
+  QVulkanWindow::keyReleaseEvent(event);
+}
+
+void ViewportWindow::focusOutEvent(QFocusEvent* event) {
+  if (teleop_) teleop_->release_keys();
+  QVulkanWindow::focusOutEvent(event);
 }
 
 }  // namespace coulomb::gui

@@ -5,8 +5,9 @@
 //
 // Mouse: left drag orbits, middle drag or Shift+left drag pans, the wheel zooms, a double click
 // selects (ray pick), Ctrl+left drag pulls the picked body or particle with a critically damped
-// spring (grab_spring.hpp), drawn as a line. Keys Space, S, R, F emit commands for the main
-// window's actions (which also own the shortcuts).
+// spring (grab_spring.hpp), drawn as a line. Keys Space, S, R, F, T emit commands for the main
+// window's actions (which also own the shortcuts). While teleoperation is on (teleop_driver.hpp)
+// the teleoperation keys go to the driver and a left drag on the target gizmo moves the target.
 #pragma once
 
 #include <QVulkanWindow>
@@ -23,6 +24,7 @@
 namespace coulomb::gui {
 
 class DebugPanels;
+class TeleopDriver;
 
 class ViewportWindow : public QVulkanWindow {
   Q_OBJECT
@@ -48,6 +50,10 @@ class ViewportWindow : public QVulkanWindow {
   // The range the colour field overlay maps onto the colour map in the last frame drawn.
   render::FieldRange element_range() const { return element_range_; }  // the Ctrl+drag spring (kind None: none)
   int selected_body() const;
+  // Teleoperation: keys, the gizmo and the Teleop panel go through `driver` (must outlive the
+  // window; null: none).
+  void set_teleop(TeleopDriver* driver);
+  TeleopDriver* teleop() const { return teleop_; }
 
   // The ImGui panels (ui/) over the scene; they show the values `solver_source` returns and
   // report edits through solver_edited / dt_edited (joint sliders go to the runner directly).
@@ -64,7 +70,7 @@ class ViewportWindow : public QVulkanWindow {
 
  signals:
   void picked(const coulomb::gui::ItemRef& item);   // double click (kind None: empty space)
-  void command(const QString& name);                 // "play", "step", "reset", "frame"
+  void command(const QString& name);                 // "play", "step", "reset", "frame", "teleop"
   void render_failed(const QString& message);
   void solver_edited(const sim::SolverOptions& options);  // from the ImGui Solver panel
   void dt_edited(double dt);
@@ -77,10 +83,11 @@ class ViewportWindow : public QVulkanWindow {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void keyReleaseEvent(QKeyEvent* event) override;
+  void focusOutEvent(QFocusEvent* event) override;
 
  private:
   friend class ViewportRenderer;
-  enum class Drag { None, Orbit, Pan, Grab };
+  enum class Drag { None, Orbit, Pan, Grab, Gizmo };
   void release_grab();
   // Forwards the event to the ImGui panels; true when they take it (the camera leaves it).
   bool panels_take_mouse(QMouseEvent* event);
@@ -99,6 +106,7 @@ class ViewportWindow : public QVulkanWindow {
   Drag drag_ = Drag::None;
   QPointF last_mouse_;
   DebugPanels* panels_ = nullptr;       // owned by the renderer while it has a device
+  TeleopDriver* teleop_ = nullptr;
   bool panels_visible_ = true;
   std::function<sim::SolverOptions()> solver_source_;
   std::function<double()> dt_source_;

@@ -33,17 +33,21 @@ float series_value(void* data, int i) {
 }
 }  // namespace
 
-void contact_force_panel(const ForceHistory& h) {
-  if (!ImGui::Begin("Contact forces")) {
-    ImGui::End();
-    return;
-  }
+void contact_force_plots(const ForceHistory& h) {
   for (int s = 0; s < h.series_count(); ++s) {
     SeriesRef ref{&h, s};
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%.2f N", static_cast<double>(h.latest(s)));
     ImGui::PlotLines(h.name(s).c_str(), series_value, &ref, h.size(), 0, overlay, 0.0f, FLT_MAX, ImVec2(0, 50));
   }
+}
+
+void contact_force_panel(const ForceHistory& h) {
+  if (!ImGui::Begin("Contact forces")) {
+    ImGui::End();
+    return;
+  }
+  contact_force_plots(h);
   ImGui::End();
 }
 

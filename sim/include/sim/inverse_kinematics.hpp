@@ -52,10 +52,25 @@ std::vector<Real> chain_positions(const Model& model, const State& state, const 
 Pose forward_kinematics(const Model& model, const State& state, const std::vector<int>& chain,
                         const std::vector<Real>& positions, int body);
 
+// Buffers of one IK solve, kept between solves so that a warm-started solve of the same chain
+// (teleoperation, every step) allocates nothing.
+struct IkWorkspace {
+  std::vector<Pose> poses;                                   // com pose per body
+  Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> jacobian;  // rows × chain
+  Eigen::Matrix<Real, Eigen::Dynamic, 1> step;               // Δθ (chain)
+};
+
 // Solves from `initial` coordinates of the chain when given (size of the chain; e.g. the last
 // solution, for teleoperation), else from the state's current coordinates. Errors: bad body,
 // no joint chain.
 Result<IkResult> solve_ik(const Model& model, const State& state, const IkTarget& target,
                           const IkOptions& options = {}, const std::vector<Real>* initial = nullptr);
+
+// The same solve in place: `result.joints` is the chain when it already ends at the body (else it
+// is found again), `result.positions` the initial coordinates when they match the chain's size
+// (else the state's). Allocates nothing once `result` and `workspace` have held this chain.
+// False (result untouched) for a bad body or a body without a joint chain.
+bool solve_ik_in_place(const Model& model, const State& state, const IkTarget& target, const IkOptions& options,
+                       IkResult& result, IkWorkspace& workspace);
 
 }  // namespace sim

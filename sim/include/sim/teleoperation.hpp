@@ -28,6 +28,7 @@ class TeleopController {
                                          bool use_orientation = true);
 
   // Moves the target by the command over dt, solves IK and writes drive targets into control.
+  // Allocates nothing after the first update (the IK buffers are kept).
   void update(const Model& model, const State& state, const TeleopCommand& command, Real dt, Control& control);
   // Jumps the target (the viewport gizmo).
   void set_target(const Vec3& position, const Quat& orientation);
@@ -40,6 +41,7 @@ class TeleopController {
   IkTarget target_;
   IkOptions options_;
   IkResult solution_;
+  IkWorkspace workspace_;
   std::vector<int> gripper_joints_;
   bool gripper_closed_ = false;
 };

@@ -46,10 +46,9 @@ void chain_poses(const Model& m, const State& s, const std::vector<int>& chain, 
   }
 }
 
-}  // namespace
-
-std::vector<int> joint_chain(const Model& m, int body) {
-  std::vector<int> chain;
+// The chain into `chain` (cleared first; no allocation once it has the capacity).
+void joint_chain_into(const Model& m, int body, std::vector<int>& chain) {
+  chain.clear();
   for (int b = body; b >= 0 && static_cast<int>(chain.size()) <= m.joint_count;) {
     const int j = parent_joint(m, b);
     if (j < 0 || m.joint_type[j] == JointType::Ball) break;
@@ -57,6 +56,13 @@ std::vector<int> joint_chain(const Model& m, int body) {
     b = m.joint_body_a[j];
   }
   std::reverse(chain.begin(), chain.end());
+}
+
+}  // namespace
+
+std::vector<int> joint_chain(const Model& m, int body) {
+  std::vector<int> chain;
+  joint_chain_into(m, body, chain);
   return chain;
 }
 
@@ -79,17 +85,37 @@ Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, con
                           const std::vector<Real>* initial) {
   if (t.body < 0 || t.body >= m.body_count) return Error{"inverse kinematics: no body " + std::to_string(t.body)};
   IkResult r;
-  r.joints = joint_chain(m, t.body);
-  if (r.joints.empty()) return Error{"inverse kinematics: body '" + m.body_name[t.body] + "' has no joint chain"};
-  r.positions = initial != nullptr && initial->size() == r.joints.size() ? *initial : chain_positions(m, s, r.joints);
+  if (initial != nullptr) r.positions = *initial;
+  IkWorkspace workspace;
+  if (!solve_ik_in_place(m, s, t, o, r, workspace))
+    return Error{"inverse kinematics: body '" + m.body_name[t.body] + "' has no joint chain"};
+  return r;
+}
+
+bool solve_ik_in_place(const Model& m, const State& s, const IkTarget& t, const IkOptions& o, IkResult& r,
+                       IkWorkspace& ws) {
+  if (t.body < 0 || t.body >= m.body_count) return false;
+  if (r.joints.empty() || m.joint_body_b[r.joints.back()] != t.body) {
+    std::vector<int> chain;
+    joint_chain_into(m, t.body, chain);
+    if (chain.empty()) return false;
+    r.joints = std::move(chain);
+  }
+  if (r.positions.size() != r.joints.size()) r.positions = chain_positions(m, s, r.joints);
+  r.converged = false;
   const int n = static_cast<int>(r.joints.size());
   const int rows = t.use_orientation ? 6 : 3;
-  Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> J(rows, n);
-  Eigen::Matrix<Real, Eigen::Dynamic, 1> e(rows);
-  std::vector<Pose> poses;
+  // At most 6 rows: the row-space matrices live on the stack.
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+  using RowVector = Eigen::Matrix<Real, Eigen::Dynamic, 1, 0, 6, 1>;
+  Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>& J = ws.jacobian;
+  J.resize(rows, n);
+  ws.step.resize(n);
+  RowVector e(rows);
+  RowMatrix JJt(rows, rows);
   for (r.iterations = 0; r.iterations <= o.iterations; ++r.iterations) {
-    chain_poses(m, s, r.joints, r.positions, poses);
-    const Pose ee = poses[t.body] * m.body_frame_in_com[t.body];
+    chain_poses(m, s, r.joints, r.positions, ws.poses);
+    const Pose ee = ws.poses[t.body] * m.body_frame_in_com[t.body];
     const Vec3 p = ee.apply(t.point);
     const Vec3 dp = t.position - p;
     const Vec3 dr = rotation_vector(t.orientation * ee.rot.conjugate());
@@ -105,7 +131,7 @@ Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, con
     for (int k = 0; k < n; ++k) {
       const int j = r.joints[k];
       const int a = m.joint_body_a[j];
-      const Pose frame = (a >= 0 ? poses[a] : Pose{}) * m.joint_frame_a[j];
+      const Pose frame = (a >= 0 ? ws.poses[a] : Pose{}) * m.joint_frame_a[j];
       const Vec3 axis = frame.rot * m.joint_axis[j];
       Vec6 col = Vec6::Zero();
       if (m.joint_type[j] == JointType::Revolute) {
@@ -117,20 +143,22 @@ Result<IkResult> solve_ik(const Model& m, const State& s, const IkTarget& t, con
       J.col(k).head<3>() = col.head<3>();
       if (t.use_orientation) J.col(k).tail<3>() = t.orientation_weight * col.tail<3>();
     }
-    const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> JJt =
-        J * J.transpose() + o.damping * o.damping * Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>::Identity(rows, rows);
-    const Eigen::Matrix<Real, Eigen::Dynamic, 1> step = J.transpose() * JJt.ldlt().solve(e);
-    const Real largest = step.cwiseAbs().maxCoeff();
+    // Δθ = Jᵀ (J Jᵀ + λ² I)⁻¹ e
+    for (int a = 0; a < rows; ++a)
+      for (int b = 0; b < rows; ++b) JJt(a, b) = J.row(a).dot(J.row(b)) + (a == b ? o.damping * o.damping : Real(0));
+    const RowVector y = JJt.ldlt().solve(e);
+    for (int k = 0; k < n; ++k) ws.step[k] = J.col(k).dot(y);
+    const Real largest = ws.step.cwiseAbs().maxCoeff();
     const Real scale = largest > o.max_step ? o.max_step / largest : Real(1);
     for (int k = 0; k < n; ++k) {
       const int j = r.joints[k];
       if (!joint_has_coordinate(m.joint_type[j])) continue;
-      Real v = r.positions[k] + scale * step[k];
+      Real v = r.positions[k] + scale * ws.step[k];
       if (m.joint_limited[j]) v = std::clamp(v, m.joint_lower[j], m.joint_upper[j]);
       r.positions[k] = v;
     }
   }
-  return r;
+  return true;
 }
 
 }  // namespace sim

@@ -47,9 +47,8 @@ void TeleopController::update(const Model& model, const State& state, const Tele
 
   // IK warm-started at the previous solution rather than the measured pose: the drives lag, and
   // solving from the lagging pose would make the targets chase the robot.
-  auto solved = solve_ik(model, state, target_, options_, solution_.joints.empty() ? nullptr : &solution_.positions);
-  if (solved) {
-    solution_ = std::move(solved.value());
+  // In place: no allocation once the first update has sized the buffers.
+  if (solve_ik_in_place(model, state, target_, options_, solution_, workspace_)) {
     for (std::size_t k = 0; k < solution_.joints.size(); ++k)
       if (model.joint_drive[solution_.joints[k]] != DriveMode::None)
         control.joint_target[solution_.joints[k]] = solution_.positions[k];

@@ -24,5 +24,7 @@ class ForceHistory {
 };
 
 void contact_force_panel(const ForceHistory& history);
+// The strip charts alone, inside the current window (the Teleop panel shows them too).
+void contact_force_plots(const ForceHistory& history);
 
 }  // namespace ui

@@ -1,0 +1,195 @@
+#include "gui/teleop_session.hpp"
+
+#include <algorithm>
+
+#include "sim/inverse_kinematics.hpp"
+
+namespace coulomb::gui {
+
+namespace {
+
+bool has_child_joint(const sim::Model& m, int body) {
+  for (int j = 0; j < m.joint_count; ++j)
+    if (m.joint_body_a[static_cast<std::size_t>(j)] == body) return true;
+  return false;
+}
+
+// A driven joint a chain can move (IK) or a gripper can open and close.
+bool is_driven_axis(const sim::Model& m, int j) {
+  const auto k = static_cast<std::size_t>(j);
+  return m.joint_drive[k] == sim::DriveMode::Position &&
+         (m.joint_type[k] == sim::JointType::Prismatic || m.joint_type[k] == sim::JointType::Revolute);
+}
+
+int driven_count(const sim::Model& m, const std::vector<int>& chain) {
+  int n = 0;
+  for (int j : chain) n += is_driven_axis(m, j) ? 1 : 0;
+  return n;
+}
+
+sim::Pose authored_initial_pose(const sim::Model& m, int body) {
+  const auto b = static_cast<std::size_t>(body);
+  return m.body_initial_pose[b] * m.body_frame_in_com[b];
+}
+
+}  // namespace
+
+TeleopSetup default_teleop_setup(const sim::Model& m) {
+  // A hand: two or more driven finger joints on a body that a driven chain moves.
+  TeleopSetup best;
+  int best_chain = 0;
+  for (int h = 0; h < m.body_count; ++h) {
+    std::vector<int> fingers;
+    for (int j = 0; j < m.joint_count; ++j) {
+      const auto k = static_cast<std::size_t>(j);
+      if (m.joint_body_a[k] == h && is_driven_axis(m, j) && !has_child_joint(m, m.joint_body_b[k])) fingers.push_back(j);
+    }
+    if (fingers.size() < 2) continue;
+    const int chain = driven_count(m, sim::joint_chain(m, h));
+    if (chain <= best_chain) continue;
+    best_chain = chain;
+    best.end_effector = h;
+    best.gripper_joints = fingers;
+    // The driven point: the centre of the fingers' frames, in the hand's frame.
+    const sim::Pose hand = authored_initial_pose(m, h);
+    sim::Vec3 centre = sim::Vec3::Zero();
+    for (int j : fingers) centre += authored_initial_pose(m, m.joint_body_b[static_cast<std::size_t>(j)]).pos;
+    centre /= static_cast<sim::Real>(fingers.size());
+    best.point = hand.apply_inverse(centre);
+  }
+  if (best.valid()) return best;
+  // No hand: the end of the longest driven chain.
+  for (int b = 0; b < m.body_count; ++b) {
+    const int chain = driven_count(m, sim::joint_chain(m, b));
+    if (chain > best_chain) {
+      best_chain = chain;
+      best.end_effector = b;
+    }
+  }
+  return best;
+}
+
+TeleopSetup teleop_setup_for_body(const sim::Model& m, int body) {
+  TeleopSetup setup;
+  if (body < 0 || body >= m.body_count) return setup;
+  const std::vector<int> chain = sim::joint_chain(m, body);
+  if (driven_count(m, chain) == 0) return setup;
+  const TeleopSetup hand = default_teleop_setup(m);
+  if (body == hand.end_effector) return hand;
+  setup.end_effector = body;
+  for (int j : hand.gripper_joints)
+    if (std::find(chain.begin(), chain.end(), j) == chain.end()) setup.gripper_joints.push_back(j);
+  return setup;
+}
+
+std::vector<int> gripper_finger_bodies(const sim::Model& m, const std::vector<int>& gripper_joints) {
+  std::vector<int> bodies;
+  for (int j : gripper_joints)
+    if (j >= 0 && j < m.joint_count) bodies.push_back(m.joint_body_b[static_cast<std::size_t>(j)]);
+  return bodies;
+}
+
+bool TeleopSession::start(const sim::Model& m, const sim::State& state, const TeleopSetup& setup) {
+  stop();
+  if (!setup.valid() || setup.end_effector >= m.body_count) {
+    message_ = "teleoperation: no robot to drive (no body on a driven joint chain)";
+    return false;
+  }
+  auto created = sim::TeleopController::create(m, state, setup.end_effector, setup.point, setup.gripper_joints);
+  if (!created) {
+    message_ = created.error();
+    return false;
+  }
+  controller_ = std::move(created.value());
+  setup_ = setup;
+  end_effector_name_ = m.body_name[static_cast<std::size_t>(setup.end_effector)];
+  gripper_joint_names_.clear();
+  for (int j : setup.gripper_joints) gripper_joint_names_.push_back(m.joint_name[static_cast<std::size_t>(j)]);
+  finger_bodies_ = gripper_finger_bodies(m, setup.gripper_joints);
+  command_ = sim::TeleopCommand{};
+  pending_gripper_ = 0;
+  message_.clear();
+  ++session_;
+  return true;
+}
+
+void TeleopSession::stop() {
+  if (controller_) ++session_;
+  controller_.reset();
+  command_ = sim::TeleopCommand{};
+  pending_gripper_ = 0;
+}
+
+void TeleopSession::rebind(const sim::Model& m, const sim::State& state) {
+  if (!controller_) return;
+  const bool closed = controller_->gripper_closed();
+  TeleopSetup setup;
+  setup.point = setup_.point;
+  for (int b = 0; b < m.body_count; ++b)
+    if (m.body_name[static_cast<std::size_t>(b)] == end_effector_name_) setup.end_effector = b;
+  for (const std::string& name : gripper_joint_names_)
+    for (int j = 0; j < m.joint_count; ++j)
+      if (m.joint_name[static_cast<std::size_t>(j)] == name) setup.gripper_joints.push_back(j);
+  const std::string lost = end_effector_name_;
+  if (!start(m, state, setup)) {
+    message_ = "teleoperation stopped: '" + lost + "' cannot be driven in the edited scene";
+    return;
+  }
+  if (closed) pending_gripper_ = 1;  // a grasp in progress stays closed across an edit
+}
+
+void TeleopSession::set_command(const sim::TeleopCommand& command) {
+  command_.linear_velocity = command.linear_velocity;
+  command_.angular_velocity = command.angular_velocity;
+  if (command.gripper != 0) pending_gripper_ = command.gripper;
+}
+
+void TeleopSession::set_target(const sim::Vec3& position, const sim::Quat& orientation) {
+  if (controller_) controller_->set_target(position, orientation);
+}
+
+void TeleopSession::set_gripper(bool closed) { pending_gripper_ = closed ? 1 : -1; }
+
+void TeleopSession::toggle_gripper() {
+  if (!controller_) return;
+  const bool closed = pending_gripper_ != 0 ? pending_gripper_ > 0 : controller_->gripper_closed();
+  set_gripper(!closed);
+}
+
+void TeleopSession::update(const sim::Model& m, const sim::State& state, sim::Real dt, sim::Control& control) {
+  if (!controller_) return;
+  sim::TeleopCommand command = command_;
+  command.gripper = pending_gripper_;
+  pending_gripper_ = 0;
+  controller_->update(m, state, command, dt, control);
+}
+
+void TeleopSession::write_status(const sim::Model& m, const sim::State& state, TeleopStatus& out) const {
+  out.active = controller_.has_value();
+  out.session = session_;
+  out.message = message_;
+  if (!controller_) {
+    out.end_effector = -1;
+    out.gripper_joints.clear();
+    out.finger_bodies.clear();
+    out.ik_converged = false;
+    return;
+  }
+  const sim::TeleopController& c = *controller_;
+  out.end_effector = setup_.end_effector;
+  out.point = setup_.point;
+  out.gripper_joints = setup_.gripper_joints;  // assignments reuse the capacity
+  out.finger_bodies = finger_bodies_;
+  out.target_position = c.target().position;
+  out.target_orientation = c.target().orientation;
+  out.orientation_tracked = c.target().use_orientation;
+  const auto b = static_cast<std::size_t>(setup_.end_effector);
+  if (static_cast<int>(state.q.size()) == m.coord_count() && setup_.end_effector < m.body_count)
+    out.effector_position = (state.body_pose(setup_.end_effector) * m.body_frame_in_com[b]).apply(setup_.point);
+  out.ik_position_error = c.last_solution().position_error;
+  out.ik_orientation_error = c.last_solution().orientation_error;
+  out.ik_converged = c.last_solution().converged;
+  out.gripper_closed = c.gripper_closed();
+}
+
+}  // namespace coulomb::gui

@@ -1,0 +1,66 @@
+// The teleoperation update that runs before every step on the simulation thread allocates nothing
+// once warm (the project's rule for the step loop). Its own executable: it replaces the global
+// operator new with a counting one, which must not leak into the main test binary.
+// GCC pairs the replaced operator new with the free() in the replaced delete and warns; they match.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "gui/teleop_session.hpp"
+#include "sim/compile.hpp"
+#include "sim/scene_io.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+std::atomic<bool> counting{false};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+TEST_CASE("the teleoperation session's per-step update allocates nothing once warm", "[teleop][alloc]") {
+  auto spec = sim::load_scene_file(std::string(COULOMB_SOURCE_DIR) + "/assets/scenes/workcell.xml");
+  REQUIRE(spec.ok());
+  auto compiled = sim::compile_model(spec.value());
+  REQUIRE(compiled.ok());
+  const sim::Model& m = compiled.value();
+  const sim::State state = sim::make_initial_state(m);
+  sim::Control control = sim::make_initial_control(m);
+  coulomb::gui::TeleopSession session;
+  REQUIRE(session.start(m, state, coulomb::gui::default_teleop_setup(m)));
+  sim::TeleopCommand command;
+  command.linear_velocity = sim::Vec3(0.1, -0.05, 0.02);
+  command.angular_velocity = sim::Vec3(0, 0, 0.3);
+  session.set_command(command);
+  session.update(m, state, m.dt, control);  // warm-up: sizes the IK buffers
+  coulomb::gui::TeleopStatus status;
+  session.write_status(m, state, status);
+
+  // The counter sees allocations: the allocating IK API makes some.
+  counting = true;
+  { auto r = sim::solve_ik(m, state, status.end_effector >= 0 ? sim::IkTarget{status.end_effector} : sim::IkTarget{}); }
+  counting = false;
+  CHECK(allocations.load() > 0);
+
+  allocations = 0;
+  counting = true;
+  for (int i = 0; i < 200; ++i) {
+    if (i == 100) session.toggle_gripper();
+    session.update(m, state, m.dt, control);
+    session.write_status(m, state, status);
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(status.gripper_closed);
+}

@@ -1,0 +1,198 @@
+// Teleoperation in the main window under a display (xvfb-run in CTest): the Simulation menu's
+// action starts it on the workcell's gripper, keys sent to the viewport move the target by
+// speed × simulated time, a drag on the gizmo's x arrow moves it along x by the ray-plane amount,
+// G closes the fingers, the Teleop panel is drawn and the selection picks another end effector.
+// Skips with a message when there is no display or no Vulkan.
+#include <catch2/catch.hpp>
+
+#include <QAction>
+#include <QImage>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "app/qt_test_app.hpp"
+#include "gui/main_window.hpp"
+#include "gui/sim_runner.hpp"
+#include "gui/teleop_driver.hpp"
+#include "gui/viewport_window.hpp"
+#include "sim/inverse_kinematics.hpp"
+
+using namespace coulomb::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+int body(const sim::Model& m, const std::string& name) {
+  for (int b = 0; b < m.body_count; ++b)
+    if (m.body_name[static_cast<std::size_t>(b)] == name) return b;
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", "[app][window][teleop]") {
+  if (!app_test::has_window_system()) {
+    WARN("no display: skipping the teleoperation window test (run it under xvfb-run)");
+    return;
+  }
+  QVulkanInstance* vulkan = app_test::vulkan_instance();
+  if (!vulkan) {
+    WARN("no Vulkan instance: skipping the teleoperation window test (it needs the viewport)");
+    return;
+  }
+  const fs::path dir = fs::temp_directory_path() / "coulomb_test_app_teleop";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  MainWindowOptions options;
+  options.scene_path = QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "workcell.xml").string());
+  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
+  options.vulkan = vulkan;
+  MainWindow window(options);
+  window.set_error_reporter([](const QString& title, const QString& text) { FAIL(title.toStdString() + ": " + text.toStdString()); });
+  window.show();
+  REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+  ViewportWindow* viewport = window.viewport();
+  REQUIRE(viewport != nullptr);
+  SimRunner& runner = window.runner();
+  const sim::Model& m = *runner.latest().model;
+  auto frame_after = [&] {
+    const std::uint64_t n = viewport->frames_rendered();
+    viewport->requestUpdate();
+    return app_test::pump_until([&] { return viewport->frames_rendered() > n || !viewport->render_error().isEmpty(); }, 60000);
+  };
+  // Requests sent so far have been applied once a publish follows them.
+  auto settle = [&] {
+    const std::uint64_t seen = runner.published_count();
+    runner.single_step(0);
+    return app_test::pump_until([&] { return runner.latest().sequence > seen; });
+  };
+  auto steps = [&](int n) {
+    const std::int64_t target = runner.latest().state.step_index + n;
+    runner.single_step(n);
+    return app_test::pump_until([&] { return runner.latest().state.step_index >= target; }, 60000);
+  };
+  auto key = [&](QEvent::Type type, int k, bool repeat = false) {
+    QKeyEvent event(type, k, Qt::NoModifier, QString(), repeat);
+    QCoreApplication::sendEvent(viewport, &event);
+  };
+  auto mouse = [&](QEvent::Type type, const QPointF& at, Qt::MouseButton button, Qt::MouseButtons buttons) {
+    QMouseEvent event(type, at, viewport->mapToGlobal(at), button, buttons, Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &event);
+  };
+
+  // On from the Simulation menu: the palm, between the fingers, with the gripper.
+  QAction* teleop = window.action(QStringLiteral("teleop"));
+  REQUIRE(teleop != nullptr);
+  teleop->trigger();
+  CHECK(window.teleop().enabled());
+  REQUIRE(settle());
+  REQUIRE(runner.latest().teleop.active);
+  CHECK(runner.latest().teleop.end_effector == body(m, "palm"));
+
+  // The Teleop panel reports the robot, the gamepad's state, and is drawn with the gizmo.
+  ui::TeleopPanelView view;
+  window.teleop().fill_panel_view(runner.latest(), view);
+  CHECK(view.available);
+  CHECK(view.enabled);
+  CHECK(view.end_effector == body(m, "palm"));
+  CHECK(view.has_gripper);
+  CHECK_FALSE(view.gamepad_status.empty());
+  INFO("gamepad: " << view.gamepad_status);
+  CHECK(frame_after());
+  CHECK(frame_after());
+  CHECK(viewport->render_error().isEmpty());
+  if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_TELEOP"); out && viewport->supportsGrab())
+    viewport->grab().save(QString::fromLocal8Bit(out));
+
+  // Keys: Up (+x) and Page Up (+z) held for N steps move the target by speed × N dt; auto-repeats
+  // change nothing, and nothing moves after the release.
+  const double speed = window.teleop().speeds().linear;
+  const sim::Vec3 before = runner.latest().teleop.target_position;
+  key(QEvent::KeyPress, Qt::Key_Up);
+  key(QEvent::KeyPress, Qt::Key_PageUp);
+  key(QEvent::KeyPress, Qt::Key_Up, true);
+  const int n = 60;
+  REQUIRE(steps(n));
+  key(QEvent::KeyRelease, Qt::Key_Up, true);  // an auto-repeat's release is not a release
+  REQUIRE(settle());
+  key(QEvent::KeyRelease, Qt::Key_Up);
+  key(QEvent::KeyRelease, Qt::Key_PageUp);
+  REQUIRE(steps(20));
+  const sim::Vec3 moved = runner.latest().teleop.target_position - before;
+  INFO("target moved " << moved.transpose() << " expected " << speed * n * m.dt << " along +x and +z");
+  CHECK(moved.x() == Approx(speed * n * m.dt).epsilon(1e-9));
+  CHECK(moved.z() == Approx(speed * n * m.dt).epsilon(1e-9));
+  CHECK(std::abs(moved.y()) < 1e-12);
+  CHECK(window.teleop().held_keys() == HeldKeys{});
+
+  // The gizmo: press on the x arrow, drag, release (the panels are hidden so none is in the way).
+  window.action(QStringLiteral("debug_panels"))->setChecked(false);
+  const sim::Vec3 p0 = runner.latest().teleop.target_position;
+  const OrbitCamera camera = viewport->camera();
+  const int w = viewport->width(), h = viewport->height();
+  const double size = TargetGizmo::world_size(GizmoView{camera, w, h}, p0);
+  double ax = 0, ay = 0;
+  REQUIRE(camera.project(p0 + 0.75 * size * sim::Vec3::UnitX(), w, h, ax, ay));
+  const QPointF press(ax, ay), release(ax + 50, ay + 12);
+  mouse(QEvent::MouseMove, press, Qt::NoButton, Qt::NoButton);
+  CHECK(window.teleop().gizmo_highlight() == GizmoHandle::MoveX);
+  const double yaw = camera.yaw;
+  mouse(QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::LeftButton);
+  REQUIRE(window.teleop().gizmo_dragging());
+  mouse(QEvent::MouseMove, (press + release) / 2, Qt::NoButton, Qt::LeftButton);
+  mouse(QEvent::MouseMove, release, Qt::NoButton, Qt::LeftButton);
+  mouse(QEvent::MouseButtonRelease, release, Qt::LeftButton, Qt::NoButton);
+  CHECK_FALSE(window.teleop().gizmo_dragging());
+  CHECK(viewport->camera().yaw == yaw);  // the drag was the gizmo's, not the camera's
+  REQUIRE(settle());
+  // The oracle: both cursor rays meet the plane through p0 that contains the x axis and faces the
+  // camera; the target moves by the difference of the hits' x coordinates.
+  const sim::Vec3 f = camera.forward();
+  const sim::Vec3 normal = sim::Vec3(0, f.y(), f.z()).normalized();
+  auto hit_x = [&](const QPointF& at) {
+    sim::Vec3 o, d;
+    camera.pixel_ray(at.x(), at.y(), w, h, o, d);
+    return (o + ((p0 - o).dot(normal) / d.dot(normal)) * d).x();
+  };
+  const sim::Vec3 dragged = runner.latest().teleop.target_position;
+  INFO("dragged from " << p0.transpose() << " to " << dragged.transpose());
+  CHECK(dragged.x() - p0.x() == Approx(hit_x(release) - hit_x(press)).epsilon(1e-6));
+  CHECK(std::abs(dragged.x() - p0.x()) > 0.01);
+  CHECK(dragged.y() == p0.y());
+  CHECK(dragged.z() == p0.z());
+  window.action(QStringLiteral("debug_panels"))->setChecked(true);
+
+  // G closes the gripper: the fingers move towards their upper limits.
+  int finger = -1;
+  for (int j = 0; j < m.joint_count; ++j)
+    if (m.joint_name[static_cast<std::size_t>(j)] == "finger_left") finger = j;
+  REQUIRE(finger >= 0);
+  const double open = sim::chain_positions(m, runner.latest().state, {finger}).front();
+  key(QEvent::KeyPress, Qt::Key_G);
+  key(QEvent::KeyRelease, Qt::Key_G);
+  REQUIRE(settle());
+  CHECK(runner.latest().teleop.gripper_closed);
+  REQUIRE(steps(static_cast<int>(std::lround(0.8 / m.dt))));
+  const double closed = sim::chain_positions(m, runner.latest().state, {finger}).front();
+  INFO("finger_left " << open << " -> " << closed);
+  CHECK(closed > open + 0.8 * (m.joint_upper[finger] - open));
+  CHECK(frame_after());
+
+  // The selection picks another end effector; T (through the viewport) turns teleoperation off.
+  window.select({ItemKind::Body, body(m, "forearm")});
+  window.action(QStringLiteral("teleop_selected"))->trigger();
+  REQUIRE(settle());
+  CHECK(runner.latest().teleop.end_effector == body(m, "forearm"));
+  key(QEvent::KeyPress, Qt::Key_T);
+  key(QEvent::KeyRelease, Qt::Key_T);
+  CHECK_FALSE(teleop->isChecked());
+  CHECK_FALSE(window.teleop().enabled());
+  REQUIRE(settle());
+  CHECK_FALSE(runner.latest().teleop.active);
+  // Keys are the viewport's own again: Up no longer moves anything.
+  CHECK_FALSE(window.teleop().key(Qt::Key_Up, true, false));
+  CHECK(viewport->render_error().isEmpty());
+}
