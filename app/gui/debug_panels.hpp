@@ -1,4 +1,4 @@
-// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces) drawn over the
+// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces, SDF baker) drawn over the
 // viewport in its own render pass: owns the ImGui context and the Vulkan backend, feeds the
 // panels from the latest snapshot and returns what the user changed, for the main window to
 // apply through the same paths as everything else (document edits, runner requests). The input
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
@@ -27,6 +28,16 @@ struct PanelEdits {
   std::optional<double> dt;                   // ... or the time step
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
+  // The SDF baker panel: new grid parameters for a model shape (ShapeSpec::sdf_voxel_size,
+  // sdf_band), already baked into the cache, to apply through the document (a recompile) ...
+  struct SdfApply {
+    int shape = -1;
+    double voxel_size = 0;
+    double band = 0;
+  };
+  std::optional<SdfApply> sdf_apply;
+  // ... and the slice overlay's axis and position (render::Overlays).
+  std::optional<std::pair<int, float>> sdf_slice;
 };
 
 class DebugPanels {
@@ -59,6 +70,8 @@ class DebugPanels {
 
  private:
   struct State;  // panel histories and views
+  // The SDF baker panel: polls the bake job, draws the panel at (x, y) on first use, starts bakes.
+  void build_sdf_baker(const Snapshot& snapshot, PanelEdits& edits, float x, float y);
   ImGuiContext* context_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;

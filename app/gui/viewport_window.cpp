@@ -138,6 +138,17 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
       }
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
+      if (edits.sdf_slice) {
+        w.overlays_.sdf_slice_axis = edits.sdf_slice->first;
+        w.overlays_.sdf_slice_position = edits.sdf_slice->second;
+        w.requestUpdate();
+      }
+      if (edits.sdf_apply) {
+        const PanelEdits::SdfApply apply = *edits.sdf_apply;
+        QTimer::singleShot(0, window, [window, apply] {
+          emit window->sdf_apply_requested(apply.shape, apply.voxel_size, apply.band);
+        });
+      }
     }
 
     VkClearValue clear[3]{};

@@ -1,0 +1,116 @@
+// The SDF baker panel's bake job (gui/sdf_bake_job.hpp, no Qt): the bake runs on its own thread,
+// its progress rises monotonically from 0 to 1 through the bake's stages, the report comes back,
+// and the same bake again is a cache hit with the same grid.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "gui/sdf_bake_job.hpp"
+
+using coulomb::gui::SdfBakeJob;
+using coulomb::gui::SdfBakeRequest;
+using coulomb::gui::SdfBakeResult;
+
+namespace {
+
+struct TempDir {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("coulomb-bake-job-" + std::to_string(::getpid()));
+  TempDir() { std::filesystem::create_directories(path); }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+// Polls the job until it finishes, recording every progress value seen.
+SdfBakeResult wait(SdfBakeJob& job, std::vector<double>& seen) {
+  while (job.running()) {
+    seen.push_back(job.progress());
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  seen.push_back(job.progress());
+  auto result = job.take_result();
+  REQUIRE(result.has_value());
+  CHECK_FALSE(job.take_result().has_value());  // taken once
+  return std::move(*result);
+}
+
+void check_monotone(const std::vector<double>& seen) {
+  REQUIRE(!seen.empty());
+  for (std::size_t i = 1; i < seen.size(); ++i) CHECK(seen[i] >= seen[i - 1]);
+  CHECK(seen.front() >= 0.0);
+  CHECK(seen.back() == 1.0);
+}
+
+}  // namespace
+
+TEST_CASE("stage progress maps to one rising scale", "[app][sdf]") {
+  double last = -1;
+  for (const char* stage : {"load", "check", "bake", "cache", "nanovdb", "done"})
+    for (double f : {0.0, 0.5, 1.0}) {
+      const double p = SdfBakeJob::overall_progress(stage, f);
+      CHECK(p >= last);
+      last = p;
+    }
+  CHECK(SdfBakeJob::overall_progress("load", 0) == 0.0);
+  CHECK(SdfBakeJob::overall_progress("done", 1) == 1.0);
+}
+
+TEST_CASE("the bake job bakes in the background, reports progress and hits the cache the second time", "[app][sdf]") {
+  TempDir cache;
+  SdfBakeRequest request;
+  request.mesh = sim::make_sphere_mesh(0.4, 4);
+  request.options.voxel_size = 0.004;  // 200 voxels across: a bake of a good fraction of a second
+  request.options.band = 3;
+  request.options.cache_dir = cache.path.string();
+  request.shape = 7;
+
+  SdfBakeJob job;
+  REQUIRE(job.start(request));
+  // start() returned while the bake is still going: it runs on another thread.
+  const bool still_running = job.running();
+  CHECK(still_running);
+  CHECK_FALSE(job.start(request));  // one bake at a time
+  std::vector<double> seen;
+  const SdfBakeResult first = wait(job, seen);
+  check_monotone(seen);
+  if (still_running) CHECK(seen.front() < 1.0);
+  REQUIRE(first.ok);
+  CHECK(first.error.empty());
+  CHECK(first.shape == 7);
+  CHECK_FALSE(first.report.cache_hit);
+  CHECK(first.report.active_voxels > 100000);
+  CHECK(first.report.nanovdb_bytes > 0);
+  CHECK(first.report.voxel_size == Approx(0.004));
+  CHECK(first.report.warnings.empty());
+  REQUIRE(first.grid);
+  CHECK(first.grid->sample(sim::Vec3(0, 0, 0)) == Approx(-0.4).margin(0.004));
+
+  REQUIRE(job.start(request));
+  seen.clear();
+  const SdfBakeResult second = wait(job, seen);
+  check_monotone(seen);
+  REQUIRE(second.ok);
+  CHECK(second.report.cache_hit);
+  CHECK(second.report.cache_file == first.report.cache_file);
+  CHECK(second.report.active_voxels == first.report.active_voxels);
+  CHECK(second.grid->sample(sim::Vec3(0.1, 0.2, 0.05)) == first.grid->sample(sim::Vec3(0.1, 0.2, 0.05)));
+}
+
+TEST_CASE("the bake job reports a missing mesh file by name", "[app][sdf]") {
+  SdfBakeJob job;
+  SdfBakeRequest request;
+  request.mesh_file = "/nonexistent/bunny.obj";
+  request.options.voxel_size = 0.01;
+  REQUIRE(job.start(request));
+  std::vector<double> seen;
+  const SdfBakeResult r = wait(job, seen);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("bunny.obj") != std::string::npos);
+  CHECK(seen.back() == 1.0);
+}
