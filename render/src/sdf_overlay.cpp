@@ -13,7 +13,6 @@ const glm::vec3 kInside{0.05f, 0.25f, 0.85f};
 const glm::vec3 kSurface{1.0f, 1.0f, 1.0f};
 const glm::vec3 kOutside{0.85f, 0.08f, 0.05f};
 constexpr float kSliceAlpha = 0.85f;
-constexpr int kIsoLevelsPerSide = 4;  // iso-lines at k · range / 4, k = −4..4
 
 glm::vec3 to_glm(const sim::Vec3& v) { return glm::vec3(float(v.x()), float(v.y()), float(v.z())); }
 glm::quat to_glm(const sim::Quat& q) { return glm::quat(float(q.w()), float(q.x()), float(q.y()), float(q.z())); }
@@ -73,7 +72,8 @@ void marker(Writer& w, sim::SdfFeature kind, const glm::vec3& p, const glm::vec3
 
 }  // namespace
 
-glm::vec3 sdf_colour(float phi, float range) {
+glm::vec3 sdf_colour(float phi, float inside, float outside) {
+  const float range = phi < 0.0f ? inside : outside;
   const float t = range > 0.0f ? std::clamp(phi / range, -1.0f, 1.0f) : (phi < 0.0f ? -1.0f : phi > 0.0f ? 1.0f : 0.0f);
   return t < 0.0f ? kSurface + (kInside - kSurface) * (-t) : kSurface + (kOutside - kSurface) * t;
 }
@@ -108,18 +108,22 @@ SdfSlice sample_sdf_slice(const sim::SdfGrid& grid, int axis, float position, in
   grid.sample_slice(s.axis, sim::Real(s.offset), s.nx, s.ny, s.phi, corner_lo, corner_hi);
   s.lo = to_glm(corner_lo);
   s.hi = to_glm(corner_hi);
-  for (float f : s.phi) s.range = std::max(s.range, std::abs(f));
-  if (!(s.range > 0.0f)) s.range = float(grid.voxel_size());
-  s.iso_spacing = s.range / float(kIsoLevelsPerSide);
   s.voxel = float(grid.voxel_size());
+  const float band = float(grid.background());
+  for (float f : s.phi) {
+    if (f < 0.0f) s.range_inside = std::max(s.range_inside, -f);
+    else s.range_outside = std::max(s.range_outside, std::min(f, band));
+  }
+  if (!(s.range_inside > 0.0f)) s.range_inside = s.voxel;
+  if (!(s.range_outside > 0.0f)) s.range_outside = s.voxel;
   return s;
 }
 
 void slice_iso_lines(const SdfSlice& s, std::vector<IsoSegment>& out) {
   out.clear();
-  if (s.nx < 2 || s.ny < 2 || !(s.iso_spacing > 0.0f)) return;
-  for (int k = -kIsoLevelsPerSide; k <= kIsoLevelsPerSide; ++k) {
-    const float level = float(k) * s.iso_spacing;
+  if (s.nx < 2 || s.ny < 2) return;
+  for (int k = -s.iso_levels; k <= s.iso_levels; ++k) {
+    const float level = s.iso_level(k);
     for (int j = 0; j + 1 < s.ny; ++j)
       for (int i = 0; i + 1 < s.nx; ++i) {
         // Corners counter-clockwise: (i,j) (i+1,j) (i+1,j+1) (i,j+1).

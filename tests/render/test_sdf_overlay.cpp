@@ -38,13 +38,15 @@ float box_distance(const glm::vec3& p, const glm::vec3& half) {
 template <class Distance>
 void check_slice_colours(const sim::SdfGrid& grid, const render::SdfSlice& slice, Distance&& exact, float tolerance) {
   const float band = float(grid.background() - grid.voxel_size());
-  const float slope = 0.95f / slice.range;  // the largest colour change per metre of φ
+  // The largest colour change per metre of φ (either side).
+  const float slope = 0.95f / std::min(slice.range_inside, slice.range_outside);
   int checked = 0, inside = 0, outside = 0;
   for (int j = 0; j < slice.ny; ++j)
     for (int i = 0; i < slice.nx; ++i) {
       const float phi = exact(slice.point(i, j));
       if (phi > band) continue;  // outside the narrow band only the coarse far field is there
-      const glm::vec3 drawn = slice.colour(i, j), expected = render::sdf_colour(phi, slice.range);
+      const glm::vec3 drawn = slice.colour(i, j);
+      const glm::vec3 expected = render::sdf_colour(phi, slice.range_inside, slice.range_outside);
       INFO("sample (" << i << ", " << j << "): exact φ " << phi << ", sampled " << slice.at(i, j));
       CHECK(std::abs(slice.at(i, j) - phi) <= tolerance);
       for (int c = 0; c < 3; ++c) CHECK(std::abs(drawn[c] - expected[c]) <= slope * tolerance + 1e-5f);
@@ -66,14 +68,16 @@ void check_slice_colours(const sim::SdfGrid& grid, const render::SdfSlice& slice
 }  // namespace
 
 TEST_CASE("the colour map is blue inside, white on the surface, red outside", "[render][sdf]") {
-  const glm::vec3 deep = render::sdf_colour(-2.0f, 1.0f), zero = render::sdf_colour(0.0f, 1.0f),
-                  far = render::sdf_colour(2.0f, 1.0f), half = render::sdf_colour(0.5f, 1.0f);
+  const glm::vec3 deep = render::sdf_colour(-2.0f, 1.0f, 0.1f), zero = render::sdf_colour(0.0f, 1.0f, 0.1f),
+                  far = render::sdf_colour(0.2f, 1.0f, 0.1f), half = render::sdf_colour(0.05f, 1.0f, 0.1f),
+                  half_in = render::sdf_colour(-0.5f, 1.0f, 0.1f);
   CHECK(deep.b > 0.8f);
   CHECK(deep.r < 0.1f);
   CHECK(far.r > 0.8f);
   CHECK(far.b < 0.1f);
   CHECK(zero == glm::vec3(1.0f));
-  CHECK(half.g == Approx(0.5f * (1.0f + 0.08f)));  // linear in φ between white and red
+  CHECK(half.g == Approx(0.5f * (1.0f + 0.08f)));     // linear in φ between white and red ...
+  CHECK(half_in.r == Approx(0.5f * (1.0f + 0.05f)));  // ... and, on its own scale, white and blue
   CHECK(render::iteration_colour(1, 32) != render::iteration_colour(32, 32));
 }
 
@@ -88,7 +92,8 @@ TEST_CASE("slice colours match the closed-form distance of a baked sphere and bo
         CHECK(std::abs(slice.offset) < radius);
         // The plane's deepest point is in range (to a voxel and the nearest sample's spacing).
         const float spacing = glm::length(slice.point(1, 1) - slice.point(0, 0));
-        CHECK(slice.range >= radius - std::abs(slice.offset) - voxel - spacing);
+        CHECK(slice.range_inside >= radius - std::abs(slice.offset) - voxel - spacing);
+        CHECK(slice.range_outside <= float(grid->background()));  // the far field saturates
         // Tessellation (an icosphere of 5120 faces sits up to 0.3 mm inside the sphere) and
         // trilinear interpolation: half a voxel.
         check_slice_colours(*grid, slice, [&](const glm::vec3& p) { return glm::length(p) - radius; }, 0.5f * voxel);

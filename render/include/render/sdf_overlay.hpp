@@ -17,9 +17,10 @@
 
 namespace render {
 
-// Diverging map of a signed distance, linear RGB: t = clamp(φ / range, −1, 1); t = −1 blue
-// (0.05, 0.25, 0.85), t = 0 white, t = +1 red (0.85, 0.08, 0.05), linear in t on each side.
-glm::vec3 sdf_colour(float phi, float range);
+// Diverging map of a signed distance, linear RGB: t = φ / inside (φ < 0) or φ / outside (φ > 0),
+// clamped to [−1, 1]; t = −1 blue (0.05, 0.25, 0.85), t = 0 white, t = +1 red (0.85, 0.08, 0.05),
+// linear in t on each side.
+glm::vec3 sdf_colour(float phi, float inside, float outside);
 
 // Sequential map of a local optimisation's cost: 1 evaluation cyan, half of `most` yellow, `most`
 // (and above) magenta.
@@ -32,12 +33,17 @@ struct SdfSlice {
   int nx = 0, ny = 0;       // samples along the two other axes (in increasing order)
   glm::vec3 lo{0.0f}, hi{0.0f};  // corners of the sampled rectangle (lo[axis] = hi[axis] = offset)
   std::vector<float> phi;   // nx * ny samples, first in-plane axis fastest [m]
-  float range = 0.0f;       // colour map range: the largest |φ| sampled [m]
-  float iso_spacing = 0.0f; // φ between iso-lines [m] (the zero line is always drawn)
+  // Colour map ranges [m]: the deepest sample inside, and the largest sample outside within the
+  // narrow band (beyond it only the coarse far field is stored: it saturates). Each side gets the
+  // whole colour ramp, so a thin wall inside a large bounding box still shows blue.
+  float range_inside = 0.0f;
+  float range_outside = 0.0f;
+  int iso_levels = 4;       // iso-lines at k/iso_levels of each side's range, k = −levels..levels
   float voxel = 0.0f;       // the grid's voxel size [m]
   glm::vec3 point(int i, int j) const;  // shape-frame position of sample (i, j)
   float at(int i, int j) const { return phi[std::size_t(j) * std::size_t(nx) + std::size_t(i)]; }
-  glm::vec3 colour(int i, int j) const { return sdf_colour(at(i, j), range); }  // what the overlay draws
+  glm::vec3 colour(int i, int j) const { return sdf_colour(at(i, j), range_inside, range_outside); }  // as drawn
+  float iso_level(int k) const { return float(k) * (k < 0 ? range_inside : range_outside) / float(iso_levels); }
 };
 
 // Samples `grid` on the plane at `position` (a fraction in [0, 1] of the grid's bounds along
@@ -46,7 +52,7 @@ struct SdfSlice {
 SdfSlice sample_sdf_slice(const sim::SdfGrid& grid, int axis, float position, int resolution);
 
 // The iso-lines of a slice by marching squares (saddles resolved by the cell's mean): segments as
-// point pairs in the shape frame, with their level's index k (φ = k · iso_spacing).
+// point pairs in the shape frame, with their level's index k (φ = iso_level(k)).
 struct IsoSegment {
   glm::vec3 a, b;
   int level = 0;

@@ -409,8 +409,8 @@ void compare_shapes(const std::vector<ShapeSpec>& a, const std::vector<ShapeSpec
 }
 
 // What the written file would not hold of `spec` (read back as `back`): the format cannot yet
-// express everything a SceneSpec can (robot imports bring triangle meshes, rotated inertia,
-// SDF options). Saving such a scene must fail loudly rather than drop it.
+// express everything a SceneSpec can (robot imports bring rotated inertia axes; SDF contact
+// options have no element yet). Saving such a scene must fail loudly rather than drop it.
 std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& back) {
   std::vector<std::string> lost;
   if (spec.materials.size() != back.materials.size()) lost.push_back("materials");
