@@ -4,6 +4,7 @@
 #include <backends/imgui_impl_vulkan.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <chrono>
 #include <string>
@@ -65,21 +66,28 @@ std::vector<ui::SdfBakerShape> sdf_shapes(const sim::Model& model) {
   return out;
 }
 
-// Starts the bake the panel asks for: a scene shape's mesh with the band compile_model would use
-// (so the bake is the cache entry the recompile after Apply reads), or a mesh file.
+// The double a user typed into a float field: the float's shortest decimal form read back, so
+// 0.004f becomes 0.004 (and not 0.0040000001899), which is what the spec, the cache key and a
+// saved file then hold.
+double typed(float value) {
+  char text[32];
+  const auto printed = std::to_chars(text, text + sizeof text, value);
+  double out = static_cast<double>(value);
+  std::from_chars(text, printed.ptr, out);
+  return out;
+}
+
+// Starts the bake the panel asks for: a scene shape's (shape_bake_request), or a mesh file's.
 void start_sdf_bake(const sim::Model& model, const ui::SdfBakerPanelView& v, SdfBakeJob& job) {
-  SdfBakeRequest request;
-  request.options.voxel_size = v.voxel_size;
-  request.options.band = v.band;
   if (v.source == 0) {
-    const int s = v.shapes[static_cast<std::size_t>(v.shape_choice)].shape;
-    request.shape = s;
-    request.mesh = model.meshes[static_cast<std::size_t>(model.shape_mesh[static_cast<std::size_t>(s)])]->mesh;
-    request.options.band = sim::sdf_shape_band(v.band, v.voxel_size, model.shape_thickness[static_cast<std::size_t>(s)],
-                                               model.solver.contact_margin);
-  } else {
-    request.mesh_file = v.path;
+    job.start(shape_bake_request(model, v.shapes[static_cast<std::size_t>(v.shape_choice)].shape, typed(v.voxel_size),
+                                 typed(v.band)));
+    return;
   }
+  SdfBakeRequest request;
+  request.mesh_file = v.path;
+  request.options.voxel_size = typed(v.voxel_size);
+  request.options.band = typed(v.band);
   job.start(std::move(request));
 }
 
@@ -294,7 +302,8 @@ void DebugPanels::build_sdf_baker(const Snapshot& s, PanelEdits& edits, float x,
       if (shape.shape == r.shape) {
         v.result_source = shape.label;
         // Apply when the bake is of a scene shape and its grid differs from the running one.
-        v.can_apply = r.ok && (std::abs(double(shape.voxel_size) - double(r.report.voxel_size)) > 1e-9 * double(r.report.voxel_size) ||
+        // (The shape's values are floats for the panel: compare to float precision.)
+        v.can_apply = r.ok && (std::abs(double(shape.voxel_size) - double(r.report.voxel_size)) > 1e-6 * double(r.report.voxel_size) ||
                                std::abs(double(shape.band) - double(r.report.band)) > 1e-4);
       }
     v.result_error = r.error;

@@ -5,6 +5,16 @@
 
 namespace coulomb::gui {
 
+SdfBakeRequest shape_bake_request(const sim::Model& model, int shape, double voxel_size, double band) {
+  SdfBakeRequest request;
+  const auto s = static_cast<std::size_t>(shape);
+  request.shape = shape;
+  request.mesh = model.meshes[static_cast<std::size_t>(model.shape_mesh[s])]->mesh;
+  request.options.voxel_size = voxel_size;
+  request.options.band = sim::sdf_shape_band(band, voxel_size, model.shape_thickness[s], model.solver.contact_margin);
+  return request;
+}
+
 SdfBakeJob::~SdfBakeJob() {
   if (thread_.joinable()) thread_.join();
 }

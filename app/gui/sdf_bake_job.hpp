@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "sim/model.hpp"
 #include "sim/sdf.hpp"
 
 namespace coulomb::gui {
@@ -31,6 +32,12 @@ struct SdfBakeResult {
   sim::Real voxel_size = 0;     // as requested (the report has what was baked)
   sim::Real band = 0;
 };
+
+// The bake of model shape `shape` (a triangle-mesh shape) at `voxel_size` [m] and `band` [voxels]
+// as the panel asks for it: the shape's mesh, with the band compile_model derives from them
+// (sim::sdf_shape_band), so the bake is exactly the cache entry that the recompile after Apply
+// (ShapeSpec::sdf_voxel_size = voxel_size, sdf_band = the result's band) reads back.
+SdfBakeRequest shape_bake_request(const sim::Model& model, int shape, double voxel_size, double band);
 
 class SdfBakeJob {
  public:

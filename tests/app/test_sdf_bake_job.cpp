@@ -4,12 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
 #include "gui/sdf_bake_job.hpp"
+#include "sim/compile.hpp"
 
 using coulomb::gui::SdfBakeJob;
 using coulomb::gui::SdfBakeRequest;
@@ -113,4 +115,58 @@ TEST_CASE("the bake job reports a missing mesh file by name", "[app][sdf]") {
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("bunny.obj") != std::string::npos);
   CHECK(seen.back() == 1.0);
+}
+
+TEST_CASE("a shape's panel bake is the cache entry the recompile after Apply reads", "[app][sdf]") {
+  TempDir cache;
+  const char* previous = std::getenv("COULOMB_CACHE");
+  const std::string saved = previous ? previous : "";
+  ::setenv("COULOMB_CACHE", cache.path.c_str(), 1);
+  // A body with a triangle-mesh shape and a thickness (the band must cover margin + thickness).
+  sim::SceneSpec spec;
+  sim::BodySpec body;
+  body.name = "cone";
+  sim::ShapeSpec cone;
+  cone.type = sim::ShapeType::ConvexMesh;
+  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
+  cone.vertices = mesh.vertices;
+  cone.triangles = mesh.triangles;
+  cone.thickness = 0.01;
+  body.shapes.push_back(cone);
+  spec.bodies.push_back(body);
+  auto compiled = sim::compile_model(spec);
+  REQUIRE(compiled.ok());
+  auto vdb_files = [&] {
+    int n = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(cache.path)) n += e.path().extension() == ".vdb";
+    return n;
+  };
+  REQUIRE(vdb_files() == 1);  // the compile's own bake (1/64 of the extent)
+
+  // The panel bakes shape 0 at 3 mm with a 2-voxel band: too thin for margin + thickness, so the
+  // request widens it as compile_model will.
+  SdfBakeJob job;
+  const SdfBakeRequest request = coulomb::gui::shape_bake_request(compiled.value(), 0, 0.003, 2.0);
+  CHECK(request.options.band == sim::sdf_shape_band(2.0, 0.003, 0.01, spec.solver.contact_margin));
+  CHECK(request.options.band > 2.0);
+  REQUIRE(job.start(request));
+  std::vector<double> seen;
+  const SdfBakeResult result = wait(job, seen);
+  REQUIRE(result.ok);
+  CHECK_FALSE(result.report.cache_hit);
+  CHECK(vdb_files() == 2);
+
+  // Apply: the spec takes the result's voxel size and band; the recompile reads the bake back.
+  spec.bodies[0].shapes[0].sdf_voxel_size = result.voxel_size;
+  spec.bodies[0].shapes[0].sdf_band = result.band;
+  auto applied = sim::compile_model(spec);
+  REQUIRE(applied.ok());
+  CHECK(vdb_files() == 2);  // no new cache entry: the same key
+  const sim::SdfGrid& grid = *applied->meshes[0]->grid;
+  CHECK(grid.voxel_size() == Approx(0.003));
+  CHECK(grid.active_voxel_count() == result.grid->active_voxel_count());
+  CHECK(grid.background() == Approx(result.grid->background()));
+
+  if (previous) ::setenv("COULOMB_CACHE", saved.c_str(), 1);
+  else ::unsetenv("COULOMB_CACHE");
 }

@@ -124,8 +124,8 @@ SdfBakerRequests sdf_baker_panel(SdfBakerPanelView& v) {
         ImGui::SameLine();
         ImGui::Text("%s %d", feature_name(k), v.contacts.count[std::size_t(k)]);
       }
-    ImGui::Text("evaluations: mean %.1f, max %d (colour: 1 cyan, %d yellow, %d magenta)", v.contacts.mean_evaluations,
-                v.contacts.max_evaluations, std::max(v.max_iterations / 2, 1), v.max_iterations);
+    ImGui::Text("evaluations: mean %.1f, max %d", v.contacts.mean_evaluations, v.contacts.max_evaluations);
+    ImGui::TextDisabled("colour: 1 cyan, %d yellow, %d magenta", std::max(v.max_iterations / 2, 1), v.max_iterations);
     ImGui::TextDisabled("markers: vertex +, edge x, face hexagon");
   }
   ImGui::End();
