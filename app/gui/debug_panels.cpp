@@ -4,20 +4,17 @@
 #include <backends/imgui_impl_vulkan.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <chrono>
 #include <string>
 #include <vector>
 
-#include "gui/sdf_bake_job.hpp"
+#include "gui/sdf_baker_controller.hpp"
 #include "gui/snapshot.hpp"
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "ui/contact_force_panel.hpp"
 #include "ui/convergence_panel.hpp"
 #include "ui/joint_panel.hpp"
-#include "ui/sdf_baker_panel.hpp"
 #include "ui/solver_panel.hpp"
 #include "ui/stats_panel.hpp"
 
@@ -34,64 +31,8 @@ struct DebugPanels::State {
   std::uint64_t forces_model_version = 0;
   std::uint64_t last_sequence = 0;
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
-  ui::SdfBakerPanelView sdf;
-  std::uint64_t sdf_model_version = 0;
-  SdfBakeJob sdf_job;                             // bakes on its own thread
-  std::optional<SdfBakeResult> sdf_result;
+  SdfBakerController sdf_baker;                   // the SDF baker panel and its bake job
 };
-
-namespace {
-
-// The scene's triangle-mesh shapes as the SDF baker panel lists them.
-std::vector<ui::SdfBakerShape> sdf_shapes(const sim::Model& model) {
-  std::vector<ui::SdfBakerShape> out;
-  for (int s = 0; s < model.shape_count; ++s) {
-    const int m = s < static_cast<int>(model.shape_mesh.size()) ? model.shape_mesh[static_cast<std::size_t>(s)] : -1;
-    if (m < 0 || m >= static_cast<int>(model.meshes.size()) || !model.meshes[static_cast<std::size_t>(m)]) continue;
-    const sim::SdfMesh& mesh = *model.meshes[static_cast<std::size_t>(m)];
-    const int body = model.shape_body[static_cast<std::size_t>(s)];
-    int first = s;  // a body's shapes are consecutive in the model
-    while (first > 0 && model.shape_body[static_cast<std::size_t>(first - 1)] == body) --first;
-    ui::SdfBakerShape item;
-    item.shape = s;
-    item.label = body >= 0 ? "body '" + model.body_name[static_cast<std::size_t>(body)] + "' shape " + std::to_string(s - first)
-                           : "world shape " + std::to_string(s);
-    item.triangles = static_cast<int>(mesh.mesh.triangles.size());
-    if (mesh.grid) {
-      item.voxel_size = static_cast<float>(mesh.grid->voxel_size());
-      item.band = static_cast<float>(mesh.grid->background() / mesh.grid->voxel_size());
-    }
-    out.push_back(std::move(item));
-  }
-  return out;
-}
-
-// The double a user typed into a float field: the float's shortest decimal form read back, so
-// 0.004f becomes 0.004 (and not 0.0040000001899), which is what the spec, the cache key and a
-// saved file then hold.
-double typed(float value) {
-  char text[32];
-  const auto printed = std::to_chars(text, text + sizeof text, value);
-  double out = static_cast<double>(value);
-  std::from_chars(text, printed.ptr, out);
-  return out;
-}
-
-// Starts the bake the panel asks for: a scene shape's (shape_bake_request), or a mesh file's.
-void start_sdf_bake(const sim::Model& model, const ui::SdfBakerPanelView& v, SdfBakeJob& job) {
-  if (v.source == 0) {
-    job.start(shape_bake_request(model, v.shapes[static_cast<std::size_t>(v.shape_choice)].shape, typed(v.voxel_size),
-                                 typed(v.band)));
-    return;
-  }
-  SdfBakeRequest request;
-  request.mesh_file = v.path;
-  request.options.voxel_size = typed(v.voxel_size);
-  request.options.band = typed(v.band);
-  job.start(std::move(request));
-}
-
-}  // namespace
 
 DebugPanels::DebugPanels() : state_(std::make_unique<State>()) {}
 
@@ -269,7 +210,15 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
       edits.joint_target = st.joints.target[static_cast<std::size_t>(changed)];
     }
   }
-  if (s.model) build_sdf_baker(s, edits, std::max(margin, width - column - margin), std::max(margin, height - 330 - margin));
+  if (s.model) {
+    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    const SdfBakerEdits sdf = st.sdf_baker.frame(s);
+    edits.sdf_apply = sdf.apply;
+    edits.sdf_slice = sdf.slice;
+  }
   if (st.forces) {
     ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 200 - margin)), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
@@ -278,49 +227,6 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   }
   ImGui::Render();
   return edits;
-}
-
-void DebugPanels::build_sdf_baker(const Snapshot& s, PanelEdits& edits, float x, float y) {
-  State& st = *state_;
-  ui::SdfBakerPanelView& v = st.sdf;
-  if (s.model_version != st.sdf_model_version) {
-    v.shapes = sdf_shapes(*s.model);
-    st.sdf_model_version = s.model_version;
-    if (!v.shapes.empty()) ui::choose_sdf_shape(v, std::clamp(v.shape_choice, 0, static_cast<int>(v.shapes.size()) - 1));
-  }
-  v.running = st.sdf_job.running();
-  v.progress = static_cast<float>(st.sdf_job.progress());
-  v.stage = st.sdf_job.stage();
-  if (auto result = st.sdf_job.take_result()) st.sdf_result = std::move(result);
-  v.has_result = st.sdf_result.has_value();
-  v.can_apply = false;
-  if (st.sdf_result) {
-    const SdfBakeResult& r = *st.sdf_result;
-    v.result_ok = r.ok;
-    v.result_source = r.shape >= 0 ? "shape " + std::to_string(r.shape) : r.source;
-    for (const ui::SdfBakerShape& shape : v.shapes)
-      if (shape.shape == r.shape) {
-        v.result_source = shape.label;
-        // Apply when the bake is of a scene shape and its grid differs from the running one.
-        // (The shape's values are floats for the panel: compare to float precision.)
-        v.can_apply = r.ok && (std::abs(double(shape.voxel_size) - double(r.report.voxel_size)) > 1e-6 * double(r.report.voxel_size) ||
-                               std::abs(double(shape.band) - double(r.report.band)) > 1e-4);
-      }
-    v.result_error = r.error;
-    v.report = r.report;
-  }
-  v.contacts = s.stepped ? ui::summarise_sdf_contacts(s.workspace) : ui::SdfContactSummary{};
-  v.max_iterations = s.model->sdf.iterations;
-
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 330), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-  const ui::SdfBakerRequests requests = ui::sdf_baker_panel(v);
-  if (requests.bake) start_sdf_bake(*s.model, v, st.sdf_job);
-  if (requests.apply && st.sdf_result && st.sdf_result->ok && st.sdf_result->shape >= 0)
-    edits.sdf_apply = PanelEdits::SdfApply{st.sdf_result->shape, double(st.sdf_result->voxel_size),
-                                           double(st.sdf_result->band)};
-  if (requests.slice) edits.sdf_slice = std::make_pair(v.slice_axis, v.slice_position);
 }
 
 void DebugPanels::record(VkCommandBuffer cmd) {

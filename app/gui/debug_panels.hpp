@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "gui/sdf_baker_controller.hpp"
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
@@ -28,15 +29,9 @@ struct PanelEdits {
   std::optional<double> dt;                   // ... or the time step
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
-  // The SDF baker panel: new grid parameters for a model shape (ShapeSpec::sdf_voxel_size,
-  // sdf_band), already baked into the cache, to apply through the document (a recompile) ...
-  struct SdfApply {
-    int shape = -1;
-    double voxel_size = 0;
-    double band = 0;
-  };
+  // The SDF baker panel: new grid parameters for a model shape, already baked into the cache, to
+  // apply through the document (a recompile), and the slice overlay's axis and position.
   std::optional<SdfApply> sdf_apply;
-  // ... and the slice overlay's axis and position (render::Overlays).
   std::optional<std::pair<int, float>> sdf_slice;
 };
 
@@ -70,8 +65,6 @@ class DebugPanels {
 
  private:
   struct State;  // panel histories and views
-  // The SDF baker panel: polls the bake job, draws the panel at (x, y) on first use, starts bakes.
-  void build_sdf_baker(const Snapshot& snapshot, PanelEdits& edits, float x, float y);
   ImGuiContext* context_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;

@@ -144,7 +144,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         w.requestUpdate();
       }
       if (edits.sdf_apply) {
-        const PanelEdits::SdfApply apply = *edits.sdf_apply;
+        const SdfApply apply = *edits.sdf_apply;
         QTimer::singleShot(0, window, [window, apply] {
           emit window->sdf_apply_requested(apply.shape, apply.voxel_size, apply.band);
         });

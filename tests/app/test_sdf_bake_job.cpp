@@ -1,6 +1,8 @@
-// The SDF baker panel's bake job (gui/sdf_bake_job.hpp, no Qt): the bake runs on its own thread,
-// its progress rises monotonically from 0 to 1 through the bake's stages, the report comes back,
-// and the same bake again is a cache hit with the same grid.
+// The SDF baker panel's bake job and controller (gui/sdf_bake_job.hpp, sdf_baker_controller.hpp,
+// no Qt): the bake runs on its own thread, its progress rises monotonically from 0 to 1 through
+// the bake's stages, the report comes back, the same bake again is a cache hit with the same
+// grid, a shape's bake is the cache entry the recompile after Apply reads, and the controller
+// turns the panel's buttons into bakes and edits.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "gui/sdf_bake_job.hpp"
+#include "gui/sdf_baker_controller.hpp"
 #include "sim/compile.hpp"
 
 using coulomb::gui::SdfBakeJob;
@@ -166,6 +169,85 @@ TEST_CASE("a shape's panel bake is the cache entry the recompile after Apply rea
   CHECK(grid.voxel_size() == Approx(0.003));
   CHECK(grid.active_voxel_count() == result.grid->active_voxel_count());
   CHECK(grid.background() == Approx(result.grid->background()));
+
+  if (previous) ::setenv("COULOMB_CACHE", saved.c_str(), 1);
+  else ::unsetenv("COULOMB_CACHE");
+}
+
+TEST_CASE("the baker controller lists mesh shapes, bakes the chosen one and offers Apply until applied", "[app][sdf]") {
+  TempDir cache;
+  const char* previous = std::getenv("COULOMB_CACHE");
+  const std::string saved = previous ? previous : "";
+  ::setenv("COULOMB_CACHE", cache.path.c_str(), 1);
+  sim::SceneSpec spec;
+  sim::BodySpec ball;
+  ball.name = "ball";
+  sim::ShapeSpec sphere;
+  sphere.radius = 0.05;
+  ball.shapes.push_back(sphere);
+  spec.bodies.push_back(ball);
+  sim::BodySpec cone_body;
+  cone_body.name = "cone";
+  cone_body.pose.pos = sim::Vec3(0.5, 0, 0);
+  sim::ShapeSpec cone;
+  cone.type = sim::ShapeType::ConvexMesh;
+  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
+  cone.vertices = mesh.vertices;
+  cone.triangles = mesh.triangles;
+  cone_body.shapes.push_back(sphere);  // shape 0 of the cone body: a sphere
+  cone_body.shapes.push_back(cone);    // shape 1: the mesh (model shape 2)
+  spec.bodies.push_back(cone_body);
+  auto compiled = sim::compile_model(spec);
+  REQUIRE(compiled.ok());
+
+  coulomb::gui::SdfBakerController controller;
+  coulomb::gui::Snapshot snapshot;
+  snapshot.model = std::make_shared<const sim::Model>(compiled.value());
+  snapshot.model_version = 1;
+  controller.refresh(snapshot);
+  ui::SdfBakerPanelView& v = controller.view();
+  REQUIRE(v.shapes.size() == 1);
+  CHECK(v.shapes[0].shape == 2);
+  CHECK(v.shapes[0].label == "body 'cone' shape 1");
+  CHECK(v.shapes[0].triangles == 96);
+  CHECK(v.voxel_size == Approx(0.25 / 64));  // the shape's current grid: 1/64 of its extent
+  CHECK_FALSE(v.has_result);
+  CHECK_FALSE(v.can_apply);
+
+  v.voxel_size = 0.004f;
+  v.band = 3.0f;
+  auto edits = controller.handle({true, false, false}, *snapshot.model);  // Bake
+  CHECK_FALSE(edits.apply);
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    controller.refresh(snapshot);
+  } while (v.running);
+  REQUIRE(v.has_result);
+  INFO(v.result_error);
+  REQUIRE(v.result_ok);
+  CHECK(v.result_source == "body 'cone' shape 1");
+  CHECK(v.report.voxel_size == 0.004);  // as typed, not 0.004f widened
+  CHECK(v.progress == 1.0f);
+  CHECK(v.can_apply);
+
+  edits = controller.handle({false, true, true}, *snapshot.model);  // Apply, and the slice
+  REQUIRE(edits.apply);
+  CHECK(edits.apply->shape == 2);
+  CHECK(edits.apply->voxel_size == 0.004);
+  CHECK(edits.apply->band == sim::sdf_shape_band(3.0, 0.004, 0.0, spec.solver.contact_margin));
+  REQUIRE(edits.slice);
+  CHECK(edits.slice->first == v.slice_axis);
+
+  // What the document does with it: the recompiled model's grid is the baked one, so Apply is off.
+  spec.bodies[1].shapes[1].sdf_voxel_size = edits.apply->voxel_size;
+  spec.bodies[1].shapes[1].sdf_band = edits.apply->band;
+  auto applied = sim::compile_model(spec);
+  REQUIRE(applied.ok());
+  snapshot.model = std::make_shared<const sim::Model>(applied.value());
+  snapshot.model_version = 2;
+  controller.refresh(snapshot);
+  CHECK(v.shapes[0].voxel_size == Approx(0.004));
+  CHECK_FALSE(v.can_apply);
 
   if (previous) ::setenv("COULOMB_CACHE", saved.c_str(), 1);
   else ::unsetenv("COULOMB_CACHE");
