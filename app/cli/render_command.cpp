@@ -84,7 +84,8 @@ int render_command(int argc, char** argv, int first) {
     }
     overlays->sdf_slice_axis = (*axis)[0] - 'x';
   }
-  if (const auto pos = args->value("slice-pos")) overlays->sdf_slice_position = std::clamp(float(std::atof(pos->c_str())), 0.0f, 1.0f);
+  if (const auto pos = args->value("slice-pos"))
+    overlays->sdf_slice_position = std::clamp(float(std::atof(pos->c_str())), 0.0f, 1.0f);
   const int frames = positive(*args, "frames", 1, 1);
   const int width = positive(*args, "width", 1280, 16);
   const int height = positive(*args, "height", 720, 16);
@@ -132,7 +133,7 @@ int render_command(int argc, char** argv, int first) {
   const float zoom = args->value("zoom") ? std::max(0.01f, float(std::atof(args->value("zoom")->c_str()))) : 1.0f;
   render::FrameInput input;
   input.overlays = *overlays;
-  input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;  // and the SDF slice's body
+  input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;
   render::ContactOverlay contacts;
   input.contacts = &contacts;
 
