@@ -30,9 +30,12 @@ sim::Result<render::Overlays> parse_overlays(const std::string& list) {
     if (all || item == "joints") o.joint_frames = true;
     if (all || item == "frames") o.body_frames = true;
     if (all || item == "bounds") o.bounding_boxes = true;
+    if (item == "sdf_slice") o.sdf_slice = true;      // not in "all": they draw over the scene
+    if (item == "sdf_samples") o.sdf_samples = true;
     if (!all && !item.empty() && item != "contacts" && item != "normals" && item != "forces" && item != "joints" &&
-        item != "frames" && item != "bounds")
-      return sim::Error{"unknown overlay '" + item + "' (contacts, normals, forces, joints, frames, bounds, all)"};
+        item != "frames" && item != "bounds" && item != "sdf_slice" && item != "sdf_samples")
+      return sim::Error{"unknown overlay '" + item +
+                        "' (contacts, normals, forces, joints, frames, bounds, all, sdf_slice, sdf_samples)"};
     start = end + 1;
   }
   return o;
@@ -48,6 +51,7 @@ void print_usage() {
                "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
                "                      [--steps-per-frame K] [--overlay contacts,normals,forces,joints,frames,bounds|all]\n"
                "                      [--color-by speed|contact_force|mass]\n"
+               "                      [--overlay sdf_slice,sdf_samples] [--slice-axis x|y|z] [--slice-pos 0..1]\n"
                "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"
                "                      [--validation] [--dt s] [--set solver.key=value ...] [--threads N]\n"
                "Each frame steps the scene K times (default 4), then renders; frame_0000.png is after K steps.\n");
@@ -58,7 +62,7 @@ void print_usage() {
 int render_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first,
                          {"frames", "out", "width", "height", "steps-per-frame", "overlay", "select", "yaw", "pitch",
-                          "zoom", "samples", "dt", "set", "threads", "color-by"},
+                          "zoom", "samples", "dt", "set", "threads", "color-by", "slice-axis", "slice-pos"},
                          {"validation"});
   if (!args) {
     std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
@@ -81,6 +85,15 @@ int render_command(int argc, char** argv, int first) {
     return 2;
   }
   overlays->element_field = *field;
+  if (const auto axis = args->value("slice-axis")) {
+    if (*axis != "x" && *axis != "y" && *axis != "z") {
+      std::fprintf(stderr, "coulomb render: --slice-axis must be x, y or z (got '%s')\n", axis->c_str());
+      return 2;
+    }
+    overlays->sdf_slice_axis = (*axis)[0] - 'x';
+  }
+  if (const auto pos = args->value("slice-pos"))
+    overlays->sdf_slice_position = std::clamp(float(std::atof(pos->c_str())), 0.0f, 1.0f);
   const int frames = positive(*args, "frames", 1, 1);
   const int width = positive(*args, "width", 1280, 16);
   const int height = positive(*args, "height", 720, 16);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gui/sdf_baker_controller.hpp"
 #include "gui/snapshot.hpp"
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
@@ -31,6 +32,7 @@ struct DebugPanels::State {
   std::uint64_t forces_teleop_session = 0;
   std::uint64_t last_sequence = 0;
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
+  SdfBakerController sdf_baker;                   // the SDF baker panel and its bake job
 };
 
 DebugPanels::DebugPanels() : state_(std::make_unique<State>()) {}
@@ -215,6 +217,15 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
       edits.joint = st.joints.joints[static_cast<std::size_t>(changed)];
       edits.joint_target = st.joints.target[static_cast<std::size_t>(changed)];
     }
+  }
+  if (s.model) {
+    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    const SdfBakerEdits sdf = st.sdf_baker.frame(s);
+    edits.sdf_apply = sdf.apply;
+    edits.sdf_slice = sdf.slice;
   }
   if (st.forces) {
     ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 200 - margin)), ImGuiCond_FirstUseEver);

@@ -1,4 +1,4 @@
-// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces) drawn over the
+// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces, SDF baker) drawn over the
 // viewport in its own render pass: owns the ImGui context and the Vulkan backend, feeds the
 // panels from the latest snapshot and returns what the user changed, for the main window to
 // apply through the same paths as everything else (document edits, runner requests). The input
@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
+#include "gui/sdf_baker_controller.hpp"
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
@@ -29,6 +31,10 @@ struct PanelEdits {
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
   ui::TeleopPanelEdits teleop;                // the Teleop panel's edits (view: the one passed in)
+  // The SDF baker panel: new grid parameters for a model shape, already baked into the cache, to
+  // apply through the document (a recompile), and the slice overlay's axis and position.
+  std::optional<SdfApply> sdf_apply;
+  std::optional<std::pair<int, float>> sdf_slice;
 };
 
 class DebugPanels {

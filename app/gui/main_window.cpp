@@ -41,6 +41,7 @@ constexpr OverlayAction kOverlays[] = {
     {"overlay_contacts", "Contact points"}, {"overlay_normals", "Contact normals"},
     {"overlay_forces", "Contact forces"},   {"overlay_joint_frames", "Joint frames"},
     {"overlay_body_frames", "Body frames"}, {"overlay_bounds", "Bounds"},
+    {"overlay_sdf_slice", "SDF slice (selected mesh body)"}, {"overlay_sdf_samples", "SDF contacts by iterations"},
 };
 
 // The per-element colour field choices (View > Colour by): object name, menu text, field.
@@ -130,6 +131,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(viewport_, &ViewportWindow::dt_edited, this, [this](double dt) {
       QString error;
       if (!document_->set_property({{ItemKind::Scene}, "dt"}, dt, &error)) statusBar()->showMessage(error, 5000);
+    });
+    connect(viewport_, &ViewportWindow::sdf_apply_requested, this, [this](int shape, double voxel, double band) {
+      QString error;
+      if (!document_->set_shape_sdf(shape, voxel, band, &error)) statusBar()->showMessage(error, 5000);
+      else statusBar()->showMessage(tr("SDF grid applied: voxel %1 m, band %2 voxels").arg(voxel).arg(band), 5000);
     });
   }
 
@@ -438,7 +444,7 @@ void MainWindow::update_title() {
 }
 
 void MainWindow::apply_overlays() {
-  render::Overlays o;
+  render::Overlays o = viewport_ ? viewport_->overlays() : render::Overlays{};  // keeps the slice's axis and position
   o.contact_points = action(QStringLiteral("overlay_contacts"))->isChecked();
   o.contact_normals = action(QStringLiteral("overlay_normals"))->isChecked();
   o.normal_forces = o.friction_forces = action(QStringLiteral("overlay_forces"))->isChecked();
@@ -447,6 +453,8 @@ void MainWindow::apply_overlays() {
   o.bounding_boxes = action(QStringLiteral("overlay_bounds"))->isChecked();
   for (const ColourFieldAction& c : kColourFields)
     if (action(QString::fromLatin1(c.name))->isChecked()) o.element_field = c.field;
+  o.sdf_slice = action(QStringLiteral("overlay_sdf_slice"))->isChecked();
+  o.sdf_samples = action(QStringLiteral("overlay_sdf_samples"))->isChecked();
   if (viewport_) viewport_->set_overlays(o);
 }
 

@@ -222,6 +222,25 @@ bool SceneDocument::delete_body(int body, QString* error) {
   return push_spec(std::move(edited), q("Delete body '" + name + "'"), {}, error);
 }
 
+bool SceneDocument::set_shape_sdf(int model_shape, double voxel_size, double band, QString* error) {
+  const ItemRef item = shape_item(spec_, model_shape);
+  if (!get_property(spec_, {item, "sdf_voxel_size"})) {
+    if (error) *error = QStringLiteral("shape %1 is not a triangle mesh").arg(model_shape);
+    return false;
+  }
+  if (!(voxel_size > 0) || !(band >= 1)) {
+    if (error) *error = QStringLiteral("SDF voxel size must be > 0 and band >= 1 voxel");
+    return false;
+  }
+  sim::SceneSpec edited = spec_;
+  for (const auto& [name, value] : {std::pair<const char*, double>{"sdf_voxel_size", voxel_size}, {"sdf_band", band}})
+    if (const std::string e = coulomb::gui::set_property(edited, {item, name}, value); !e.empty()) {
+      if (error) *error = QString::fromStdString(e);
+      return false;
+    }
+  return push_spec(std::move(edited), q("SDF grid of " + item_label(spec_, item)), {}, error);
+}
+
 bool SceneDocument::duplicate_body(int body, QString* error) {
   if (body < 0 || body >= static_cast<int>(spec_.bodies.size())) {
     if (error) *error = QStringLiteral("no such body");

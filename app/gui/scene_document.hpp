@@ -56,6 +56,10 @@ class SceneDocument : public QObject {
   // ---- structural edits -------------------------------------------------------------------------
   bool delete_body(int body, QString* error = nullptr);     // with its joints
   bool duplicate_body(int body, QString* error = nullptr);  // a copy beside it, named "<name>_copy"
+  // New SDF grid parameters (ShapeSpec::sdf_voxel_size, sdf_band) for the triangle-mesh shape
+  // that is model shape `model_shape`, as one undoable edit; the recompile keeps the running state
+  // (the SDF baker panel bakes into the cache first, so the recompile reads it back).
+  bool set_shape_sdf(int model_shape, double voxel_size, double band, QString* error = nullptr);
 
   // ---- used by the undo commands ------------------------------------------------------------------
   void apply_property(const PropertyKey& key, const PropertyValue& value);

@@ -273,6 +273,12 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
           vec3_properties(out, item, "half_extents", "half extent", s.half_extents, 1e-6, kBig, "m", true);
           break;
       }
+      if (!s.triangles.empty()) {  // a triangle mesh collided through its SDF (thesis ch. 6)
+        PropertyInfo voxel = real(item, "sdf_voxel_size", "SDF voxel size", s.sdf_voxel_size, 0, 10, "m", true, 5, 0.001);
+        voxel.tooltip = "0: 1/64 of the mesh's largest extent. Rebakes (cached); the SDF baker panel bakes in the background";
+        out.push_back(voxel);
+        out.push_back(real(item, "sdf_band", "SDF band", s.sdf_band, 0, 1000, "voxels", true, 2, 0.5));
+      }
       out.push_back(real(item, "thickness", "thickness d", s.thickness, 0, 10, "m", false, 4, 0.001));
       PropertyInfo material = choice(item, "material", "material", material_choice(spec, s.material),
                                      material_choices(spec), false);
@@ -413,6 +419,8 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       else if (base == "material") s.material = material_index(*text);
       else if (base == "density") s.density = r;
       else if (base == "pos") s.local.pos[component] = r;
+      else if (base == "sdf_voxel_size") s.sdf_voxel_size = r;
+      else if (base == "sdf_band") s.sdf_band = r;
       break;
     }
     case ItemKind::Joint: {
@@ -478,6 +486,18 @@ bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key) {
     }
   }
   return false;
+}
+
+ItemRef shape_item(const sim::SceneSpec& spec, int model_shape) {
+  if (model_shape < 0) return {};
+  if (model_shape < static_cast<int>(spec.world_shapes.size())) return {ItemKind::Shape, -1, model_shape};
+  int first = static_cast<int>(spec.world_shapes.size());
+  for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
+    const int count = static_cast<int>(spec.bodies[b].shapes.size());
+    if (model_shape < first + count) return {ItemKind::Shape, static_cast<int>(b), model_shape - first};
+    first += count;
+  }
+  return {};
 }
 
 int model_shape_index(const sim::SceneSpec& spec, int body, int shape) {

@@ -75,5 +75,7 @@ bool same_value(const PropertyValue& a, const PropertyValue& b);
 
 // Index of the model's first shape for spec body `body` (-1: world shapes come first).
 int model_shape_index(const sim::SceneSpec& spec, int body, int shape);
+// The shape item of model shape `model_shape` (kind None when there is no such shape).
+ItemRef shape_item(const sim::SceneSpec& spec, int model_shape);
 
 }  // namespace coulomb::gui

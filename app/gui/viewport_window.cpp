@@ -155,6 +155,17 @@ class ViewportRenderer : public QVulkanWindowRenderer {
           if (window->teleop_) window->teleop_->apply(teleop, view);
         });
       }
+      if (edits.sdf_slice) {
+        w.overlays_.sdf_slice_axis = edits.sdf_slice->first;
+        w.overlays_.sdf_slice_position = edits.sdf_slice->second;
+        w.requestUpdate();
+      }
+      if (edits.sdf_apply) {
+        const SdfApply apply = *edits.sdf_apply;
+        QTimer::singleShot(0, window, [window, apply] {
+          emit window->sdf_apply_requested(apply.shape, apply.voxel_size, apply.band);
+        });
+      }
     }
 
     VkClearValue clear[3]{};

@@ -74,6 +74,8 @@ class ViewportWindow : public QVulkanWindow {
   void render_failed(const QString& message);
   void solver_edited(const sim::SolverOptions& options);  // from the ImGui Solver panel
   void dt_edited(double dt);
+  // The SDF baker panel's Apply: new grid parameters for model shape `shape` (baked already).
+  void sdf_apply_requested(int shape, double voxel_size, double band);
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;

@@ -41,6 +41,8 @@ void copy_contacts(const sim::Model& model, const sim::State& state, const sim::
     const glm::vec3 pb = side_point(model, state, c.b, -normal);
     out.point.push_back(0.5f * (pa + pb));
     out.normal.push_back(normal);
+    out.sdf_feature.push_back(c.sdf_feature);
+    out.sdf_iterations.push_back(c.sdf_iterations);
     if (have_forces) {
       const float ln = float(workspace.contact_normal_force[std::size_t(i)]);
       const sim::Vec2 lf = workspace.contact_friction_force[std::size_t(i)];

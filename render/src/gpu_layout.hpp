@@ -43,4 +43,11 @@ struct LineVertex {
 };
 static_assert(sizeof(LineVertex) == 16);
 
+// LineVertex::color from linear RGB and an alpha in [0, 1] (the overlay fill and on-top lines
+// blend with it).
+inline std::uint32_t pack_rgba(const glm::vec3& rgb, float alpha = 1.0f) {
+  auto byte = [](float v) { return std::uint32_t(glm::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
+  return byte(rgb.r) | (byte(rgb.g) << 8) | (byte(rgb.b) << 16) | (byte(alpha) << 24);
+}
+
 }  // namespace render

@@ -103,16 +103,27 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
   hidden_line.depth_write = false;
   hidden_line.alpha_blend = true;
 
+  PipelineRecipe top_line = line;
+  top_line.depth_compare = VK_COMPARE_OP_ALWAYS;
+  top_line.depth_write = false;
+  top_line.alpha_blend = true;
+  PipelineRecipe top_fill = top_line;
+  top_fill.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+
   auto built_mesh = mesh.build(device, p.layout, scene_pass);
   auto built_shadow = shadow.build(device, p.layout, shadow_pass);
   auto built_line = line.build(device, p.layout, scene_pass);
   auto built_hidden = hidden_line.build(device, p.layout, scene_pass);
+  auto built_top_line = top_line.build(device, p.layout, scene_pass);
+  auto built_top_fill = top_fill.build(device, p.layout, scene_pass);
   destroy_modules();
   if (built_mesh) p.mesh = *built_mesh;
   if (built_shadow) p.shadow = *built_shadow;
   if (built_line) p.line = *built_line;
   if (built_hidden) p.hidden_line = *built_hidden;
-  for (auto* built : {&built_mesh, &built_shadow, &built_line, &built_hidden})
+  if (built_top_line) p.top_line = *built_top_line;
+  if (built_top_fill) p.top_fill = *built_top_fill;
+  for (auto* built : {&built_mesh, &built_shadow, &built_line, &built_hidden, &built_top_line, &built_top_fill})
     if (!*built) {
       const std::string message = built->error();
       destroy_scene_pipelines(device, p);
@@ -122,7 +133,7 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
 }
 
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& p) {
-  for (VkPipeline pipeline : {p.mesh, p.line, p.hidden_line, p.shadow})
+  for (VkPipeline pipeline : {p.mesh, p.line, p.hidden_line, p.shadow, p.top_line, p.top_fill})
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
   if (p.layout) vkDestroyPipelineLayout(device, p.layout, nullptr);
   if (p.set_layout) vkDestroyDescriptorSetLayout(device, p.set_layout, nullptr);

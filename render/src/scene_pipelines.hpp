@@ -17,6 +17,9 @@ struct ScenePipelines {
   VkPipeline mesh = VK_NULL_HANDLE;
   VkPipeline line = VK_NULL_HANDLE;
   VkPipeline hidden_line = VK_NULL_HANDLE;  // where lines are behind surfaces: no depth write
+  // On top of the scene (no depth test or write, alpha blended): SDF slice triangles and lines.
+  VkPipeline top_fill = VK_NULL_HANDLE;
+  VkPipeline top_line = VK_NULL_HANDLE;
   VkPipeline shadow = VK_NULL_HANDLE;
 };
 

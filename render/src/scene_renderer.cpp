@@ -11,6 +11,7 @@
 #include "gpu_layout.hpp"
 #include "gpu_resources.hpp"
 #include "scene_pipelines.hpp"
+#include "sdf_overlay_geometry.hpp"
 #include "shadow_map.hpp"
 #include "shape_tessellation.hpp"
 #include "vulkan_check.hpp"
@@ -106,6 +107,9 @@ struct SceneRenderer::Impl {
   VkDeviceSize uniform_stride = 0;
   std::vector<GpuBuffer> line_buffers;  // per frame slot, grown on demand
   std::vector<std::uint32_t> line_counts;
+  // On-top SDF overlays per frame slot: slice triangles, then iso-lines and contact markers.
+  std::vector<GpuBuffer> top_buffers;
+  std::vector<std::uint32_t> top_fill_counts, top_line_counts;
 
   // ---- the model (set_model) ----
   std::optional<sim::Model> model;
@@ -128,6 +132,8 @@ struct SceneRenderer::Impl {
   bool frame_shadows = false;
   OrbitCamera camera;
   std::vector<LineVertex> line_scratch;
+  std::vector<LineVertex> top_scratch, top_line_scratch;
+  SdfSliceCache sdf_slice_cache;
   std::vector<float> pose_scratch;
 
   FrameUniforms* uniform_slot(int s) {
@@ -138,7 +144,26 @@ struct SceneRenderer::Impl {
   void write_descriptors();
   void bind_common(VkCommandBuffer cmd, VkPipeline pipeline);
   void draw_shapes(VkCommandBuffer cmd, bool shadow_pass);
+  // Copies `data` into this slot's buffer of `buffers` (grown when too small); false when empty or
+  // the buffer could not grow.
+  bool upload_slot(std::vector<GpuBuffer>& buffers, std::size_t index, const std::vector<LineVertex>& data);
 };
+
+bool SceneRenderer::Impl::upload_slot(std::vector<GpuBuffer>& buffers, std::size_t index,
+                                      const std::vector<LineVertex>& data) {
+  const VkDeviceSize bytes = data.size() * sizeof(LineVertex);
+  if (bytes == 0) return false;
+  if (buffers[index].size < bytes) {
+    // This slot's previous frame has completed (the caller's contract), so its buffer is free.
+    destroy_buffer(ctx.device, buffers[index]);
+    auto grown = create_buffer(ctx, std::max<VkDeviceSize>(2 * bytes, 64 * 1024), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                               MemoryUse::HostWrite);
+    if (grown) buffers[index] = *grown;
+  }
+  if (buffers[index].size < bytes) return false;
+  std::memcpy(buffers[index].mapped, data.data(), std::size_t(bytes));
+  return true;
+}
 
 void SceneRenderer::Impl::release_model() {
   if (!ctx.device) return;
@@ -161,6 +186,11 @@ void SceneRenderer::Impl::release_all() {
   for (GpuBuffer& b : line_buffers) destroy_buffer(ctx.device, b);
   line_buffers.clear();
   line_counts.clear();
+  for (GpuBuffer& b : top_buffers) destroy_buffer(ctx.device, b);
+  top_buffers.clear();
+  top_fill_counts.clear();
+  top_line_counts.clear();
+  sdf_slice_cache = SdfSliceCache{};
   destroy_buffer(ctx.device, uniforms);
   if (pool) vkDestroyDescriptorPool(ctx.device, pool, nullptr);
   pool = VK_NULL_HANDLE;
@@ -213,6 +243,9 @@ sim::Result<bool> SceneRenderer::init(const RenderContext& context, VkRenderPass
   std::memset(m.uniforms.mapped, 0, m.uniforms.size);
   m.line_buffers.resize(std::size_t(frames));
   m.line_counts.assign(std::size_t(frames), 0);
+  m.top_buffers.resize(std::size_t(frames));
+  m.top_fill_counts.assign(std::size_t(frames), 0);
+  m.top_line_counts.assign(std::size_t(frames), 0);
 
   const VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1},
                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 2},
@@ -440,20 +473,16 @@ void SceneRenderer::update(const FrameInput& input) {
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);
-  const VkDeviceSize bytes = m.line_scratch.size() * sizeof(LineVertex);
-  m.line_counts[slot] = 0;
-  if (bytes > 0 && m.line_buffers[slot].size < bytes) {
-    // This slot's previous frame has completed (the caller's contract), so its buffer is free.
-    destroy_buffer(m.ctx.device, m.line_buffers[slot]);
-    auto grown = create_buffer(m.ctx, std::max<VkDeviceSize>(2 * bytes, 64 * 1024), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                               MemoryUse::HostWrite);
-    if (grown) m.line_buffers[slot] = *grown;
-  }
-  if (bytes > 0 && m.line_buffers[slot].size >= bytes) {
-    std::memcpy(m.line_buffers[slot].mapped, m.line_scratch.data(), std::size_t(bytes));
-    m.line_counts[slot] = std::uint32_t(m.line_scratch.size());
-  }
+  m.line_counts[slot] = m.upload_slot(m.line_buffers, slot, m.line_scratch) ? std::uint32_t(m.line_scratch.size()) : 0;
   m.stats.line_vertices = int(m.line_counts[slot]);
+  build_sdf_overlay(md, poses, input.overlays, input.selected_body, input.contacts, m.overlay_scale, m.sdf_slice_cache,
+                    m.top_scratch, m.top_line_scratch);
+  const std::size_t fill_count = m.top_scratch.size();
+  m.top_scratch.insert(m.top_scratch.end(), m.top_line_scratch.begin(), m.top_line_scratch.end());
+  const bool top = m.upload_slot(m.top_buffers, slot, m.top_scratch);
+  m.top_fill_counts[slot] = top ? std::uint32_t(fill_count) : 0;
+  m.top_line_counts[slot] = top ? std::uint32_t(m.top_line_scratch.size()) : 0;
+  m.stats.top_vertices = int(m.top_scratch.size());
   m.frame_ready = true;
 }
 
@@ -508,6 +537,17 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   m.bind_common(cmd, m.pipelines.mesh);
   m.draw_shapes(cmd, false);
+  const VkShaderStageFlags line_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  const std::uint32_t top_fill = m.top_fill_counts[std::size_t(m.slot)];
+  const std::uint32_t top_lines = m.top_line_counts[std::size_t(m.slot)];
+  if (top_fill > 0) {  // the SDF slice, over the shapes and under every overlay line
+    const VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &m.top_buffers[std::size_t(m.slot)].buffer, &zero);
+    m.bind_common(cmd, m.pipelines.top_fill);
+    const DrawConstants constants;
+    vkCmdPushConstants(cmd, m.pipelines.layout, line_stages, 0, sizeof(constants), &constants);
+    vkCmdDraw(cmd, top_fill, 1, 0, 0);
+  }
   const std::uint32_t lines = m.line_counts[std::size_t(m.slot)];
   if (lines > 0) {
     // The hidden parts first (faded, no depth write), then the visible parts over them.
@@ -521,6 +561,14 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
       vkCmdPushConstants(cmd, m.pipelines.layout, stages, 0, sizeof(constants), &constants);
       vkCmdDraw(cmd, lines, 1, 0, 0);
     }
+  }
+  if (top_lines > 0) {  // slice iso-lines and SDF contact markers, over everything
+    const VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &m.top_buffers[std::size_t(m.slot)].buffer, &zero);
+    m.bind_common(cmd, m.pipelines.top_line);
+    const DrawConstants constants;
+    vkCmdPushConstants(cmd, m.pipelines.layout, line_stages, 0, sizeof(constants), &constants);
+    vkCmdDraw(cmd, top_lines, 1, top_fill, 0);
   }
 }
 

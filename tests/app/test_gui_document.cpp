@@ -38,6 +38,12 @@ void settle(SimRunner& runner, std::uint64_t parameter_version_before) {
   REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > parameter_version_before; }));
 }
 
+int body_named(const sim::Model& model, const std::string& name) {
+  for (int b = 0; b < model.body_count; ++b)
+    if (model.body_name[static_cast<std::size_t>(b)] == name) return b;
+  return -1;
+}
+
 int choice_index(const char* const* names, int count, const std::string& value) {
   for (int i = 0; i < count; ++i)
     if (value == names[i]) return i;
@@ -257,4 +263,40 @@ TEST_CASE("opening a bad file reports the parser's file:line message and keeps t
   auto reread = sim::load_scene_file(saved.toStdString());
   REQUIRE(reread.ok());
   CHECK(reread->gravity.z() == sim::Real(-3.0));
+}
+
+TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulation, undoably", "[app][document][sdf]") {
+  app_test::qt_app();
+  SimRunner runner;
+  SceneDocument document(runner);
+  QString error;
+  REQUIRE(document.open_file(scene_path("sdf_bowl"), &error));
+  REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
+  run_steps(runner, 30);  // the balls are falling
+  const Snapshot& before = runner.latest();
+  const int bowl = body_named(*before.model, "bowl");
+  REQUIRE(bowl >= 0);
+  int shape = -1;
+  for (int s = 0; s < before.model->shape_count; ++s)
+    if (before.model->shape_body[static_cast<std::size_t>(s)] == bowl) shape = s;
+  REQUIRE(shape >= 0);
+  const int mesh = before.model->shape_mesh[static_cast<std::size_t>(shape)];
+  REQUIRE(mesh >= 0);
+  CHECK(before.model->meshes[static_cast<std::size_t>(mesh)]->grid->voxel_size() == Approx(0.002));
+  const sim::Vec3 ball = before.state.body_position(body_named(*before.model, "ball_a"));
+  const std::uint64_t version = before.parameter_version;
+
+  CHECK_FALSE(document.set_shape_sdf(shape, 0.0, 3.0, &error));  // a zero voxel is refused
+  CHECK_FALSE(document.set_shape_sdf(before.model->shape_count, 0.004, 3.0, &error));
+  REQUIRE(document.set_shape_sdf(shape, 0.004, 5.0, &error));
+  settle(runner, version);
+  const Snapshot& after = runner.latest();
+  const sim::SdfGrid& grid = *after.model->meshes[static_cast<std::size_t>(after.model->shape_mesh[static_cast<std::size_t>(shape)])]->grid;
+  CHECK(grid.voxel_size() == Approx(0.004));
+  CHECK(grid.background() == Approx(5 * 0.004));
+  // The running state carried over: the ball is where it was, not back at its start.
+  CHECK((after.state.body_position(body_named(*after.model, "ball_a")) - ball).norm() < 1e-9);
+  CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.004);
+  document.undo_stack()->undo();
+  CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.002);
 }

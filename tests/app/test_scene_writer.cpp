@@ -190,18 +190,42 @@ TEST_CASE("saving refuses what the file format cannot hold instead of dropping i
   const fs::path dir = scratch_dir("lossy");
   const fs::path target = dir / "robot.xml";
   sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
-  // A triangle mesh (as robot imports make them): a tetrahedron.
-  sim::ShapeSpec& s = spec.bodies[0].shapes[0];
-  s.type = sim::ShapeType::ConvexMesh;
-  s.vertices = {sim::Vec3(0, 0, 0), sim::Vec3(0.1, 0, 0), sim::Vec3(0, 0.1, 0), sim::Vec3(0, 0, 0.1)};
-  s.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  // Principal inertia axes rotated in the body frame (as URDF/MJCF full tensors give them): the
+  // format has no attribute for them.
+  sim::BodySpec& b = spec.bodies[0];
+  b.mass = 8;
+  b.inertia = sim::Vec3(0.1, 0.2, 0.3);
+  b.inertia_frame = sim::Quat(Eigen::AngleAxis<sim::Real>(0.3, sim::Vec3::UnitZ()));
   auto result = sim::save_scene_file(spec, target.string());
   REQUIRE_FALSE(result.ok());
   INFO(result.error());
   CHECK(result.error().rfind(target.string() + ": ", 0) == 0);
-  CHECK(result.error().find("triangle mesh") != std::string::npos);
+  CHECK(result.error().find("inertia axes") != std::string::npos);
   CHECK(directory_listing(dir).empty());
-  // Without the triangles it is an ordinary convex shape and saves.
-  s.triangles.clear();
+  // With axes along the body frame it saves.
+  b.inertia_frame = sim::Quat::Identity();
   CHECK(sim::save_scene_file(spec, target.string()).ok());
+}
+
+TEST_CASE("triangle meshes save inline and read back with their SDF parameters", "[app][writer]") {
+  const fs::path dir = scratch_dir("mesh");
+  const fs::path target = dir / "mesh.xml";
+  sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
+  // A triangle mesh (as robot imports and <mesh file=...> make them): a tetrahedron.
+  sim::ShapeSpec& s = spec.bodies[0].shapes[0];
+  s.type = sim::ShapeType::ConvexMesh;
+  s.vertices = {sim::Vec3(0, 0, 0), sim::Vec3(0.1, 0, 0), sim::Vec3(0, 0.1, 0), sim::Vec3(0, 0, 0.1)};
+  s.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  s.sdf_voxel_size = 0.0025;
+  s.sdf_band = 4.5;
+  auto result = sim::save_scene_file(spec, target.string());
+  INFO((result.ok() ? std::string() : result.error()));
+  REQUIRE(result.ok());
+  CHECK(read_file(target).find("<mesh ") != std::string::npos);
+  const sim::SceneSpec back = load(target);
+  const sim::ShapeSpec& t = back.bodies[0].shapes[0];
+  CHECK(t.vertices == s.vertices);
+  CHECK(t.triangles == s.triangles);
+  CHECK(t.sdf_voxel_size == s.sdf_voxel_size);
+  CHECK(t.sdf_band == s.sdf_band);
 }

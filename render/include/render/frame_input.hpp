@@ -4,6 +4,7 @@
 
 #include <glm/glm.hpp>
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct Overlays {
                                  // and a white line between the two frame origins
   bool body_frames = false;      // centre-of-mass frames (RGB = xyz)
   bool bounding_boxes = false;   // world axis-aligned boxes of each body's shapes (grey)
+  // SDF overlays (render/sdf_overlay.hpp), drawn on top of the scene: a slice of the selected
+  // mesh body's distance field (axis-aligned in its shape frame, at a fraction of the field's
+  // bounds), and the SDF contacts as markers coloured by local-optimisation evaluations.
+  bool sdf_slice = false;
+  bool sdf_samples = false;
+  int sdf_slice_axis = 2;            // 0 x, 1 y, 2 z
+  float sdf_slice_position = 0.5f;   // [0, 1] across the field's bounds along that axis
   // Force arrow length per newton [m/N]; 0: automatic, the weight of the median dynamic body is
   // drawn as long as its bounding radius. Arrows are clamped at 2.5x that length.
   float force_scale = 0.0f;
@@ -32,7 +40,7 @@ struct Overlays {
   ElementField element_field = ElementField::None;
   bool any() const {
     return contact_points || contact_normals || normal_forces || friction_forces || joint_frames || body_frames ||
-           bounding_boxes;
+           bounding_boxes || sdf_slice || sdf_samples;
   }
 };
 
@@ -43,7 +51,12 @@ struct ContactOverlay {
   std::vector<glm::vec3> normal;          // unit, from side b towards side a
   std::vector<glm::vec3> normal_force;    // λ_n n, the force on side a [N]
   std::vector<glm::vec3> friction_force;  // λ_f1 d1 + λ_f2 d2 on side a [N]
-  void clear() { point.clear(), normal.clear(), normal_force.clear(), friction_force.clear(); }
+  std::vector<sim::SdfFeature> sdf_feature;    // Contact::sdf_feature (None: not an SDF contact)
+  std::vector<std::uint16_t> sdf_iterations;   // Contact::sdf_iterations
+  void clear() {
+    point.clear(), normal.clear(), normal_force.clear(), friction_force.clear();
+    sdf_feature.clear(), sdf_iterations.clear();
+  }
   int size() const { return static_cast<int>(point.size()); }
 };
 

@@ -36,6 +36,7 @@ struct SceneStats {
   int shape_instances = 0;
   int triangles = 0;         // per frame, shapes and particles, main pass
   int line_vertices = 0;     // overlay, last update()
+  int top_vertices = 0;      // on-top SDF overlays (slice triangles, iso-lines, markers), last update()
 };
 
 class SceneRenderer {

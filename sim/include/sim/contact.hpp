@@ -17,6 +17,11 @@ struct ContactSide {
   Vec3 local_point = Vec3::Zero();  // body: com frame; world: world point; particle: unused
 };
 
+// The feature of an SDF contact (thesis ch. 6): a mesh vertex sampled in the other field, an edge
+// (golden-section search), a face (PGD or Frank-Wolfe), a round core (point or segment), or a
+// cloth face. None for contacts of the other narrowphases.
+enum class SdfFeature : std::uint8_t { None, Vertex, Edge, Face, Core, ClothFace };
+
 struct Contact {
   ContactSide a, b;               // C_n = n·(p_a - p_b) - d >= 0 (eq. 9)
   Vec3 normal = Vec3::UnitZ();    // unit, world, from b towards a
@@ -27,6 +32,8 @@ struct Contact {
   Real initial_gap = 0;           // C_n at the step's start [m] (negative: penetration)
   std::uint64_t key = 0;          // stable feature id for warm starting
   int shape_a = -1, shape_b = -1; // shapes that produced it (-1 for particles)
+  SdfFeature sdf_feature = SdfFeature::None;  // SDF contacts: the feature that found it
+  std::uint16_t sdf_iterations = 0;  // field evaluations its local optimisation spent (1 for a vertex sample)
 };
 
 struct ContactBuffer {

@@ -136,6 +136,12 @@ struct SdfBakeReport {
   std::vector<std::string> warnings;
 };
 
+// The exterior band [voxels] a triangle-mesh shape (ShapeSpec::sdf_band) is baked with: at least
+// `band` and 1, and wide enough that the field reaches contact_margin + thickness (+1 voxel), so
+// every contact the margin admits samples the band (thesis §6.5). compile_model and the app's
+// baker panel both use it, so a panel bake is the cache entry the next compile reads.
+Real sdf_shape_band(Real band, Real voxel_size, Real thickness, Real contact_margin);
+
 // $COULOMB_CACHE/sdf if set, else $XDG_CACHE_HOME/coulomb/sdf, else ~/.cache/coulomb/sdf.
 std::string default_sdf_cache_dir();
 

@@ -135,6 +135,8 @@ void process_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real 
     c.key = hash_combine(pair_key, rc.feature);
     c.shape_a = a.shape;
     c.shape_b = b.shape;
+    c.sdf_feature = rc.sdf_feature;
+    c.sdf_iterations = rc.sdf_iterations;
   }
 }
 

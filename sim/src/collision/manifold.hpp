@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/contact.hpp"
 #include "sim/math.hpp"
 
 namespace sim::detail {
@@ -16,6 +17,8 @@ struct RawContact {
   Vec3 point_second;   // on the second shape's surface (world) [m]
   Vec3 normal;         // unit, from the second shape towards the first
   std::uint64_t feature = 0;  // stable id of the feature pair within the shape pair
+  SdfFeature sdf_feature = SdfFeature::None;  // SDF narrowphase: the feature and the field
+  std::uint16_t sdf_iterations = 0;           // evaluations its local optimisation spent
   Real separation() const { return normal.dot(point_first - point_second); }
 };
 

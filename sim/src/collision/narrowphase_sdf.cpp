@@ -37,6 +37,17 @@ VertexScratch& vertex_scratch() {
   return s;
 }
 
+SdfFeature sdf_feature_of(std::uint32_t tag) {
+  switch (tag) {
+    case kTagSdfVertex: return SdfFeature::Vertex;
+    case kTagSdfEdge: return SdfFeature::Edge;
+    case kTagSdfFace: return SdfFeature::Face;
+    case kTagSdfCore: return SdfFeature::Core;
+    case kTagSdfClothFace: return SdfFeature::ClothFace;
+    default: return SdfFeature::None;
+  }
+}
+
 // Writes contacts for feature points found in the field's frame.
 struct Emitter {
   Mat3 rot;               // field frame -> world
@@ -47,10 +58,11 @@ struct Emitter {
   Counts* counts = nullptr;
 
   // x: the feature point (field frame); phi, grad: the field there; radius: the feature's own
-  // radius (round cores, else 0). Separation φ − radius; normal ∇φ/|∇φ| (digest §7.9: normalise).
+  // radius (round cores, else 0); evaluations: what the local optimisation spent on it (recorded
+  // with the contact). Separation φ − radius; normal ∇φ/|∇φ| (digest §7.9: normalise).
   template <class Field>
   void emit(const Field& field, const Vec3& x, Real phi, const Vec3& grad, Real radius, std::uint32_t tag,
-            std::uint32_t index) const {
+            std::uint32_t index, int evaluations) const {
     if (!(phi - radius < max_sep) || !field.trusted(phi)) return;
     const Real g = grad.norm();
     if (!(g > Real(1e-9))) return;  // no direction: a plateau outside the band, or a medial point
@@ -65,6 +77,8 @@ struct Emitter {
       c.normal = -n, c.point_first = on_field, c.point_second = on_feature;
     }
     c.feature = feature_id(tag, index, x_is_first ? 0u : 1u);
+    c.sdf_feature = sdf_feature_of(tag);
+    c.sdf_iterations = static_cast<std::uint16_t>(std::clamp(evaluations, 0, 65535));
     ++counts->contacts;
   }
 };
@@ -106,7 +120,7 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
     vs.phi[v] = field.eval(vs.pos[v], &g);
     ++n.evaluations;
     ++n.tested;
-    if (o.vertices) em.emit(field, vs.pos[v], vs.phi[v], g, 0, kTagSdfVertex, static_cast<std::uint32_t>(v));
+    if (o.vertices) em.emit(field, vs.pos[v], vs.phi[v], g, 0, kTagSdfVertex, static_cast<std::uint32_t>(v), 1);
   }
   if (cx.linear) return;
   if (o.edges) {
@@ -131,7 +145,7 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
       n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
       const bool interior = fm.bary[0] > kBarycentricEps && fm.bary[1] > kBarycentricEps;
       if (!interior && o.vertices) continue;  // an end point: the vertex test has it
-      em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e));
+      em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e), fm.evaluations);
     }
   }
   if (o.faces == SdfFaceMethod::None) return;
@@ -170,7 +184,7 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
         if (fm.bary[k] > kBarycentricEps) corner = k;
       if (o.vertices || m.vertex_owner[tri[corner]] != static_cast<int>(f)) continue;
     }
-    em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfFace, static_cast<std::uint32_t>(f));
+    em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfFace, static_cast<std::uint32_t>(f), fm.evaluations);
   }
 }
 
@@ -190,7 +204,7 @@ void polytope_against(const Model::Hull& h, const Vec3& scale, const Mat3& R, co
     vs.phi[v] = field.eval(vs.pos[v], &g);
     ++n.evaluations;
     ++n.tested;
-    em.emit(field, vs.pos[v], vs.phi[v], g, 0, kTagSdfVertex, static_cast<std::uint32_t>(v));
+    em.emit(field, vs.pos[v], vs.phi[v], g, 0, kTagSdfVertex, static_cast<std::uint32_t>(v), 1);
   }
   if (cx.linear || !o.edges) return;
   const Real reach = em.max_sep + cx.slack;
@@ -205,7 +219,7 @@ void polytope_against(const Model::Hull& h, const Vec3& scale, const Mat3& R, co
     const FeatureMinimum fm = minimise_edge(field, vs.pos[a], vs.pos[b], vs.phi[a], vs.phi[b], o.iterations, o.tolerance);
     n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
     if (!(fm.bary[0] > kBarycentricEps && fm.bary[1] > kBarycentricEps)) continue;  // the vertex test has it
-    em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e));
+    em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e), fm.evaluations);
   }
 }
 
@@ -221,14 +235,14 @@ void core_against(const Vec3& p0, const Vec3& p1, Real radius, Field& field, Con
   ++n.evaluations;
   ++n.tested;
   if (p0 == p1) {
-    em.emit(field, p0, phi0, g0, radius, kTagSdfCore, 0);
+    em.emit(field, p0, phi0, g0, radius, kTagSdfCore, 0, 1);
     return;
   }
   Vec3 g1;
   const Real phi1 = field.eval(p1, &g1);
   ++n.evaluations;
-  em.emit(field, p0, phi0, g0, radius, kTagSdfCore, 1);
-  em.emit(field, p1, phi1, g1, radius, kTagSdfCore, 2);
+  em.emit(field, p0, phi0, g0, radius, kTagSdfCore, 1, 1);
+  em.emit(field, p1, phi1, g1, radius, kTagSdfCore, 2, 1);
   if (cx.linear) return;
   const Real length = (p1 - p0).norm();
   if (Real(0.5) * (phi0 + phi1 - length) - radius >= em.max_sep + cx.slack) {
@@ -238,7 +252,7 @@ void core_against(const Vec3& p0, const Vec3& p1, Real radius, Field& field, Con
   const FeatureMinimum fm = minimise_edge(field, p0, p1, phi0, phi1, o.iterations, o.tolerance);
   n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
   if (fm.bary[0] > kBarycentricEps && fm.bary[1] > kBarycentricEps)
-    em.emit(field, fm.point, fm.phi, fm.grad, radius, kTagSdfCore, 0);
+    em.emit(field, fm.point, fm.phi, fm.grad, radius, kTagSdfCore, 0, fm.evaluations);
 }
 
 // The features of x against the field `field` of y.
@@ -469,6 +483,7 @@ void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real
       h.point = rot * fm.point + shape.pose.pos;
       h.normal = rot * (fm.grad / g);
       for (int k = 0; k < 3; ++k) h.bary[k] = fm.bary[k];
+      h.evaluations = fm.evaluations;
       ++n.contacts;
     }
   });

@@ -65,6 +65,7 @@ struct FaceHit {
   Vec3 point = Vec3::Zero();     // minimiser x* (world) [m]
   Vec3 normal = Vec3::UnitZ();   // unit field gradient there (world)
   Real bary[3] = {1, 0, 0};      // x* = Σ bary_k corner_k
+  int evaluations = 0;           // field evaluations the face optimisation spent
 };
 
 // The SdfObject of every collision object (shapes, then particles), rebuilt each step.

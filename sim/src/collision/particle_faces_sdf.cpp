@@ -160,6 +160,8 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
                                 feature_id(kTagSdfClothFace, static_cast<std::uint32_t>(h.face), static_cast<std::uint32_t>(k)));
           ct.shape_a = -1;
           ct.shape_b = s;
+          ct.sdf_feature = SdfFeature::ClothFace;
+          ct.sdf_iterations = static_cast<std::uint16_t>(std::clamp(h.evaluations, 0, 65535));
         }
       }
     }

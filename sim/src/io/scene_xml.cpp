@@ -18,6 +18,7 @@
 
 #include "io/xml_element.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/sdf.hpp"
 
 namespace sim {
 
@@ -282,10 +283,12 @@ class SceneParser {
       allowed.insert(allowed.end(), {"half_extents", "size"});
     } else if (type == "convex") {
       allowed.insert(allowed.end(), {"vertices", "file", "scale"});
+    } else if (type == "mesh") {
+      allowed.insert(allowed.end(), {"vertices", "triangles", "file", "scale", "sdf_voxel", "sdf_band"});
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
-                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box or convex)");
+                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, convex or mesh)");
     }
     XmlElement e(el, file, std::move(allowed));
     no_children(e);
@@ -341,6 +344,40 @@ class SceneParser {
       }
       if (s.vertices.size() < 4)
         e.fail("a convex shape needs at least 4 vertices (got " + std::to_string(s.vertices.size()) + ")");
+    } else if (type == "mesh") {
+      // A triangle mesh collided through its baked SDF (thesis ch. 6).
+      s.type = ShapeType::ConvexMesh;
+      if (e.has("file")) {
+        if (e.has("vertices") || e.has("triangles")) e.fail("give either file or vertices and triangles");
+        auto mesh = load_triangle_mesh(resolve_path(file, *e.text("file")));
+        if (!mesh) e.fail_attribute("file", mesh.error());
+        s.vertices = std::move(mesh.value().vertices);
+        s.triangles = std::move(mesh.value().triangles);
+      } else {
+        const auto v = e.reals("vertices", 0);
+        const auto t = e.reals("triangles", 0);
+        if (!v || !t) e.fail("a mesh needs file, or vertices and triangles");
+        if (v->size() % 3 != 0)
+          e.fail_attribute("vertices", "expected x y z triples, got " + std::to_string(v->size()) + " numbers");
+        for (std::size_t i = 0; i + 2 < v->size(); i += 3) s.vertices.emplace_back((*v)[i], (*v)[i + 1], (*v)[i + 2]);
+        if (t->size() % 3 != 0)
+          e.fail_attribute("triangles", "expected index triples, got " + std::to_string(t->size()) + " numbers");
+        for (std::size_t i = 0; i + 2 < t->size(); i += 3) {
+          std::array<int, 3> tri{};
+          for (int k = 0; k < 3; ++k) {
+            const Real x = (*t)[i + std::size_t(k)];
+            if (!(x >= 0) || x != std::floor(x) || x >= Real(s.vertices.size()))
+              e.fail_attribute("triangles", "triangle " + std::to_string(i / 3) + ": index " + std::to_string(x) +
+                                                " is not a vertex index (0.." + std::to_string(s.vertices.size() - 1) + ")");
+            tri[std::size_t(k)] = int(x);
+          }
+          s.triangles.push_back(tri);
+        }
+      }
+      s.sdf_voxel_size = e.real_or("sdf_voxel", 0, Range::NonNegative);
+      s.sdf_band = e.real_or("sdf_band", s.sdf_band, Range::NonNegative);
+    }
+    if (type == "convex" || type == "mesh") {
       if (e.has("scale")) {
         Vec3 scale = Vec3::Ones();
         auto k = e.reals("scale", 0, Range::Positive);

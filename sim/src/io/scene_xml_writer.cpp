@@ -233,13 +233,14 @@ class Writer {
   }
 
   void shape(const ShapeSpec& s, int indent, bool in_body) {
-    const int segments = s.type == ShapeType::ConvexMesh ? cylinder_segments(s) : 0;
+    const bool mesh = s.type == ShapeType::ConvexMesh && !s.triangles.empty();
+    const int segments = s.type == ShapeType::ConvexMesh && !mesh ? cylinder_segments(s) : 0;
     switch (s.type) {
       case ShapeType::Plane: open("plane", indent); break;
       case ShapeType::Sphere: open("sphere", indent); break;
       case ShapeType::Capsule: open("capsule", indent); break;
       case ShapeType::Box: open("box", indent); break;
-      case ShapeType::ConvexMesh: open(segments ? "cylinder" : "convex", indent); break;
+      case ShapeType::ConvexMesh: open(mesh ? "mesh" : segments ? "cylinder" : "convex", indent); break;
     }
     pose(s.local);
     switch (s.type) {
@@ -259,6 +260,15 @@ class Writer {
           std::string v;
           for (std::size_t i = 0; i < s.vertices.size(); ++i) v += (i ? "  " : "") + numbers(s.vertices[i]);
           attr("vertices", v);
+        }
+        if (mesh) {  // inline, so a scene saved from a mesh file stands alone
+          std::string t;
+          for (std::size_t i = 0; i < s.triangles.size(); ++i)
+            t += (i ? "  " : "") + std::to_string(s.triangles[i][0]) + " " + std::to_string(s.triangles[i][1]) + " " +
+                 std::to_string(s.triangles[i][2]);
+          attr("triangles", t);
+          if (s.sdf_voxel_size != 0) attr("sdf_voxel", number(s.sdf_voxel_size));
+          if (s.sdf_band != ShapeSpec{}.sdf_band) attr("sdf_band", number(s.sdf_band));
         }
         break;
     }
@@ -399,8 +409,8 @@ void compare_shapes(const std::vector<ShapeSpec>& a, const std::vector<ShapeSpec
 }
 
 // What the written file would not hold of `spec` (read back as `back`): the format cannot yet
-// express everything a SceneSpec can (robot imports bring triangle meshes, rotated inertia,
-// SDF options). Saving such a scene must fail loudly rather than drop it.
+// express everything a SceneSpec can (robot imports bring rotated inertia axes; SDF contact
+// options have no element yet). Saving such a scene must fail loudly rather than drop it.
 std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& back) {
   std::vector<std::string> lost;
   if (spec.materials.size() != back.materials.size()) lost.push_back("materials");

@@ -69,9 +69,7 @@ Result<int> add_mesh_shape(const ShapeSpec& s, Real contact_margin, std::vector<
   if (!(s.sdf_voxel_size >= 0) || !(s.sdf_band >= 0)) return Error{where + ": sdf voxel size and band must be >= 0"};
   SdfBakeOptions options;
   options.voxel_size = s.sdf_voxel_size > 0 ? s.sdf_voxel_size : extent / Real(options.resolution);
-  // The band must reach as far as contacts are made (thesis §6.5: a sampling margin).
-  const Real needed = std::ceil((std::max(contact_margin, Real(0)) + s.thickness) / options.voxel_size) + 1;
-  options.band = std::max({s.sdf_band, needed, Real(1)});
+  options.band = sdf_shape_band(s.sdf_band, options.voxel_size, s.thickness, contact_margin);
   TriangleMesh mesh{s.vertices, s.triangles};
   const TriangleMesh clean = without_invalid_triangles(mesh);
   for (std::size_t i = 0; i < meshes.size(); ++i) {
@@ -88,3 +86,13 @@ Result<int> add_mesh_shape(const ShapeSpec& s, Real contact_margin, std::vector<
 }
 
 }  // namespace sim::detail
+
+namespace sim {
+
+Real sdf_shape_band(Real band, Real voxel_size, Real thickness, Real contact_margin) {
+  // The band must reach as far as contacts are made (thesis §6.5: a sampling margin).
+  const Real needed = std::ceil((std::max(contact_margin, Real(0)) + thickness) / voxel_size) + 1;
+  return std::max({band, needed, Real(1)});
+}
+
+}  // namespace sim
