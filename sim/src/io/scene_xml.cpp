@@ -664,7 +664,7 @@ class SceneParser {
       } else if (name == "drive") {
         if (seen_drive) io::fail_at(file, child->GetLineNum(), name, "given twice");
         seen_drive = true;
-        parse_drive(child, file, j, /*override=*/false);
+        parse_drive(child, file, j, /*partial=*/false);
       } else {
         io::fail_at(file, child->GetLineNum(), name,
                     "unknown element in <joint> (expected parent_frame, child_frame or drive)");
@@ -674,15 +674,15 @@ class SceneParser {
     pending_joints_.push_back(std::move(pending));
   }
 
-  // <drive> of a <joint>, or of a joint override in <robot> (`override`: every attribute is
-  // optional and replaces only its own field; otherwise `mode` is required and the rest default).
-  static void parse_drive(const XMLElement* el, const std::string& file, JointSpec& j, bool override) {
+  // <drive> of a <joint> (`partial` false: `mode` is required, the rest default as JointSpec's),
+  // or of a joint override in <robot> (`partial`: every attribute optional, replacing only its
+  // own field of the imported drive).
+  static void parse_drive(const XMLElement* el, const std::string& file, JointSpec& j, bool partial) {
     XmlElement d(el, file, {"mode", "stiffness", "damping", "max_force", "target", "target_velocity"});
     no_children(d);
     if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
       d.fail("only revolute and prismatic joints have drives");
-    if (!override) j.drive = DriveMode::None, j.stiffness = 0, j.damping = 0, j.max_force = -1, j.target = 0, j.target_velocity = 0;
-    if (auto mode = override ? d.text("mode") : std::optional<std::string>(d.required_text("mode"))) {
+    if (auto mode = partial ? d.text("mode") : std::optional<std::string>(d.required_text("mode"))) {
       if (*mode == "position") j.drive = DriveMode::Position;
       else if (*mode == "velocity") j.drive = DriveMode::Velocity;
       else if (*mode == "none") j.drive = DriveMode::None;
@@ -934,7 +934,7 @@ class SceneParser {
       if (name != "drive") io::fail_at(file, child->GetLineNum(), name, "unknown element in <joint> override (expected drive)");
       if (seen_drive) io::fail_at(file, child->GetLineNum(), name, "given twice");
       seen_drive = true;
-      parse_drive(child, file, j, /*override=*/true);
+      parse_drive(child, file, j, /*partial=*/true);
     }
   }
 
