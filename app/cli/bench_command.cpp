@@ -134,10 +134,15 @@ int bench_command(int argc, char** argv, int first) {
   for (const std::string& name : names) {
     auto scene = load_scene(name, *args);
     if (!scene) {
+      // `all` goes on without scenes whose robot description is missing (../shared/robots).
+      if (names.size() > 1 && is_robot_import_error(scene.error())) {
+        std::fprintf(stderr, "coulomb bench: skipping %s: %s\n", name.c_str(), scene.error().c_str());
+        continue;
+      }
       std::fprintf(stderr, "coulomb bench: %s\n", scene.error().c_str());
       return 1;
     }
-    if (!args->has_flag("json")) std::fprintf(stderr, "bench %s ...\n", name.c_str());
+    if (!args->has_flag("json")) std::fprintf(stderr, "bench %s ... %s\n", name.c_str(), load_summary(*scene).c_str());
     results.push_back(bench_one(name, *scene, warmup, steps, repeats));
   }
   if (args->has_flag("json")) print_json(results);

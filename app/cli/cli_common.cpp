@@ -3,6 +3,8 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -106,8 +108,10 @@ std::vector<std::string> shipped_scenes() {
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args) {
   auto path = resolve_scene(name_or_path);
   if (!path) return sim::Error{path.error()};
+  const auto start = std::chrono::steady_clock::now();
   auto spec = sim::load_scene_file(*path);
   if (!spec) return sim::Error{spec.error()};
+  const auto loaded = std::chrono::steady_clock::now();
   if (auto dt = args.value("dt")) {
     char* end = nullptr;
     const double v = std::strtod(dt->c_str(), &end);
@@ -125,7 +129,28 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
   }
   auto model = sim::compile_model(*spec);
   if (!model) return sim::Error{model.error()};
-  return LoadedScene{std::move(spec.value()), std::move(model.value())};
+  const auto compiled = std::chrono::steady_clock::now();
+  return LoadedScene{std::move(spec.value()), std::move(model.value()),
+                     std::chrono::duration<double>(loaded - start).count(),
+                     std::chrono::duration<double>(compiled - loaded).count()};
+}
+
+std::string load_summary(const LoadedScene& scene) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "loaded in %.3f s", scene.load_seconds);
+  std::string out = buf;
+  for (const sim::RobotIncludeSpec& r : scene.spec.robots) {
+    std::snprintf(buf, sizeof buf, " (robot %s %.3f s: %d bodies, %d joints, %zu import warnings)",
+                  fs::path(r.file).filename().string().c_str(), r.load_seconds, r.body_count, r.joint_count,
+                  r.warnings.size());
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, ", compiled in %.3f s", scene.compile_seconds);
+  return out + buf;
+}
+
+bool is_robot_import_error(const std::string& error) {
+  return error.find(": <robot>: attribute 'file': cannot import") != std::string::npos;
 }
 
 struct ThreadLimit::Impl {

@@ -35,8 +35,14 @@ std::vector<std::string> shipped_scenes();
 struct LoadedScene {
   sim::SceneSpec spec;
   sim::Model model;
+  double load_seconds = 0;     // reading the file, robot imports included
+  double compile_seconds = 0;  // compile_model
 };
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args);
+// "loaded in 0.41 s (robot fetch.urdf 0.38 s: 16 bodies, 15 joints), compiled in 0.01 s".
+std::string load_summary(const LoadedScene& scene);
+// Whether a load error is a <robot> element's import (e.g. ../shared/robots absent).
+bool is_robot_import_error(const std::string& error);
 
 // Applies --threads N (0 or absent: TBB default) for the life of the returned object.
 class ThreadLimit {

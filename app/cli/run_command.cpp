@@ -67,6 +67,7 @@ int run_command(int argc, char** argv, int first) {
               std::string(sim::to_string(model.solver.preconditioner)).c_str(),
               std::string(sim::to_string(model.solver.linear_solver)).c_str(), model.solver.newton_iterations,
               model.solver.linear_iterations);
+  std::printf("%s\n", load_summary(*scene).c_str());
   if (!quiet)
     std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "newton", "linear",
                 "contacts", "normal", "friction", "bilateral", "compl");

@@ -210,15 +210,10 @@ bool SceneDocument::delete_body(int body, QString* error) {
   }
   sim::SceneSpec edited = spec_;
   const std::string name = edited.bodies[static_cast<std::size_t>(body)].name;
-  edited.bodies.erase(edited.bodies.begin() + body);
-  std::vector<sim::JointSpec> joints;
-  for (sim::JointSpec j : edited.joints) {
-    if (j.body_a == body || j.body_b == body) continue;
-    if (j.body_a > body) --j.body_a;
-    if (j.body_b > body) --j.body_b;
-    joints.push_back(std::move(j));
+  if (std::string refused = sim::erase_body(edited, body); !refused.empty()) {
+    if (error) *error = q(refused);
+    return false;
   }
-  edited.joints = std::move(joints);
   return push_spec(std::move(edited), q("Delete body '" + name + "'"), {}, error);
 }
 

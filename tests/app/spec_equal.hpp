@@ -150,6 +150,38 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
     d.same(w + ".target", x.target, y.target);
     d.same(w + ".target_velocity", x.target_velocity, y.target_velocity);
   }
+  // Robot includes: the resolved path (the written `file` is relative to wherever it was saved).
+  d.same("robots.size", a.robots.size(), b.robots.size());
+  for (std::size_t i = 0; i < a.robots.size() && i < b.robots.size(); ++i) {
+    const sim::RobotIncludeSpec& x = a.robots[i];
+    const sim::RobotIncludeSpec& y = b.robots[i];
+    const std::string w = "robots[" + std::to_string(i) + "]";
+    d.same(w + ".path", x.path, y.path);
+    d.same(w + ".format", x.format, y.format);
+    d.same(w + ".base.pos", x.base.pos, y.base.pos);
+    d.same(w + ".base.rot", x.base.rot.coeffs(), y.base.rot.coeffs());
+    d.same(w + ".fixed_base", x.fixed_base, y.fixed_base);
+    d.same(w + ".self_collision", x.self_collision, y.self_collision);
+    d.same(w + ".prefix", x.prefix, y.prefix);
+    d.same(w + ".density", x.density, y.density);
+    d.same(w + ".material", x.material, y.material);
+    d.same(w + ".drive", static_cast<int>(x.drive), static_cast<int>(y.drive));
+    d.same(w + ".stiffness", x.stiffness, y.stiffness);
+    d.same(w + ".damping", x.damping, y.damping);
+    d.same(w + ".first_material", x.first_material, y.first_material);
+    d.same(w + ".material_count", x.material_count, y.material_count);
+    d.same(w + ".first_world_shape", x.first_world_shape, y.first_world_shape);
+    d.same(w + ".world_shape_count", x.world_shape_count, y.world_shape_count);
+    d.same(w + ".first_body", x.first_body, y.first_body);
+    d.same(w + ".body_count", x.body_count, y.body_count);
+    d.same(w + ".first_joint", x.first_joint, y.first_joint);
+    d.same(w + ".joint_count", x.joint_count, y.joint_count);
+    d.same(w + ".joint_positions.size", x.joint_positions.size(), y.joint_positions.size());
+    for (std::size_t k = 0; k < x.joint_positions.size() && k < y.joint_positions.size(); ++k) {
+      d.same(w + ".joint_positions[" + std::to_string(k) + "].name", x.joint_positions[k].first, y.joint_positions[k].first);
+      d.same(w + ".joint_positions[" + std::to_string(k) + "].value", x.joint_positions[k].second, y.joint_positions[k].second);
+    }
+  }
   return d.first;
 }
 

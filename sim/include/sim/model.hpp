@@ -99,6 +99,10 @@ struct Model {
   std::vector<Real> joint_stiffness, joint_damping, joint_max_force;
   std::vector<Real> joint_initial_target, joint_initial_target_velocity;
 
+  // Body pairs (lower, higher index) that never collide, besides those joined by a joint: the
+  // bodies of a robot included with self_collision="false" (RobotIncludeSpec).
+  std::vector<std::array<int, 2>> no_collision_pairs;
+
   // ---- sizes -------------------------------------------------------------------------------
   int dof_count() const { return 6 * body_count + 3 * particle_count; }
   int coord_count() const { return 7 * body_count + 3 * particle_count; }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/math.hpp"
@@ -103,6 +104,45 @@ struct JointSpec {
   SourceLocation source;
 };
 
+// A robot description (URDF or MJCF) referenced by a scene's <robot file="..."/> element
+// (docs/scene-format.md). The import's materials, world shapes, bodies and joints are ordinary
+// entries of the SceneSpec (edited, compiled and simulated like any other); this record keeps
+// which contiguous ranges they occupy and how they were made, so the scene writer writes the
+// <robot> element back instead of the expansion, and the edits since as <body>/<joint> overrides
+// against `imported_bodies` / `imported_joints`.
+struct RobotIncludeSpec {
+  std::string file;           // as written in the scene: relative to the scene file, or absolute
+  std::string path;           // resolved path that was read
+  std::string format;         // "urdf" or "mjcf"
+  Pose base;                  // the robot's frame in the world
+  bool fixed_base = true;     // the root body is fixed
+  bool self_collision = true; // false: the robot's bodies never collide with each other
+                              // (Model::no_collision_pairs); jointed pairs never do anyway
+  std::string prefix;         // prepended to body, joint and material names
+  Real density = Real(1000);  // [kg/m^3] for links without inertial data
+  std::string material;       // scene material for the robot's shapes that have none; "" none
+  // URDF joints' drive (URDF has no actuators): mode, kp, kd (the joint's <dynamics damping> adds
+  // to kd; its <limit effort> is the max force).
+  DriveMode drive = DriveMode::None;
+  Real stiffness = 0;
+  Real damping = 0;
+  // What the import produced: [first, first + count) of each list of the SceneSpec.
+  int first_material = 0, material_count = 0;
+  int first_world_shape = 0, world_shape_count = 0;
+  int first_body = 0, body_count = 0;
+  int first_joint = 0, joint_count = 0;
+  // Initial joint coordinates set by <joint name position> overrides, in document order: the
+  // joint's child subtree is turned (slid) to the coordinate [rad] or [m].
+  std::vector<std::pair<std::string, Real>> joint_positions;
+  // Bodies (without shapes; posed after joint_positions) and joints as imported and placed,
+  // before the other overrides.
+  std::vector<BodySpec> imported_bodies;
+  std::vector<JointSpec> imported_joints;
+  std::vector<std::string> warnings;  // the importer's ("file:line: <element>: message")
+  double load_seconds = 0;            // wall time of the import (reading, meshes, hulls)
+  SourceLocation source;
+};
+
 struct SceneSpec {
   std::string name;
   std::string source_file;
@@ -117,6 +157,15 @@ struct SceneSpec {
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
   SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
+  std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order
 };
+
+// The robot include whose bodies (joints) contain index `body` (`joint`); -1: none.
+int robot_of_body(const SceneSpec& spec, int body);
+int robot_of_joint(const SceneSpec& spec, int joint);
+// Removes body `body`, the joints that use it and re-indexes the rest, keeping the robot
+// includes' ranges consistent. Refuses (an error message; nothing changed) a body that a
+// <robot> element produced: remove the element instead.
+std::string erase_body(SceneSpec& spec, int body);
 
 }  // namespace sim

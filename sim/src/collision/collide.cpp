@@ -265,6 +265,7 @@ void find_pairs(const Model& model, Real dt, Real margin, CollisionScratch& sc) 
     const int a = value_or(model.joint_body_a, j, -1), b = value_or(model.joint_body_b, j, -1);
     if (a >= 0 && b >= 0) sc.joint_pairs.push_back(pack_pair(std::min(a, b), std::max(a, b)));
   }
+  for (const auto& [a, b] : model.no_collision_pairs) sc.joint_pairs.push_back(pack_pair(a, b));
   std::sort(sc.joint_pairs.begin(), sc.joint_pairs.end());
 
   sc.pairs.clear();

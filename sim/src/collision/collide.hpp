@@ -42,7 +42,7 @@ struct CollisionScratch {
   std::vector<CollisionObject> objects;      // shapes, then particles
   std::vector<Aabb> boxes;                   // expanded world boxes (object count)
   std::vector<std::uint8_t> groups;          // broadphase group bits (object count)
-  std::vector<std::uint64_t> joint_pairs;    // sorted (lower body, higher body) of joints
+  std::vector<std::uint64_t> joint_pairs;    // sorted (lower body, higher body) of joints and no_collision_pairs
   SweepAndPrune sap;
   std::vector<std::uint64_t> pairs;          // candidate object pairs (i < j), sorted
   std::vector<char> used;                    // object appears in a pair (object count)
@@ -68,7 +68,8 @@ struct CollisionScratch {
 // Clears `out` and fills it with the contacts of this step: for every pair of shapes (and of a
 // particle and a shape) whose gap n·(p_a - p_b) - d is below margin + dt (s_a + s_b), with
 // s = |v| + |ω| r the speed bound of each side. Skipped: shapes of the same body, pairs where
-// neither side can move, bodies joined directly by a joint, particle-particle pairs. The order
+// neither side can move, bodies joined directly by a joint or listed in
+// Model::no_collision_pairs, particle-particle pairs. The order
 // is deterministic (sorted pairs), whatever the thread count.
 void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
                        detail::CollisionScratch& scratch, ContactBuffer& out);

@@ -287,6 +287,15 @@ Result<Model> compile_model(const SceneSpec& spec) {
     ++m.joint_count;
   }
 
+  for (const RobotIncludeSpec& r : spec.robots) {
+    if (r.self_collision) continue;
+    if (r.first_body < 0 || r.first_body + r.body_count > m.body_count)
+      return Error{where(r.source, "robot") + ": its bodies are out of range (" + std::to_string(r.first_body) + " + " +
+                   std::to_string(r.body_count) + " of " + std::to_string(m.body_count) + ")"};
+    for (int a = r.first_body; a < r.first_body + r.body_count; ++a)
+      for (int b = a + 1; b < r.first_body + r.body_count; ++b) m.no_collision_pairs.push_back({a, b});
+  }
+
   m.material_count = static_cast<int>(m.material_name.size());
   return m;
 }

@@ -7,6 +7,8 @@
 // a Result error at the edge; nothing here aborts on bad input.
 #include <tinyxml2.h>
 
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "io/xml_element.hpp"
+#include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/sdf.hpp"
 
@@ -61,6 +64,7 @@ struct ParsedShape {
 };
 
 struct PendingJoint {
+  bool resolved = false;  // made by a <robot> import: bodies and frames already set
   NameRef parent, child;
   std::optional<Pose> world_frame;       // joint frame in the world at t = 0
   std::optional<Pose> frame_a, frame_b;  // explicit frames in the bodies
@@ -206,9 +210,10 @@ class SceneParser {
     if (name == "distance") return parse_distance(el, file);
     if (name == "joint") return parse_joint(el, file);
     if (name == "include") return parse_include(el, file, depth);
+    if (name == "robot") return parse_robot(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, joint or include)");
+                "cloth, distance, joint, include or robot)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -694,24 +699,9 @@ class SceneParser {
           f.fail("cannot be combined with pose attributes on the <joint> (give the frame one way)");
         slot = f.pose();
       } else if (name == "drive") {
-        XmlElement d(child, file, {"mode", "stiffness", "damping", "max_force", "target", "target_velocity"});
-        no_children(d);
-        if (seen_drive) d.fail("given twice");
+        if (seen_drive) io::fail_at(file, child->GetLineNum(), name, "given twice");
         seen_drive = true;
-        if (!has_axis) d.fail("only revolute and prismatic joints have drives");
-        const std::string mode = d.required_text("mode");
-        if (mode == "position") j.drive = DriveMode::Position;
-        else if (mode == "velocity") j.drive = DriveMode::Velocity;
-        else if (mode == "none") j.drive = DriveMode::None;
-        else d.fail_attribute("mode", "expected position, velocity or none, got " + in_quotes(mode));
-        j.stiffness = d.real_or("stiffness", 0, Range::NonNegative);
-        j.damping = d.real_or("damping", 0, Range::NonNegative);
-        j.max_force = d.real_or("max_force", -1, Range::NonNegative);
-        j.target = d.real_or("target", 0);
-        j.target_velocity = d.real_or("target_velocity", 0);
-        if (j.drive == DriveMode::Position && !(j.stiffness > 0)) d.fail("a position drive needs stiffness > 0");
-        if (j.drive == DriveMode::Velocity && !(j.stiffness > 0 || j.damping > 0))
-          d.fail("a velocity drive needs damping > 0");
+        parse_drive(child, file, j, /*partial=*/false);
       } else {
         io::fail_at(file, child->GetLineNum(), name,
                     "unknown element in <joint> (expected parent_frame, child_frame or drive)");
@@ -719,6 +709,270 @@ class SceneParser {
     }
     spec_.joints.push_back(std::move(j));
     pending_joints_.push_back(std::move(pending));
+  }
+
+  // <drive> of a <joint> (`partial` false: `mode` is required, the rest default as JointSpec's),
+  // or of a joint override in <robot> (`partial`: every attribute optional, replacing only its
+  // own field of the imported drive).
+  static void parse_drive(const XMLElement* el, const std::string& file, JointSpec& j, bool partial) {
+    XmlElement d(el, file, {"mode", "stiffness", "damping", "max_force", "target", "target_velocity"});
+    no_children(d);
+    if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
+      d.fail("only revolute and prismatic joints have drives");
+    if (auto mode = partial ? d.text("mode") : std::optional<std::string>(d.required_text("mode"))) {
+      if (*mode == "position") j.drive = DriveMode::Position;
+      else if (*mode == "velocity") j.drive = DriveMode::Velocity;
+      else if (*mode == "none") j.drive = DriveMode::None;
+      else d.fail_attribute("mode", "expected position, velocity or none, got " + in_quotes(*mode));
+    }
+    j.stiffness = d.real_or("stiffness", j.stiffness, Range::NonNegative);
+    j.damping = d.real_or("damping", j.damping, Range::NonNegative);
+    if (d.text("max_force") == "unlimited") j.max_force = -1;
+    else j.max_force = d.real_or("max_force", j.max_force, Range::NonNegative);
+    j.target = d.real_or("target", j.target);
+    j.target_velocity = d.real_or("target_velocity", j.target_velocity);
+    check_drive(d, j.drive, j.stiffness, j.damping);
+  }
+
+  static void check_drive(const XmlElement& e, DriveMode mode, Real stiffness, Real damping) {
+    if (mode == DriveMode::Position && !(stiffness > 0)) e.fail("a position drive needs stiffness > 0");
+    if (mode == DriveMode::Velocity && !(stiffness > 0 || damping > 0)) e.fail("a velocity drive needs damping > 0");
+  }
+
+  // ---- robots ------------------------------------------------------------------------------
+
+  // <robot file="..."/>: imports a URDF or MJCF file (sim/robot_import.hpp) and appends it
+  // (append_robot); the scene's dt and gravity win over an MJCF <option>, as with <include>.
+  void parse_robot(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"file", "format", "fixed_base", "self_collision", "prefix", "drive", "stiffness", "damping",
+                                 "density", "material"},
+                                true));
+    RobotIncludeSpec r;
+    r.source = e.location();
+    r.file = e.required_text("file");
+    if (r.file.empty()) e.fail_attribute("file", "must not be empty");
+    r.path = resolve_path(file, r.file);
+    if (auto format = e.text("format")) {
+      if (*format != "urdf" && *format != "mjcf")
+        e.fail_attribute("format", "expected urdf or mjcf, got " + in_quotes(*format));
+      r.format = *format;
+    } else {
+      std::string ext = fs::path(r.file).extension().string();
+      for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (ext == ".urdf") r.format = "urdf";
+      else if (ext == ".xml" || ext == ".mjcf") r.format = "mjcf";
+      else e.fail_attribute("file", "cannot tell the format from " + in_quotes(r.file) + " (give format=\"urdf\" or \"mjcf\")");
+    }
+    r.base = e.pose();
+    r.base.rot.normalize();
+    r.fixed_base = e.boolean("fixed_base").value_or(true);
+    r.self_collision = e.boolean("self_collision").value_or(true);
+    r.prefix = e.text("prefix").value_or("");
+    r.density = e.real_or("density", r.density, Range::Positive);
+    if (auto drive = e.text("drive")) {
+      if (*drive == "position") r.drive = DriveMode::Position;
+      else if (*drive == "velocity") r.drive = DriveMode::Velocity;
+      else if (*drive != "none") e.fail_attribute("drive", "expected position, velocity or none, got " + in_quotes(*drive));
+      if (r.format != "urdf" && r.drive != DriveMode::None)
+        e.fail_attribute("drive", "only URDF joints take their drive from <robot> (MJCF actuators define theirs; "
+                                  "set one joint's with a <joint><drive/></joint> override)");
+    }
+    r.stiffness = e.real_or("stiffness", 0, Range::NonNegative);
+    r.damping = e.real_or("damping", 0, Range::NonNegative);
+    if ((e.has("stiffness") || e.has("damping")) && r.drive == DriveMode::None)
+      e.fail("stiffness and damping need drive=\"position\" or \"velocity\"");
+    check_drive(e, r.drive, r.stiffness, r.damping);
+    std::optional<NameRef> material;
+    if (auto m = e.text("material")) {
+      r.material = *m;
+      material = name_ref(e, "material", *m);
+    }
+
+    ImportOptions options;
+    options.load_visual_meshes = false;  // a scene simulates the collision geometry only
+    options.density = r.density;
+    options.name_prefix = r.prefix;
+    options.urdf_drive = r.drive;
+    options.urdf_drive_stiffness = r.stiffness;
+    options.urdf_drive_damping = r.damping;
+    const auto start = std::chrono::steady_clock::now();
+    auto imported = r.format == "urdf" ? import_urdf(r.path, options) : import_mjcf(r.path, options);
+    if (!imported) e.fail_attribute("file", "cannot import " + in_quotes(r.file) + ": " + imported.error());
+    const ImportResult& robot = imported.value();
+    std::error_code ec;
+    if (const fs::path absolute = fs::absolute(fs::path(r.path), ec); !ec) r.path = absolute.lexically_normal().generic_string();
+
+    r.first_material = static_cast<int>(spec_.materials.size());
+    r.first_world_shape = static_cast<int>(spec_.world_shapes.size());
+    r.first_body = static_cast<int>(spec_.bodies.size());
+    r.first_joint = static_cast<int>(spec_.joints.size());
+    for (const BodySpec& b : robot.scene.bodies)
+      if (body_index_.count(b.name))
+        e.fail("body " + in_quotes(b.name) + " of " + in_quotes(r.file) + " is already in the scene (set prefix=)");
+    for (const JointSpec& j : robot.scene.joints)
+      if (joint_names_.count(j.name))
+        e.fail("joint " + in_quotes(j.name) + " of " + in_quotes(r.file) + " is already in the scene (set prefix=)");
+    const Real dt = spec_.dt;
+    const Vec3 gravity = spec_.gravity;
+    if (auto appended = append_robot(spec_, robot, r.base, r.fixed_base); !appended) e.fail(appended.error());
+    spec_.dt = dt;
+    spec_.gravity = gravity;
+    r.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.material_count = static_cast<int>(spec_.materials.size()) - r.first_material;
+    r.world_shape_count = static_cast<int>(spec_.world_shapes.size()) - r.first_world_shape;
+    r.body_count = static_cast<int>(spec_.bodies.size()) - r.first_body;
+    r.joint_count = static_cast<int>(spec_.joints.size()) - r.first_joint;
+    r.warnings = robot.warnings;
+
+    // Names and material references as if the parts had been written out here.
+    for (int m = r.first_material; m < r.first_material + r.material_count; ++m)
+      material_index_.emplace(spec_.materials[static_cast<std::size_t>(m)].name, m);
+    auto shape_material = [&](const ShapeSpec& s) { return s.material < 0 ? material : std::nullopt; };
+    for (int w = r.first_world_shape; w < r.first_world_shape + r.world_shape_count; ++w)
+      world_shape_material_.push_back(shape_material(spec_.world_shapes[static_cast<std::size_t>(w)]));
+    for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
+      const BodySpec& body = spec_.bodies[static_cast<std::size_t>(b)];
+      body_index_[body.name] = b;
+      std::vector<std::optional<NameRef>> materials;
+      for (const ShapeSpec& s : body.shapes) materials.push_back(shape_material(s));
+      body_shape_material_.push_back(std::move(materials));
+    }
+    for (int j = r.first_joint; j < r.first_joint + r.joint_count; ++j) {
+      joint_names_[spec_.joints[static_cast<std::size_t>(j)].name] = j;
+      PendingJoint resolved;
+      resolved.resolved = true;
+      pending_joints_.push_back(std::move(resolved));
+      r.imported_joints.push_back(spec_.joints[static_cast<std::size_t>(j)]);
+    }
+
+    // Overrides: initial joint coordinates first (they pose the bodies the rest is compared to),
+    // then body and joint fields in document order.
+    for (const XMLElement* child : e.children())
+      if (std::string_view(child->Name()) == "joint" && child->Attribute("position"))
+        set_robot_joint_position(child, file, r);
+    for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
+      BodySpec copy = spec_.bodies[static_cast<std::size_t>(b)];
+      copy.shapes.clear();
+      r.imported_bodies.push_back(std::move(copy));
+    }
+    for (const XMLElement* child : e.children()) {
+      const std::string_view name = child->Name();
+      if (name == "body") parse_robot_body_override(child, file, r);
+      else if (name == "joint") parse_robot_joint_override(child, file, r);
+      else io::fail_at(file, child->GetLineNum(), name, "unknown element in <robot> (expected body or joint)");
+    }
+    spec_.robots.push_back(std::move(r));
+  }
+
+  // Index of the robot's body or joint named by the override's `name` (the name in the scene,
+  // prefix included).
+  template <class Item>
+  static int robot_item(const XmlElement& e, const std::vector<Item>& items, int first, int count, const char* kind) {
+    const std::string name = e.required_text("name");
+    std::string known;
+    for (int i = first; i < first + count; ++i) {
+      const std::string& n = items[static_cast<std::size_t>(i)].name;
+      if (n == name) return i;
+      if (i - first < 12) known += (i > first ? ", " : "") + n;
+    }
+    if (count > 12) known += ", ...";
+    e.fail_attribute("name", std::string("the robot has no ") + kind + " " + in_quotes(name) + " (" +
+                                 (known.empty() ? std::string("it has none") : known) + ")");
+  }
+
+  // <body name=...> inside <robot>: replaces the initial pose (pos, rotation), velocities, fixed
+  // and mass of one imported body.
+  void parse_robot_body_override(const XMLElement* el, const std::string& file, const RobotIncludeSpec& r) {
+    XmlElement e(el, file, attribute_list({"name", "velocity", "angular_velocity", "fixed", "mass"}, true));
+    no_children(e);
+    BodySpec& b = spec_.bodies[static_cast<std::size_t>(robot_item(e, spec_.bodies, r.first_body, r.body_count, "body"))];
+    if (auto pos = e.vec3("pos")) b.pose.pos = *pos;
+    if (e.has("quat") || e.has("euler") || e.has("axisangle")) b.pose.rot = e.rotation();
+    b.linear_velocity = e.vec3_or("velocity", b.linear_velocity);
+    b.angular_velocity = e.vec3_or("angular_velocity", b.angular_velocity);
+    b.fixed = e.boolean("fixed").value_or(b.fixed);
+    b.mass = e.real_or("mass", b.mass, Range::Positive);
+  }
+
+  // <joint name=... position=...> inside <robot>: the initial coordinate of a revolute or
+  // prismatic joint. The child's subtree (bodies reached through the robot's joints away from the
+  // parent) turns about (slides along) the joint axis; the drive target becomes the position.
+  void set_robot_joint_position(const XMLElement* el, const std::string& file, RobotIncludeSpec& r) {
+    XmlElement e(el, file, {"name", "limit", "linear_compliance", "angular_compliance", "position"});
+    const int index = robot_item(e, spec_.joints, r.first_joint, r.joint_count, "joint");
+    JointSpec& j = spec_.joints[static_cast<std::size_t>(index)];
+    const Real position = *e.real("position");
+    for (const auto& [name, value] : r.joint_positions)
+      if (name == j.name) e.fail_attribute("position", "the position of joint " + in_quotes(j.name) + " is already set");
+    if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
+      e.fail_attribute("position", "only revolute and prismatic joints have a position");
+    const Pose parent = j.body_a >= 0 ? spec_.bodies[static_cast<std::size_t>(j.body_a)].pose : Pose{};
+    const Pose frame = parent * j.frame_a;
+    const Vec3 axis = (frame.rot * j.axis).normalized();
+    // The bodies on the child's side: a walk over the robot's joints from the child, not
+    // crossing back through this joint's parent.
+    std::vector<char> moved(spec_.bodies.size(), 0);
+    std::vector<int> stack{j.body_b};
+    moved[static_cast<std::size_t>(j.body_b)] = 1;
+    while (!stack.empty()) {
+      const int b = stack.back();
+      stack.pop_back();
+      for (int k = r.first_joint; k < r.first_joint + r.joint_count; ++k) {
+        const JointSpec& other = spec_.joints[static_cast<std::size_t>(k)];
+        if (k == index || other.body_a != b || other.body_b < 0) continue;
+        if (other.body_b == j.body_a) e.fail_attribute("position", "joint " + in_quotes(j.name) + " is on a closed loop");
+        if (!moved[static_cast<std::size_t>(other.body_b)]) {
+          moved[static_cast<std::size_t>(other.body_b)] = 1;
+          stack.push_back(other.body_b);
+        }
+      }
+    }
+    Pose motion;  // in the world: about / along the joint axis through the joint origin
+    if (j.type == JointType::Revolute) {
+      motion.rot = Quat(Eigen::AngleAxis<Real>(position, axis));
+      motion.pos = frame.pos - motion.rot * frame.pos;
+    } else {
+      motion.pos = position * axis;
+    }
+    for (std::size_t b = 0; b < moved.size(); ++b) {
+      if (!moved[b]) continue;
+      Pose& pose = spec_.bodies[b].pose;
+      pose = motion * pose;
+      pose.rot.normalize();
+    }
+    j.target = position;
+    r.joint_positions.emplace_back(j.name, position);
+  }
+
+  // <joint name=...> inside <robot>: replaces the limits (limit="lower upper" or "none"),
+  // compliances and drive fields (a partial <drive>) of one imported joint.
+  void parse_robot_joint_override(const XMLElement* el, const std::string& file, const RobotIncludeSpec& r) {
+    XmlElement e(el, file, {"name", "limit", "linear_compliance", "angular_compliance", "position"});
+    JointSpec& j = spec_.joints[static_cast<std::size_t>(robot_item(e, spec_.joints, r.first_joint, r.joint_count, "joint"))];
+    const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+    if (auto limit = e.text("limit")) {
+      if (!has_axis) e.fail_attribute("limit", "only revolute and prismatic joints have limits");
+      if (*limit == "none") {
+        j.limited = false;
+      } else {
+        const Vec2 v = *e.vec2("limit");
+        if (!(v[0] <= v[1])) e.fail_attribute("limit", "lower limit above upper limit");
+        j.limited = true;
+        j.lower = v[0];
+        j.upper = v[1];
+      }
+    }
+    j.linear_compliance = e.real_or("linear_compliance", j.linear_compliance, Range::NonNegative);
+    j.angular_compliance = e.real_or("angular_compliance", j.angular_compliance, Range::NonNegative);
+    bool seen_drive = false;
+    for (const XMLElement* child : e.children()) {
+      const std::string_view name = child->Name();
+      if (name != "drive") io::fail_at(file, child->GetLineNum(), name, "unknown element in <joint> override (expected drive)");
+      if (seen_drive) io::fail_at(file, child->GetLineNum(), name, "given twice");
+      seen_drive = true;
+      parse_drive(child, file, j, /*partial=*/true);
+    }
   }
 
   // ---- helpers -----------------------------------------------------------------------------
@@ -774,11 +1028,12 @@ class SceneParser {
   }
 
   void resolve() {
+    // Shapes without a reference keep their material (-1, or an imported robot's own).
     for (std::size_t i = 0; i < spec_.world_shapes.size(); ++i)
-      spec_.world_shapes[i].material = resolve_material(world_shape_material_[i]);
+      if (world_shape_material_[i]) spec_.world_shapes[i].material = resolve_material(world_shape_material_[i]);
     for (std::size_t b = 0; b < spec_.bodies.size(); ++b)
       for (std::size_t s = 0; s < spec_.bodies[b].shapes.size(); ++s)
-        spec_.bodies[b].shapes[s].material = resolve_material(body_shape_material_[b][s]);
+        if (body_shape_material_[b][s]) spec_.bodies[b].shapes[s].material = resolve_material(body_shape_material_[b][s]);
     for (std::size_t p = 0; p < spec_.particles.size(); ++p)
       spec_.particles[p].material = resolve_material(particle_material_[p]);
 
@@ -791,6 +1046,7 @@ class SceneParser {
     for (std::size_t i = 0; i < spec_.joints.size(); ++i) {
       JointSpec& j = spec_.joints[i];
       const PendingJoint& p = pending_joints_[i];
+      if (p.resolved) continue;
       j.body_a = resolve_body(p.parent);
       j.body_b = resolve_body(p.child);
       const Pose pose_a = j.body_a >= 0 ? spec_.bodies[j.body_a].pose : Pose{};

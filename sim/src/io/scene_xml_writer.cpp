@@ -138,6 +138,34 @@ int cylinder_segments(const ShapeSpec& s) {
   return segments;
 }
 
+// Whether the robot includes still describe the spec: ranges in order, in bounds and not
+// overlapping, and the bodies and joints in them still the imported ones (by name). An app edit
+// that broke this (it should not: erase_body keeps ranges) makes the writer expand everything,
+// and save_scene_file refuses.
+bool robot_ranges_consistent(const SceneSpec& spec) {
+  int m = 0, w = 0, b = 0, j = 0;
+  for (const RobotIncludeSpec& r : spec.robots) {
+    if (r.first_material < m || r.first_world_shape < w || r.first_body < b || r.first_joint < j) return false;
+    m = r.first_material + r.material_count;
+    w = r.first_world_shape + r.world_shape_count;
+    b = r.first_body + r.body_count;
+    j = r.first_joint + r.joint_count;
+    if (m > static_cast<int>(spec.materials.size()) || w > static_cast<int>(spec.world_shapes.size()) ||
+        b > static_cast<int>(spec.bodies.size()) || j > static_cast<int>(spec.joints.size()))
+      return false;
+    if (r.imported_bodies.size() != static_cast<std::size_t>(r.body_count) ||
+        r.imported_joints.size() != static_cast<std::size_t>(r.joint_count))
+      return false;
+    for (int i = 0; i < r.body_count; ++i)
+      if (spec.bodies[static_cast<std::size_t>(r.first_body + i)].name != r.imported_bodies[static_cast<std::size_t>(i)].name)
+        return false;
+    for (int i = 0; i < r.joint_count; ++i)
+      if (spec.joints[static_cast<std::size_t>(r.first_joint + i)].name != r.imported_joints[static_cast<std::size_t>(i)].name)
+        return false;
+  }
+  return true;
+}
+
 class Writer {
  public:
   explicit Writer(const SceneSpec& spec) : spec_(spec) { assign_names(); }
@@ -151,21 +179,29 @@ class Writer {
     attr("gravity", numbers(spec_.gravity));
     out_ += ">\n";
     solver();
-    for (std::size_t m = 0; m < spec_.materials.size(); ++m) {
-      open("material", 1);
-      attr("name", material_names_[m]);
-      attr("friction", number(spec_.materials[m].friction));
-      out_ += "/>\n";
+    // A <robot> element stands for contiguous ranges of materials, world shapes, bodies and
+    // joints; what precedes each range in the spec is written before the element, so that
+    // reading appends everything at the same indices.
+    std::size_t m = 0, w = 0, b = 0, j = 0;
+    if (robot_ranges_consistent(spec_)) {
+      for (const RobotIncludeSpec& r : spec_.robots) {
+        materials(m, static_cast<std::size_t>(r.first_material));
+        world(w, static_cast<std::size_t>(r.first_world_shape));
+        for (; b < static_cast<std::size_t>(r.first_body); ++b) body(b);
+        for (; j < static_cast<std::size_t>(r.first_joint); ++j) joint(j);
+        robot(r);
+        m += static_cast<std::size_t>(r.material_count);
+        w += static_cast<std::size_t>(r.world_shape_count);
+        b += static_cast<std::size_t>(r.body_count);
+        j += static_cast<std::size_t>(r.joint_count);
+      }
     }
-    if (!spec_.world_shapes.empty()) {
-      out_ += "  <world>\n";
-      for (const ShapeSpec& s : spec_.world_shapes) shape(s, 2, /*in_body=*/false);
-      out_ += "  </world>\n";
-    }
-    for (std::size_t b = 0; b < spec_.bodies.size(); ++b) body(b);
+    materials(m, spec_.materials.size());
+    world(w, spec_.world_shapes.size());
+    for (; b < spec_.bodies.size(); ++b) body(b);
     for (const ParticleSpec& p : spec_.particles) particle(p);
     for (const DistanceSpec& d : spec_.distances) distance(d);
-    for (std::size_t j = 0; j < spec_.joints.size(); ++j) joint(j);
+    for (; j < spec_.joints.size(); ++j) joint(j);
     out_ += "</scene>\n";
     return std::move(out_);
   }
@@ -230,6 +266,120 @@ class Writer {
       attrs += " " + key + "=\"" + escape(value) + "\"";
     }
     if (!attrs.empty()) out_ += "  <solver" + attrs + "/>\n";
+  }
+
+  void materials(std::size_t& m, std::size_t end) {
+    for (; m < end; ++m) {
+      open("material", 1);
+      attr("name", material_names_[m]);
+      attr("friction", number(spec_.materials[m].friction));
+      out_ += "/>\n";
+    }
+  }
+
+  void world(std::size_t& w, std::size_t end) {
+    if (w >= end) return;
+    out_ += "  <world>\n";
+    for (; w < end; ++w) shape(spec_.world_shapes[w], 2, /*in_body=*/false);
+    out_ += "  </world>\n";
+  }
+
+  static const char* drive_mode(DriveMode mode) {
+    switch (mode) {
+      case DriveMode::Position: return "position";
+      case DriveMode::Velocity: return "velocity";
+      case DriveMode::None: break;
+    }
+    return "none";
+  }
+
+  // <robot>: the include's own attributes, then the edits since the import as overrides.
+  void robot(const RobotIncludeSpec& r) {
+    open("robot", 1);
+    attr("file", r.file);
+    attr("format", r.format);
+    pose(r.base, /*joint_frame=*/true);  // read as a pose, then normalised once more
+    if (!r.fixed_base) attr("fixed_base", "false");
+    if (!r.self_collision) attr("self_collision", "false");
+    if (!r.prefix.empty()) attr("prefix", r.prefix);
+    if (r.density != Real(1000)) attr("density", number(r.density));
+    if (!r.material.empty()) attr("material", r.material);
+    if (r.drive != DriveMode::None) {
+      attr("drive", drive_mode(r.drive));
+      if (r.stiffness != 0) attr("stiffness", number(r.stiffness));
+      if (r.damping != 0) attr("damping", number(r.damping));
+    }
+    const std::size_t mark = out_.size();
+    out_ += ">\n";
+    for (int i = 0; i < r.body_count; ++i)
+      body_override(spec_.bodies[static_cast<std::size_t>(r.first_body + i)], r.imported_bodies[static_cast<std::size_t>(i)]);
+    // Joints with an initial position first, in their order (it decides the bodies' poses to
+    // the last bit), then the others.
+    std::vector<char> written(static_cast<std::size_t>(r.joint_count), 0);
+    for (const auto& [name, value] : r.joint_positions)
+      for (int i = 0; i < r.joint_count; ++i)
+        if (!written[static_cast<std::size_t>(i)] && spec_.joints[static_cast<std::size_t>(r.first_joint + i)].name == name) {
+          joint_override(spec_.joints[static_cast<std::size_t>(r.first_joint + i)], r.imported_joints[static_cast<std::size_t>(i)], &value);
+          written[static_cast<std::size_t>(i)] = 1;
+        }
+    for (int i = 0; i < r.joint_count; ++i)
+      if (!written[static_cast<std::size_t>(i)])
+        joint_override(spec_.joints[static_cast<std::size_t>(r.first_joint + i)], r.imported_joints[static_cast<std::size_t>(i)], nullptr);
+    if (out_.size() == mark + 2) {
+      out_.resize(mark);
+      out_ += "/>\n";
+    } else {
+      out_ += "  </robot>\n";
+    }
+  }
+
+  void body_override(const BodySpec& b, const BodySpec& imported) {
+    const bool pos = b.pose.pos != imported.pose.pos;
+    const bool rot = b.pose.rot.coeffs() != imported.pose.rot.coeffs();
+    const bool velocity = b.linear_velocity != imported.linear_velocity;
+    const bool spin = b.angular_velocity != imported.angular_velocity;
+    const bool fixed = b.fixed != imported.fixed;
+    const bool mass = b.mass != imported.mass && b.mass > 0;  // -1 cannot be written: refused on save
+    if (!(pos || rot || velocity || spin || fixed || mass)) return;
+    open("body", 2);
+    attr("name", b.name);
+    if (pos) attr("pos", numbers(b.pose.pos));
+    if (rot) attr("quat", numbers(encode_unit<4>(coeffs_wxyz(b.pose.rot), decode_quat)));
+    if (velocity) attr("velocity", numbers(b.linear_velocity));
+    if (spin) attr("angular_velocity", numbers(b.angular_velocity));
+    if (fixed) attr("fixed", b.fixed ? "true" : "false");
+    if (mass) attr("mass", number(b.mass));
+    out_ += "/>\n";
+  }
+
+  void joint_override(const JointSpec& j, const JointSpec& imported, const Real* position) {
+    const bool limit = j.limited != imported.limited ||
+                       (j.limited && (j.lower != imported.lower || j.upper != imported.upper));
+    const bool linear = j.linear_compliance != imported.linear_compliance;
+    const bool angular = j.angular_compliance != imported.angular_compliance;
+    const bool drive = j.drive != imported.drive || j.stiffness != imported.stiffness || j.damping != imported.damping ||
+                       j.max_force != imported.max_force || j.target != imported.target ||
+                       j.target_velocity != imported.target_velocity;
+    if (!(position || limit || linear || angular || drive)) return;
+    open("joint", 2);
+    attr("name", j.name);
+    if (position) attr("position", number(*position));
+    if (limit) attr("limit", j.limited ? number(j.lower) + " " + number(j.upper) : std::string("none"));
+    if (linear) attr("linear_compliance", number(j.linear_compliance));
+    if (angular) attr("angular_compliance", number(j.angular_compliance));
+    if (!drive) {
+      out_ += "/>\n";
+      return;
+    }
+    out_ += ">\n";
+    open("drive", 3);
+    attr("mode", drive_mode(j.drive));
+    attr("stiffness", number(j.stiffness));
+    attr("damping", number(j.damping));
+    attr("max_force", j.max_force >= 0 ? number(j.max_force) : std::string("unlimited"));
+    attr("target", number(j.target));
+    attr("target_velocity", number(j.target_velocity));
+    out_ += "/>\n    </joint>\n";
   }
 
   void shape(const ShapeSpec& s, int indent, bool in_body) {
@@ -408,11 +558,74 @@ void compare_shapes(const std::vector<ShapeSpec>& a, const std::vector<ShapeSpec
   }
 }
 
+bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.rot.coeffs() == b.rot.coeffs(); }
+
+bool same_shape(const ShapeSpec& a, const ShapeSpec& b) {
+  return a.type == b.type && same_pose(a.local, b.local) && a.radius == b.radius && a.half_length == b.half_length &&
+         a.half_extents == b.half_extents && a.vertices == b.vertices && a.triangles == b.triangles &&
+         a.material == b.material && a.thickness == b.thickness && a.density == b.density;
+}
+
+// What of a body differs between the spec and the file read back ("" when nothing).
+std::string body_difference(const BodySpec& a, const BodySpec& b) {
+  if (a.name != b.name) return "the name";
+  if (!same_pose(a.pose, b.pose)) return "the pose";
+  if (a.linear_velocity != b.linear_velocity || a.angular_velocity != b.angular_velocity) return "the velocity";
+  if (a.fixed != b.fixed) return "'fixed'";
+  if (a.mass != b.mass) return "the mass";
+  if (a.inertia != b.inertia || a.inertia_frame.coeffs() != b.inertia_frame.coeffs() || a.com != b.com)
+    return "the inertia";
+  if (a.shapes.size() != b.shapes.size()) return "the shapes";
+  for (std::size_t s = 0; s < a.shapes.size(); ++s)
+    if (!same_shape(a.shapes[s], b.shapes[s])) return "shape " + std::to_string(s);
+  return {};
+}
+
+std::string joint_difference(const JointSpec& a, const JointSpec& b) {
+  if (a.name != b.name) return "the name";
+  if (a.type != b.type || a.body_a != b.body_a || a.body_b != b.body_b) return "the type or bodies";
+  if (!same_pose(a.frame_a, b.frame_a) || !same_pose(a.frame_b, b.frame_b) || a.axis != b.axis)
+    return "the frames or axis";
+  if (a.limited != b.limited || (a.limited && (a.lower != b.lower || a.upper != b.upper))) return "the limits";
+  if (a.linear_compliance != b.linear_compliance || a.angular_compliance != b.angular_compliance)
+    return "the compliance";
+  if (a.drive != b.drive || a.stiffness != b.stiffness || a.damping != b.damping || a.max_force != b.max_force ||
+      a.target != b.target || a.target_velocity != b.target_velocity)
+    return "the drive";
+  return {};
+}
+
+// Edits of a robot's parts that its <robot> element (with overrides) cannot express: everything
+// is compared, since the file holds the robot by reference.
+void compare_robot_parts(const SceneSpec& spec, const SceneSpec& back, std::vector<std::string>& lost) {
+  if (spec.robots.empty()) return;
+  if (!robot_ranges_consistent(spec)) {
+    lost.push_back("the robots' bodies and joints as edited (they no longer match their <robot> elements)");
+    return;
+  }
+  if (back.bodies.size() != spec.bodies.size() || back.joints.size() != spec.joints.size()) return;  // reported
+  for (const RobotIncludeSpec& r : spec.robots) {
+    const std::string from = " (imported by <robot file=\"" + r.file + "\">)";
+    for (int i = r.first_body; i < r.first_body + r.body_count; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      if (std::string what = body_difference(spec.bodies[k], back.bodies[k]); !what.empty())
+        lost.push_back("the edited " + what + " of body '" + spec.bodies[k].name + "'" + from);
+    }
+    for (int i = r.first_joint; i < r.first_joint + r.joint_count; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      if (std::string what = joint_difference(spec.joints[k], back.joints[k]); !what.empty())
+        lost.push_back("the edited " + what + " of joint '" + spec.joints[k].name + "'" + from);
+    }
+  }
+}
+
 // What the written file would not hold of `spec` (read back as `back`): the format cannot yet
-// express everything a SceneSpec can (robot imports bring rotated inertia axes; SDF contact
-// options have no element yet). Saving such a scene must fail loudly rather than drop it.
+// express everything a SceneSpec can (rotated inertia axes, SDF contact options, edits of a
+// robot's parts beyond what <robot> overrides hold). Saving such a scene must fail loudly rather
+// than drop it.
 std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& back) {
   std::vector<std::string> lost;
+  compare_robot_parts(spec, back, lost);
   if (spec.materials.size() != back.materials.size()) lost.push_back("materials");
   compare_shapes(spec.world_shapes, back.world_shapes, "the world", lost);
   if (spec.bodies.size() != back.bodies.size()) {
@@ -435,12 +648,29 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
   return lost;
 }
 
+// The spec with each <robot file> relative to the directory of `path` (where it will be read
+// from), when the path as written would resolve elsewhere from there (Save As elsewhere).
+SceneSpec with_robot_files_for(const SceneSpec& spec, const std::string& path) {
+  SceneSpec out = spec;
+  std::error_code ec;
+  const fs::path dir = fs::absolute(fs::path(path), ec).parent_path();
+  for (RobotIncludeSpec& r : out.robots) {
+    if (r.path.empty() || fs::path(r.file).is_absolute()) continue;
+    const fs::path target = fs::absolute(fs::path(r.path), ec).lexically_normal();
+    if ((dir / r.file).lexically_normal() == target) continue;
+    const fs::path relative = target.lexically_relative(dir);
+    r.file = relative.empty() ? target.generic_string() : relative.generic_string();
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string write_scene_xml(const SceneSpec& spec) { return Writer(spec).write(); }
 
-Result<bool> save_scene_file(const SceneSpec& spec, const std::string& path) {
+Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string& path) {
   if (path.empty()) return Error{"(no file name): cannot save a scene without a file name"};
+  const SceneSpec spec = with_robot_files_for(spec_as_edited, path);
   const std::string text = write_scene_xml(spec);
   // Refuse to replace a file with one that would not read back (e.g. a spec edited into a state
   // the format cannot hold); the message says why.
