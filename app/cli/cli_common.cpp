@@ -109,7 +109,7 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
   auto path = resolve_scene(name_or_path);
   if (!path) return sim::Error{path.error()};
   const auto start = std::chrono::steady_clock::now();
-  auto spec = sim::load_scene_file(*path);
+  auto spec = sim::load_description(*path);  // a scene, or a URDF / MJCF robot on a ground plane
   if (!spec) return sim::Error{spec.error()};
   const auto loaded = std::chrono::steady_clock::now();
   if (auto dt = args.value("dt")) {

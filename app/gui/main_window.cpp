@@ -183,7 +183,7 @@ void MainWindow::build_actions() {
   };
   QStyle* s = style();
 
-  QAction* open = make("open", tr("&Open scene…"), QKeySequence::Open);
+  QAction* open = make("open", tr("&Open scene or robot (URDF, MJCF)…"), QKeySequence::Open);
   open->setIcon(s->standardIcon(QStyle::SP_DialogOpenButton));
   connect(open, &QAction::triggered, this, [this] {
     QString dir = settings_->value(QStringLiteral("files/last_dir")).toString();
@@ -191,7 +191,7 @@ void MainWindow::build_actions() {
       auto workcell = resolve_scene("workcell");
       if (workcell) dir = QFileInfo(QString::fromStdString(*workcell)).absolutePath();
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes (*.xml);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes and robots (*.xml *.urdf *.mjcf);;Scenes (*.xml);;URDF robots (*.urdf);;All files (*)"));
     if (!path.isEmpty()) open_scene(path);
   });
 

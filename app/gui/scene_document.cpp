@@ -88,12 +88,14 @@ std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& s
 }
 
 bool SceneDocument::open_file(const QString& path, QString* error) {
-  auto spec = sim::load_scene_file(path.toStdString());
+  auto kind = sim::description_kind(path.toStdString());
+  auto spec = kind ? sim::load_description(path.toStdString()) : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});
   if (!spec) {
     if (error) *error = q(spec.error());
     return false;
   }
-  return open_spec(std::move(spec.value()), path, error);
+  // A robot description opens as a new, untitled scene around it (Save asks where to write it).
+  return open_spec(std::move(spec.value()), *kind == sim::DescriptionKind::Scene ? path : QString(), error);
 }
 
 bool SceneDocument::open_spec(sim::SceneSpec spec, const QString& path, QString* error) {

@@ -300,3 +300,38 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   document.undo_stack()->undo();
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.002);
 }
+
+TEST_CASE("opening a URDF gives an untitled scene with the robot; Save As writes a scene that reopens",
+          "[app][document][robot]") {
+  app_test::qt_app();
+  SimRunner runner;
+  SceneDocument document(runner);
+  const std::filesystem::path urdf =
+      std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm" / "urdf" / "gripper_arm.urdf";
+  QString error;
+  REQUIRE(document.open_file(QString::fromStdString(urdf.string()), &error));
+  CHECK(document.path().isEmpty());  // untitled: Save asks where to write the scene
+  CHECK(document.display_name() == QStringLiteral("gripper_arm"));
+  CHECK_FALSE(document.modified());
+  REQUIRE(document.spec().robots.size() == 1);
+  REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
+  CHECK(runner.latest().model->body_count == int(document.spec().bodies.size()));
+  QString save_error;
+  CHECK_FALSE(document.save(&save_error));  // no file yet
+  CHECK(save_error.contains(QStringLiteral("Save As")));
+
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "coulomb_test_app_urdf_open";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const QString saved = QString::fromStdString((dir / "arm.xml").string());
+  REQUIRE(document.save_as(saved, &error));
+  CHECK(document.path() == saved);
+  SimRunner runner2;
+  SceneDocument reopened(runner2);
+  REQUIRE(reopened.open_file(saved, &error));
+  REQUIRE(reopened.spec().robots.size() == 1);
+  CHECK(reopened.spec().robots[0].path == document.spec().robots[0].path);
+  CHECK(reopened.spec().bodies.size() == document.spec().bodies.size());
+  for (std::size_t b = 0; b < document.spec().bodies.size(); ++b)
+    CHECK(reopened.spec().bodies[b].pose.pos == document.spec().bodies[b].pose.pos);
+}

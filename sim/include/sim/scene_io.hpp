@@ -13,6 +13,22 @@ Result<SceneSpec> load_scene_file(const std::string& path);
 // Parses scene XML held in memory; `file_name` is used in messages and to resolve relative paths.
 Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string& file_name);
 
+// What a description file holds, by its root element: a scene (<scene>), a URDF robot (<robot>)
+// or an MJCF model (<mujoco>). Errors name the file (unreadable, malformed XML, another root).
+enum class DescriptionKind { Scene, Urdf, Mjcf };
+Result<DescriptionKind> description_kind(const std::string& path);
+
+// A new, unsaved scene around a robot description (what opening a URDF or MJCF file gives): a
+// ground plane and the robot through a <robot file> element with an absolute path, its base fixed
+// and lifted so its lowest collision geometry rests 1 mm above the ground (an MJCF model with a
+// floor of its own keeps it and its placement), joints whose limits exclude 0 starting at the
+// nearest limit, URDF joints position-driven (kp 5000, kd 100, the URDF's effort limits) to hold
+// that pose, self collision off (robot files often overlap neighbouring links at rest). MJCF
+// keeps its own actuators. Named after the robot; `source_file` is empty.
+Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kind);
+// A scene file through load_scene_file, a URDF or MJCF file through robot_scene.
+Result<SceneSpec> load_description(const std::string& path);
+
 // SceneSpec -> scene XML that parse_scene_xml reads back to the same values (names, numbers to
 // the last bit, document order), source locations aside. Everything is written explicitly:
 // <include>, <rope> and <cloth> come out expanded (particles, distances by index), cylinders as

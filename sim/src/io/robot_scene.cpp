@@ -1,0 +1,143 @@
+// Opening a robot description as a scene: description_kind() and robot_scene() (scene_io.hpp).
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <limits>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/robot_import_common.hpp"
+#include "io/xml_element.hpp"
+#include "sim/scene_io.hpp"
+
+namespace sim {
+
+namespace {
+
+// The lowest world z of a shape of body `b` (planes: +inf, they bound nothing).
+Real lowest_point(const BodySpec& b, const ShapeSpec& s) {
+  const Pose pose = b.pose * s.local;
+  auto z = [&](const Vec3& local) { return pose.apply(local).z(); };
+  switch (s.type) {
+    case ShapeType::Plane: return std::numeric_limits<Real>::infinity();
+    case ShapeType::Sphere: return pose.pos.z() - s.radius;
+    case ShapeType::Capsule:
+      return std::min(z(Vec3(0, 0, s.half_length)), z(Vec3(0, 0, -s.half_length))) - s.radius;
+    case ShapeType::Box: {
+      Real lowest = std::numeric_limits<Real>::infinity();
+      for (int corner = 0; corner < 8; ++corner)
+        lowest = std::min(lowest, z(s.half_extents.cwiseProduct(
+                                      Vec3(corner & 1 ? 1 : -1, corner & 2 ? 1 : -1, corner & 4 ? 1 : -1))));
+      return lowest;
+    }
+    case ShapeType::ConvexMesh: {
+      Real lowest = std::numeric_limits<Real>::infinity();
+      for (const Vec3& v : s.vertices) lowest = std::min(lowest, z(v));
+      return lowest;
+    }
+  }
+  return std::numeric_limits<Real>::infinity();
+}
+
+// A joint whose limits exclude its zero coordinate starts at the nearest limit (the Allegro
+// thumb's base joint, say); name and coordinate.
+using InitialPositions = std::vector<std::pair<std::string, Real>>;
+InitialPositions positions_inside_limits(const SceneSpec& spec) {
+  InitialPositions out;
+  for (const JointSpec& j : spec.joints)
+    if (j.limited && (j.lower > 0 || j.upper < 0)) out.emplace_back(j.name, std::clamp(Real(0), j.lower, j.upper));
+  return out;
+}
+
+std::string scene_text(const std::string& robot_path, DescriptionKind kind, Real lift, bool ground,
+                       const InitialPositions& positions) {
+  tinyxml2::XMLPrinter x;  // escapes attribute values
+  x.OpenElement("scene");
+  x.PushAttribute("name", std::filesystem::path(robot_path).stem().string().c_str());
+  if (ground) {
+    x.OpenElement("material");
+    x.PushAttribute("name", "ground");
+    x.PushAttribute("friction", "0.8");
+    x.CloseElement();
+    x.OpenElement("world");
+    x.PushAttribute("material", "ground");
+    x.OpenElement("plane");
+    x.CloseElement();
+    x.CloseElement();
+  }
+  x.OpenElement("robot");
+  x.PushAttribute("file", robot_path.c_str());
+  x.PushAttribute("format", kind == DescriptionKind::Urdf ? "urdf" : "mjcf");
+  x.PushAttribute("pos", ("0 0 " + std::to_string(double(lift))).c_str());
+  x.PushAttribute("fixed_base", "true");
+  x.PushAttribute("self_collision", "false");
+  if (kind == DescriptionKind::Urdf) {
+    x.PushAttribute("drive", "position");
+    x.PushAttribute("stiffness", "5000");
+    x.PushAttribute("damping", "100");
+  }
+  for (const auto& [name, position] : positions) {
+    x.OpenElement("joint");
+    x.PushAttribute("name", name.c_str());
+    x.PushAttribute("position", double(position));
+    x.CloseElement();
+  }
+  x.CloseElement();
+  x.CloseElement();
+  return x.CStr();
+}
+
+}  // namespace
+
+Result<DescriptionKind> description_kind(const std::string& path) {
+  const auto text = io::read_file_text(path);
+  if (!text) return Error{io::format_error(path, 0, "", "cannot read the file")};
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(text->data(), text->size()) != tinyxml2::XML_SUCCESS || !doc.RootElement())
+    return Error{io::format_error(path, doc.ErrorLineNum(), "", "not an XML scene, URDF or MJCF file (malformed XML)")};
+  const std::string root = doc.RootElement()->Name();
+  if (root == "scene") return DescriptionKind::Scene;
+  if (root == "robot") return DescriptionKind::Urdf;
+  if (root == "mujoco") return DescriptionKind::Mjcf;
+  return Error{io::format_error(path, doc.RootElement()->GetLineNum(), root,
+                                "expected a <scene>, a URDF <robot> or an MJCF <mujoco> root element")};
+}
+
+Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kind) {
+  if (kind == DescriptionKind::Scene) return Error{robot_path + ": a scene, not a robot description"};
+  std::error_code ec;
+  const std::string absolute = std::filesystem::absolute(robot_path, ec).lexically_normal().string();
+  // The messages name a scene beside the robot file (it is not written).
+  const std::string scene_name = (std::filesystem::path(absolute).parent_path() /
+                                  (std::filesystem::path(absolute).stem().string() + "_scene.xml")).string();
+  // First as authored, to find the joints to move inside their limits; then posed that way, to
+  // find how far it reaches down; then lifted onto the ground. An MJCF model with a floor of its
+  // own (a plane in its worldbody) keeps its floor and its placement.
+  auto authored = parse_scene_xml(scene_text(absolute, kind, 0, false, {}), scene_name);
+  if (!authored) return Error{authored.error()};
+  const InitialPositions positions = positions_inside_limits(*authored);
+  auto probe = parse_scene_xml(scene_text(absolute, kind, 0, false, positions), scene_name);
+  if (!probe) return Error{probe.error()};
+  const bool own_floor = std::any_of(probe->world_shapes.begin(), probe->world_shapes.end(),
+                                     [](const ShapeSpec& s) { return s.type == ShapeType::Plane; });
+  Real lowest = std::numeric_limits<Real>::infinity();
+  for (const BodySpec& b : probe->bodies)
+    for (const ShapeSpec& s : b.shapes) lowest = std::min(lowest, lowest_point(b, s));
+  const Real lift = !own_floor && std::isfinite(lowest) ? Real(0.001) - lowest : Real(0);
+  auto scene = parse_scene_xml(scene_text(absolute, kind, lift, !own_floor, positions), scene_name);
+  if (!scene) return Error{scene.error()};
+  scene->source_file.clear();
+  return scene;
+}
+
+Result<SceneSpec> load_description(const std::string& path) {
+  auto kind = description_kind(path);
+  if (!kind) return Error{kind.error()};
+  return *kind == DescriptionKind::Scene ? load_scene_file(path) : robot_scene(path, *kind);
+}
+
+}  // namespace sim
