@@ -3,6 +3,8 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QMessageBox>
+#include <filesystem>
+#include <vector>
 
 #include "gui/scene_document.hpp"
 
@@ -42,6 +44,16 @@ QString joint_text(const sim::SceneSpec& spec, const sim::JointSpec& j) {
   };
   return QStringLiteral("%1 (%2: %3 → %4)")
       .arg(QString::fromStdString(j.name), QLatin1String(kTypes[static_cast<int>(j.type)]), body(j.body_a), body(j.body_b));
+}
+
+// The group node of robot include `r` under `parent` ("robot 'name' (N bodies)"), made on first use:
+// a robot's bodies and joints are listed under their <robot> element's node.
+QString robot_group_text(const sim::RobotIncludeSpec& r, int count, const char* what) {
+  const QString name = QString::fromStdString(std::filesystem::path(r.file).stem().string());
+  return QStringLiteral("robot '%1%2' (%3 %4)")
+      .arg(QString::fromStdString(r.prefix), name)
+      .arg(count)
+      .arg(QLatin1String(what));
 }
 
 }  // namespace
@@ -90,19 +102,34 @@ void SceneTreePanel::rebuild() {
     for (std::size_t s = 0; s < spec.world_shapes.size(); ++s)
       add(world, shape_text(spec.world_shapes[s]), {ItemKind::Shape, -1, static_cast<int>(s)});
 
+    // Bodies and joints a <robot> element imported sit under one node per robot.
+    std::vector<QTreeWidgetItem*> robot_bodies(spec.robots.size(), nullptr), robot_joints(spec.robots.size(), nullptr);
+    auto group = [&](std::vector<QTreeWidgetItem*>& groups, QTreeWidgetItem* parent, int robot, bool joints_group) {
+      if (robot < 0) return parent;
+      QTreeWidgetItem*& g = groups[static_cast<std::size_t>(robot)];
+      if (!g) {
+        const sim::RobotIncludeSpec& r = spec.robots[static_cast<std::size_t>(robot)];
+        g = add(parent, joints_group ? robot_group_text(r, r.joint_count, "joints") : robot_group_text(r, r.body_count, "bodies"),
+                {}, QString::fromStdString(r.path));
+      }
+      return g;
+    };
+
     auto* bodies = add(nullptr, QStringLiteral("Bodies (%1)").arg(spec.bodies.size()), {});
     for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
       const sim::BodySpec& body = spec.bodies[b];
       QString text = QString::fromStdString(body.name);
       if (body.fixed) text += QStringLiteral(" (fixed)");
-      auto* node = add(bodies, text, {ItemKind::Body, static_cast<int>(b)});
+      QTreeWidgetItem* parent = group(robot_bodies, bodies, sim::robot_of_body(spec, static_cast<int>(b)), false);
+      auto* node = add(parent, text, {ItemKind::Body, static_cast<int>(b)});
       for (std::size_t s = 0; s < body.shapes.size(); ++s)
         add(node, shape_text(body.shapes[s]), {ItemKind::Shape, static_cast<int>(b), static_cast<int>(s)});
     }
 
     auto* joints = add(nullptr, QStringLiteral("Joints (%1)").arg(spec.joints.size()), {});
     for (std::size_t j = 0; j < spec.joints.size(); ++j)
-      add(joints, joint_text(spec, spec.joints[j]), {ItemKind::Joint, static_cast<int>(j)});
+      add(group(robot_joints, joints, sim::robot_of_joint(spec, static_cast<int>(j)), true), joint_text(spec, spec.joints[j]),
+          {ItemKind::Joint, static_cast<int>(j)});
 
     const int particle_count = static_cast<int>(spec.particles.size());
     auto* particles = add(nullptr, QStringLiteral("Particles (%1, %2 distances)").arg(particle_count).arg(spec.distances.size()), {});

@@ -11,6 +11,7 @@
 
 #include "app/qt_test_app.hpp"
 #include "gui/scene_document.hpp"
+#include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
 #include "sim/compile.hpp"
 #include "sim/recording.hpp"
@@ -316,6 +317,20 @@ TEST_CASE("opening a URDF gives an untitled scene with the robot; Save As writes
   REQUIRE(document.spec().robots.size() == 1);
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   CHECK(runner.latest().model->body_count == int(document.spec().bodies.size()));
+  // The scene tree lists the robot's bodies and joints under one node each.
+  SceneTreePanel tree(document);
+  tree.rebuild();
+  QTreeWidgetItem* bodies = nullptr;
+  for (int i = 0; i < tree.topLevelItemCount(); ++i)
+    if (tree.topLevelItem(i)->text(0).startsWith(QStringLiteral("Bodies"))) bodies = tree.topLevelItem(i);
+  REQUIRE(bodies != nullptr);
+  REQUIRE(bodies->childCount() == 1);
+  const int robot_bodies = document.spec().robots[0].body_count;
+  CHECK(bodies->child(0)->text(0) == QStringLiteral("robot 'gripper_arm' (%1 bodies)").arg(robot_bodies));
+  CHECK(bodies->child(0)->childCount() == robot_bodies);
+  tree.select({ItemKind::Body, 1});
+  CHECK(tree.selected() == ItemRef{ItemKind::Body, 1});
+
   QString save_error;
   CHECK_FALSE(document.save(&save_error));  // no file yet
   CHECK(save_error.contains(QStringLiteral("Save As")));
