@@ -286,6 +286,8 @@ void MainWindow::build_actions() {
   connect(panels, &QAction::toggled, this, [this](bool on) {
     if (viewport_) viewport_->set_panels_visible(on);
   });
+  QAction* screenshot = make("save_screenshot", tr("Save &screenshot…"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+  connect(screenshot, &QAction::triggered, this, [this] { save_screenshot(QString()); });
   QAction* reset_camera = make("reset_camera", tr("Reset &camera"), QKeySequence(QStringLiteral("Home")));
   connect(reset_camera, &QAction::triggered, this, [this] {
     if (viewport_) viewport_->reset_camera();
@@ -335,6 +337,7 @@ void MainWindow::build_menus() {
   view->addSeparator();
   view->addAction(action("debug_panels"));
   view->addSeparator();
+  view->addAction(action("save_screenshot"));
   view->addAction(action("reset_camera"));
   view->addAction(action("frame_selected"));
 
@@ -611,6 +614,26 @@ void MainWindow::save_settings() {
   if (document_->has_scene() && !document_->path().isEmpty())
     s.setValue(QStringLiteral("files/last_scene"), QFileInfo(document_->path()).absoluteFilePath());
   s.sync();
+}
+
+bool MainWindow::save_screenshot(const QString& requested) {
+  const QImage image = viewport_ ? viewport_->screenshot() : QImage();
+  if (image.isNull()) {
+    report_error(tr("Cannot save a screenshot"), tr("The viewport cannot read its frames back on this system."));
+    return false;
+  }
+  QString path = requested;
+  if (path.isEmpty()) {
+    const QString dir = settings_->value(QStringLiteral("files/last_dir")).toString();
+    path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), dir, tr("PNG images (*.png)"));
+    if (path.isEmpty()) return false;
+  }
+  if (!image.save(path, "PNG")) {
+    report_error(tr("Cannot save a screenshot"), tr("%1: cannot write the image").arg(path));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved screenshot %1").arg(path), 5000);
+  return true;
 }
 
 }  // namespace coulomb::gui

@@ -49,6 +49,7 @@ class MainWindow : public QMainWindow {
   bool open_scene(const QString& path);
   bool save();
   bool save_as(const QString& path);   // empty: asks for a file name
+  bool save_screenshot(const QString& path);  // the viewport's next frame as PNG; empty: asks
 
   SceneDocument& document() { return *document_; }
   SimRunner& runner() { return *runner_; }

@@ -526,4 +526,18 @@ void ViewportWindow::focusOutEvent(QFocusEvent* event) {
   QVulkanWindow::focusOutEvent(event);
 }
 
+QImage ViewportWindow::screenshot() {
+  if (!supportsGrab()) return {};
+  const QImage image = grab();
+  switch (colorFormat()) {
+    case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_B8G8R8_UNORM:
+    case VK_FORMAT_B8G8R8_SRGB:
+      return image.rgbSwapped();
+    default:
+      return image;
+  }
+}
+
 }  // namespace coulomb::gui

@@ -10,6 +10,7 @@
 // the teleoperation keys go to the driver and a left drag on the target gizmo moves the target.
 #pragma once
 
+#include <QImage>
 #include <QVulkanWindow>
 #include <functional>
 #include <memory>
@@ -63,6 +64,11 @@ class ViewportWindow : public QVulkanWindow {
     solver_source_ = std::move(solver);
     dt_source_ = std::move(dt);
   }
+
+  // The next frame as shown on screen, read back (QVulkanWindow::grab() hands over the
+  // swapchain's bytes as RGBA: with a BGRA swapchain red and blue come back swapped, and are
+  // swapped back here). Null when the window cannot grab.
+  QImage screenshot();
 
   // Set by the renderer: empty while all is well, else why the scene cannot be drawn.
   const QString& render_error() const { return render_error_; }

@@ -82,9 +82,14 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
       CHECK(app_test::pump_until([&] { return viewport->bridge()->writes() >= 1; }));
       // The picture holds the scene: the box and the incline differ from the sky's colour.
       if (viewport->supportsGrab()) {
-        const QImage image = viewport->grab();
+        const QImage image = viewport->screenshot();
         REQUIRE_FALSE(image.isNull());
         if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT")) image.save(QString::fromLocal8Bit(out));
+        // The box (body 0: the palette's orange, red well above blue) fills the centre, in the
+        // colours the renderer drew (the screenshot undoes a BGRA swapchain's byte order).
+        const QRgb box = image.pixel(image.width() / 2, image.height() / 2);
+        INFO("centre pixel " << qRed(box) << " " << qGreen(box) << " " << qBlue(box));
+        CHECK(qRed(box) > qBlue(box) + 40);
         const QRgb corner = image.pixel(2, 2);
         int different = 0;
         for (int y = 0; y < image.height(); y += 8)
@@ -105,17 +110,23 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
           return n;
         };
         REQUIRE(window.runner().latest().workspace.contacts.size() > 0);
-        const QImage plain = viewport->grab();
+        const QImage plain = viewport->screenshot();
         window.action(QStringLiteral("overlay_contacts"))->setChecked(true);
-        const QImage contacts = viewport->grab();
+        const QImage contacts = viewport->screenshot();
         CHECK(differing(plain, contacts) > 4);
         window.action(QStringLiteral("overlay_contacts"))->setChecked(false);
         window.action(QStringLiteral("color_by_speed"))->setChecked(true);
         CHECK(viewport->overlays().element_field == render::ElementField::Speed);
-        const QImage coloured = viewport->grab();
+        const QImage coloured = viewport->screenshot();
         CHECK(differing(plain, coloured) > 100);  // the whole box changes colour
         window.action(QStringLiteral("color_by_none"))->setChecked(true);
-        CHECK(differing(plain, viewport->grab()) == 0);
+        CHECK(differing(plain, viewport->screenshot()) == 0);
+        // View > Save screenshot writes that picture as a PNG.
+        const QString png = QString::fromStdString((dir / "shot.png").string());
+        REQUIRE(window.save_screenshot(png));
+        const QImage saved(png);
+        REQUIRE(saved.size() == plain.size());
+        CHECK(differing(plain, saved.convertToFormat(plain.format())) == 0);
       }
 
       // Mouse: a double click on the box (framed in the middle) selects it; Ctrl+drag upwards
@@ -149,7 +160,7 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
                  << window.runner().latest().state.step_index << " playing " << window.runner().latest().playing);
       CHECK(lifted);
       if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_GRAB"); out && viewport->supportsGrab())
-        viewport->grab().save(QString::fromLocal8Bit(out));
+        viewport->screenshot().save(QString::fromLocal8Bit(out));
       mouse(QEvent::MouseButtonRelease, centre, Qt::LeftButton, Qt::NoButton, Qt::ControlModifier);
       CHECK(viewport->current_grab().kind == Grab::None);
       window.action(QStringLiteral("play"))->trigger();

@@ -65,7 +65,7 @@ TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][w
     CHECK(rendered);
     CHECK(viewport->render_error().isEmpty());
     if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_SDF"); out && viewport->supportsGrab())
-      viewport->grab().save(QString::fromLocal8Bit(out));
+      viewport->screenshot().save(QString::fromLocal8Bit(out));
     slice->setChecked(false);
     CHECK_FALSE(viewport->overlays().sdf_slice);
     CHECK(viewport->overlays().sdf_samples);

@@ -105,7 +105,7 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK(frame_after());
   CHECK(viewport->render_error().isEmpty());
   if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_TELEOP"); out && viewport->supportsGrab())
-    viewport->grab().save(QString::fromLocal8Bit(out));
+    viewport->screenshot().save(QString::fromLocal8Bit(out));
 
   // Keys: Up (+x) and Page Up (+z) held for N steps move the target by speed × N dt; auto-repeats
   // change nothing, and nothing moves after the release.
