@@ -48,12 +48,6 @@ using io::Warnings;
 using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
 
-std::vector<const XMLElement*> children_of(const XMLElement* e) {
-  std::vector<const XMLElement*> out;
-  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) out.push_back(c);
-  return out;
-}
-
 // Attributes that change nothing here (solver, rendering and bookkeeping settings).
 constexpr std::string_view kGeomQuiet[] = {"name", "class", "contype", "conaffinity", "group", "rgba", "material",
                                            "condim", "margin", "gap", "solref", "solimp", "solmix", "priority",
@@ -126,7 +120,7 @@ class MjcfParser {
     desc_.links.push_back(std::move(world));
     classes_.push_back(DefaultClass{"main", -1, {}});
     class_index_["main"] = 0;
-    const auto top = children_of(root);
+    const auto top = io::child_elements(root);
     for (const XMLElement* c : top)
       if (std::string_view(c->Name()) == "compiler") parse_compiler(c);
     for (const XMLElement* c : top)
@@ -197,7 +191,7 @@ class MjcfParser {
       a.fail_attribute("coordinate", "only coordinate=\"local\" is supported");
     boundmass_ = a.real_or("boundmass", boundmass_, Range::NonNegative);
     boundinertia_ = a.real_or("boundinertia", boundinertia_, Range::NonNegative);
-    for (const XMLElement* c : children_of(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_option(const XMLElement* e) {
@@ -213,7 +207,7 @@ class MjcfParser {
       out_.scene.gravity = *g;
       out_.has_gravity = true;
     }
-    for (const XMLElement* c : children_of(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_default(const XMLElement* e, int parent) {
@@ -231,7 +225,7 @@ class MjcfParser {
       classes_.push_back(DefaultClass{name, parent, {}});
       class_index_[name] = index;
     }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "default") {
         parse_default(c, index);
@@ -289,7 +283,7 @@ class MjcfParser {
   }
 
   void parse_asset(const XMLElement* e) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "mesh") {
         AttrSet a = resolved(c, "");
@@ -398,7 +392,7 @@ class MjcfParser {
   // Children of a body (or <worldbody>, or a <frame> in it with `frame` its pose in the body).
   void parse_body_children(const XMLElement* e, int link, const Pose& frame, const std::string& childclass,
                            bool world) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "body") parse_body(c, link, frame, childclass);
       else if (n == "geom") parse_geom(c, link, frame, childclass);
@@ -750,7 +744,7 @@ class MjcfParser {
   // ---- actuators and drives -------------------------------------------------------------------
 
   void parse_actuators(const XMLElement* e) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       RobotActuator act;
       if (n == "motor") act.kind = RobotActuator::Kind::Motor;
@@ -909,7 +903,7 @@ Result<ImportResult> parse_mjcf(const std::string& xml_text, const std::string& 
 }
 
 Result<ImportResult> import_mjcf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_file_text(path);
+  auto text = io::read_text_file(path);
   if (!text) return Error{path + ": cannot read the file"};
   return parse_mjcf(*text, path, options);
 }

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <fstream>
 #include <numbers>
 #include <set>
 #include <sstream>
@@ -48,41 +47,7 @@ bool sanitize_moments(Vec3& m) {
 
 }  // namespace
 
-// ---- XML ---------------------------------------------------------------------------------------
-
-void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
-  std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-  const auto colon = detail.find(": ");
-  detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
-  std::string element;
-  if (detail.rfind("XMLElement name=", 0) == 0) {
-    element = detail.substr(16);
-    detail.clear();
-  }
-  std::string what;
-  switch (doc.ErrorID()) {
-    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
-    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
-    case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
-    case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
-    case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
-    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
-    default: what = "malformed XML"; break;
-  }
-  what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
-  if (!detail.empty()) what += ": " + detail;
-  fail_at(file, doc.ErrorLineNum(), element, what);
-}
-
-std::optional<std::string> read_file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
-}
+// ---- attributes ----------------------------------------------------------------------------
 
 AttrSet::AttrSet(const tinyxml2::XMLElement* element, const std::string& file)
     : element_(element->Name()), file_(file), line_(element->GetLineNum()) {

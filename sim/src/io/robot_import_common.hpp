@@ -18,7 +18,6 @@
 #include "sim/robot_import.hpp"
 
 namespace tinyxml2 {
-class XMLDocument;
 class XMLElement;
 }
 
@@ -35,11 +34,6 @@ class Warnings {
  private:
   std::vector<std::string>* out_;
 };
-
-// Throws ParseError for a tinyxml2 parse failure ("file:line: XML syntax error: ...").
-[[noreturn]] void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file);
-
-std::optional<std::string> read_file_text(const std::string& path);
 
 // One attribute value with where it was written (an MJCF default may supply it).
 struct Attr {

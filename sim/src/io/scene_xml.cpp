@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -74,16 +73,6 @@ struct PendingDistance {
   NameRef a, b;
 };
 
-// Reads a whole file; nullopt if it cannot be opened.
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
-}
-
 std::string resolve_path(const std::string& relative_to_file, const std::string& path) {
   fs::path p(path);
   if (p.is_absolute()) return p.lexically_normal().generic_string();
@@ -101,7 +90,7 @@ Quat rotation_from_z(const Vec3& n) {
 
 // Vertices (the "v x y z" lines) of a Wavefront OBJ file.
 std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = io::read_text_file(path);
   if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
   std::vector<Vec3> vertices;
   std::istringstream lines(*text);
@@ -153,7 +142,7 @@ class SceneParser {
 
   void parse_document(const std::string& text, const std::string& file, int depth, bool included) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) syntax_error(doc, file);
+    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file);
     const XMLElement* root = doc.RootElement();
     if (!root) io::fail_at(file, 0, "", "the document has no root element");
     if (std::string_view(root->Name()) != "scene")
@@ -169,33 +158,6 @@ class SceneParser {
       scene.vec3("gravity");
     }
     for (const XMLElement* child : scene.children()) parse_scene_child(child, file, depth);
-  }
-
-  [[noreturn]] static void syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
-    // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; the detail often names
-    // the element ("XMLElement name=body").
-    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-    const auto colon = detail.find(": ");
-    detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
-    std::string element;
-    if (detail.rfind("XMLElement name=", 0) == 0) {
-      element = detail.substr(16);
-      detail.clear();
-    }
-    std::string what;
-    switch (doc.ErrorID()) {
-      case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
-      case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
-      case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
-      case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
-      case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
-      case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
-      case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
-      default: what = "malformed XML"; break;
-    }
-    what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
-    if (!detail.empty()) what += ": " + detail;
-    io::fail_at(file, doc.ErrorLineNum(), element, what);
   }
 
   void parse_scene_child(const XMLElement* el, const std::string& file, int depth) {
@@ -224,7 +186,7 @@ class SceneParser {
     const std::string key = fs::weakly_canonical(fs::path(path), ec).generic_string();
     for (const std::string& open : include_stack_)
       if (open == key) e.fail_attribute("file", in_quotes(path) + " includes itself");
-    auto text = read_text_file(path);
+    auto text = io::read_text_file(path);
     if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
     include_stack_.push_back(key);
     parse_document(*text, path, depth + 1, /*included=*/true);
@@ -1099,7 +1061,7 @@ Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string
 }
 
 Result<SceneSpec> load_scene_file(const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = io::read_text_file(path);
   if (!text) return Error{io::format_error(path, 0, "", "cannot read the scene file")};
   return parse_scene_xml(*text, path);
 }

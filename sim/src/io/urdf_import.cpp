@@ -35,12 +35,6 @@ using io::Warnings;
 using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
 
-std::vector<const XMLElement*> children_of(const XMLElement* e) {
-  std::vector<const XMLElement*> out;
-  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) out.push_back(c);
-  return out;
-}
-
 Quat rpy_rotation(const Vec3& rpy) {
   return Quat(Eigen::AngleAxis<Real>(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxis<Real>(rpy.y(), Vec3::UnitY()) *
               Eigen::AngleAxis<Real>(rpy.x(), Vec3::UnitX()));
@@ -63,13 +57,13 @@ class UrdfParser {
     desc_.name = robot.text("name").value_or(fs::path(file_).stem().string());
 
     // Named colours first: a <visual> may use a <material> defined later.
-    for (const XMLElement* c : children_of(root))
+    for (const XMLElement* c : io::child_elements(root))
       if (std::string_view(c->Name()) == "material") parse_material(c, true);
-    for (const XMLElement* c : children_of(root)) {
+    for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link") parse_link(c);
     }
-    for (const XMLElement* c : children_of(root)) {
+    for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link" || name == "material") continue;
       if (name == "joint") parse_joint(c);
@@ -112,7 +106,7 @@ class UrdfParser {
     AttrSet a(e, file_);
     a.warn_unknown({"name"}, warnings_);
     std::optional<std::array<float, 4>> rgba;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "color") rgba = parse_rgba(c);
       else if (n == "texture") {
@@ -140,12 +134,12 @@ class UrdfParser {
     if (link_index_.count(link.name))
       a.fail_attribute("name", "duplicate link name " + in_quotes(link.name));
     // <inertial> first: a mesh that cannot be read falls back to a box sized from it.
-    for (const XMLElement* c : children_of(e))
+    for (const XMLElement* c : io::child_elements(e))
       if (std::string_view(c->Name()) == "inertial") {
         if (link.inertial) warn_element(c, "a second <inertial>, ignored");
         else link.inertial = parse_inertial(c);
       }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "inertial") continue;
       if (n == "collision") parse_collision(c, link);
@@ -177,7 +171,7 @@ class UrdfParser {
     } else {
       a.warn(warnings_, "no <inertia>: a zero tensor, corrected below");
     }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n != "origin" && n != "mass" && n != "inertia") warn_element(c, "unsupported element, skipped");
     }
@@ -250,7 +244,7 @@ class UrdfParser {
   void parse_collision(const XMLElement* e, LinkDesc& link) {
     AttrSet a(e, file_);
     a.warn_unknown({"name", "group"}, warnings_);
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n != "origin" && n != "geometry") warn_element(c, "unsupported element, skipped");
     }
@@ -303,7 +297,7 @@ class UrdfParser {
     AttrSet a(e, file_);
     a.warn_unknown({"name", "group"}, warnings_);
     std::optional<std::array<float, 4>> rgba;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "material") rgba = parse_material(c, false);
       else if (n != "origin" && n != "geometry") warn_element(c, "unsupported element, skipped");
@@ -432,7 +426,7 @@ class UrdfParser {
     jd.origin = parse_origin(e);
     jd.axis = Vec3::UnitX();
     bool has_limit_range = false;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       AttrSet ca(c, file_);
       if (n == "origin") continue;
@@ -552,7 +546,7 @@ Result<ImportResult> parse_urdf(const std::string& xml_text, const std::string& 
 }
 
 Result<ImportResult> import_urdf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_file_text(path);
+  auto text = io::read_text_file(path);
   if (!text) return Error{path + ": cannot read the file"};
   return parse_urdf(*text, path, options);
 }
