@@ -4,13 +4,9 @@
 // target gizmo's picking and drag geometry against the camera's own scale.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <memory>
-#include <thread>
 
-#include "gui/sim_runner.hpp"
 #include "gui/target_gizmo.hpp"
 #include "gui/teleop_input.hpp"
 #include "gui/teleop_session.hpp"
@@ -18,29 +14,15 @@
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "sim/scene_io.hpp"
+#include "sim_runner_support.hpp"
 
 using namespace coulomb::gui;
+using namespace runner_test;
 using sim::Vec3;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-struct Loaded {
-  std::shared_ptr<const sim::SceneSpec> spec;
-  std::shared_ptr<const sim::Model> model;
-};
-
-Loaded load(const std::string& name) {
-  auto spec = sim::load_scene_file(
-      (std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-  REQUIRE(spec.ok());
-  auto model = sim::compile_model(spec.value());
-  REQUIRE(model.ok());
-  return {std::make_shared<const sim::SceneSpec>(std::move(spec.value())),
-          std::make_shared<const sim::Model>(std::move(model.value()))};
-}
 
 int body(const sim::Model& m, const std::string& name) {
   for (int b = 0; b < m.body_count; ++b)
@@ -52,22 +34,6 @@ int joint(const sim::Model& m, const std::string& name) {
   for (int j = 0; j < m.joint_count; ++j)
     if (m.joint_name[static_cast<std::size_t>(j)] == name) return j;
   return -1;
-}
-
-template <class F>
-bool wait_for(SimRunner& runner, F done, double seconds = 60) {
-  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  while (Clock::now() < end) {
-    if (done(runner.latest())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done(runner.latest());
-}
-
-void run_steps(SimRunner& runner, int steps) {
-  const std::int64_t target = runner.latest().state.step_index + steps;
-  runner.single_step(steps);
-  REQUIRE(wait_for(runner, [&](const Snapshot& s) { return s.state.step_index >= target; }));
 }
 
 // Waits until the runner has applied every request sent so far (a publish after them).
