@@ -672,7 +672,7 @@ class MjcfParser {
         s.half_length = h;
       } else {
         s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_points(r, h, options_.cylinder_segments);
+        s.vertices = io::cylinder_vertices(r, h, options_.cylinder_segments);
       }
       shapes.push_back(s);
     } else if (type == "box") {

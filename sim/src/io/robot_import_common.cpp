@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -156,29 +155,7 @@ std::optional<bool> AttrSet::boolean(std::string_view name) const {
   fail_attribute(name, "expected true or false, got " + in_quotes(a->value));
 }
 
-// ---- geometry helpers -----------------------------------------------------------------------
-
-std::vector<Vec3> cylinder_points(Real radius, Real half_length, int segments) {
-  std::vector<Vec3> v;
-  segments = std::max(segments, 3);
-  v.reserve(2 * static_cast<std::size_t>(segments));
-  for (int side = 0; side < 2; ++side) {
-    const Real z = side == 0 ? -half_length : half_length;
-    for (int k = 0; k < segments; ++k) {
-      const double a = 2.0 * std::numbers::pi * k / segments;
-      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
-    }
-  }
-  return v;
-}
-
-Quat rotation_from_z(const Vec3& d) {
-  const Vec3 n = d.normalized();
-  if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);
-  Quat q(Real(1) + n.z(), -n.y(), n.x(), 0);
-  q.normalize();
-  return q;
-}
+// ---- meshes ---------------------------------------------------------------------------------
 
 const TriangleMesh* MeshCache::get(const std::string& path, const Vec3& scale, std::string& error) {
   const auto key = std::make_pair(path, std::array<Real, 3>{scale.x(), scale.y(), scale.z()});

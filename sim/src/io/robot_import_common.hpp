@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
 
@@ -161,12 +162,5 @@ bool mesh_shapes(const TriangleMesh& mesh, const Pose& local, const ShapeSpec& p
 // The box standing in for an unusable mesh: sized from the inertial (the uniform box with its
 // principal moments, placed at its centre of mass) or a 5 cm cube at `local`.
 ShapeSpec fallback_box(const std::optional<InertialDesc>& inertial, const Pose& local, const ShapeSpec& prototype);
-
-// Points of a prism of `segments` sides along local z inscribed in the circle (as scene files'
-// <cylinder>).
-std::vector<Vec3> cylinder_points(Real radius, Real half_length, int segments);
-
-// The rotation taking +z to the unit vector d.
-Quat rotation_from_z(const Vec3& d);
 
 }  // namespace sim::io

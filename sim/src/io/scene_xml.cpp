@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
@@ -35,7 +36,6 @@ using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
 
 constexpr int kMaxIncludeDepth = 16;
-constexpr double kPi = 3.14159265358979323846;
 
 // A name used by an element, remembered with its location for the resolution pass.
 struct NameRef {
@@ -80,14 +80,6 @@ std::string resolve_path(const std::string& relative_to_file, const std::string&
   return (base / p).lexically_normal().generic_string();
 }
 
-// The shortest rotation taking +z to the unit vector n (half-angle quaternion (1 + z·n, z × n)).
-Quat rotation_from_z(const Vec3& n) {
-  if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);  // 180 degrees about x
-  Quat q(Real(1) + n.z(), -n.y(), n.x(), 0);
-  q.normalize();
-  return q;
-}
-
 // Vertices (the "v x y z" lines) of a Wavefront OBJ file.
 std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
   auto text = io::read_text_file(path);
@@ -107,21 +99,6 @@ std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path
     vertices.emplace_back(static_cast<Real>(x), static_cast<Real>(y), static_cast<Real>(z));
   }
   return vertices;
-}
-
-// Vertices of a cylinder of `segments` sides along local z: two regular polygons inscribed in the
-// circle of `radius` at z = ±half_length.
-std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments) {
-  std::vector<Vec3> v;
-  v.reserve(2 * static_cast<std::size_t>(segments));
-  for (int side = 0; side < 2; ++side) {
-    const Real z = side == 0 ? -half_length : half_length;
-    for (int k = 0; k < segments; ++k) {
-      const double a = 2.0 * kPi * k / segments;
-      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
-    }
-  }
-  return v;
 }
 
 class SceneParser {
@@ -270,7 +247,7 @@ class SceneParser {
       if (auto n = e.vec3("normal")) {
         const Real len = n->norm();
         if (!(len > Real(1e-9))) e.fail_attribute("normal", "must not be zero");
-        s.local.rot = rotation_from_z(*n / len);
+        s.local.rot = io::rotation_from_z(*n);
       } else {
         s.local.rot = e.rotation();
       }
@@ -292,7 +269,7 @@ class SceneParser {
         const int segments = e.integer("segments", 3).value_or(16);
         if (segments > 1024) e.fail_attribute("segments", "must be at most 1024");
         s.type = ShapeType::ConvexMesh;
-        s.vertices = cylinder_vertices(s.radius, s.half_length, segments);
+        s.vertices = io::cylinder_vertices(s.radius, s.half_length, segments);
       }
     } else if (type == "box") {
       s.type = ShapeType::Box;

@@ -272,7 +272,7 @@ class UrdfParser {
         break;
       case RobotVisual::Geometry::Cylinder:
         s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_points(g.radius, g.half_length, options_.cylinder_segments);
+        s.vertices = io::cylinder_vertices(g.radius, g.half_length, options_.cylinder_segments);
         break;
       case RobotVisual::Geometry::Mesh: {
         std::string error;
