@@ -102,11 +102,7 @@ class MjcfParser {
 
   void parse(const std::string& text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file_);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file_, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "mujoco")
-      io::fail_at(file_, root->GetLineNum(), root->Name(), "the root element must be <mujoco>");
+    const XMLElement* root = io::parse_root(doc, text, file_, "mujoco");
     AttrSet model(root, file_);
     model.warn_unknown({"model"}, warnings_);
     desc_.name = model.text("model").value_or(fs::path(file_).stem().string());

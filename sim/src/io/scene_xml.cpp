@@ -119,11 +119,7 @@ class SceneParser {
 
   void parse_document(const std::string& text, const std::string& file, int depth, bool included) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "scene")
-      io::fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <scene>");
+    const XMLElement* root = io::parse_root(doc, text, file, "scene");
     XmlElement scene(root, file, {"name", "dt", "gravity"});
     if (!included) {
       if (auto name = scene.text("name")) spec_.name = *name;

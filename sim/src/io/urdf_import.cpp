@@ -47,11 +47,7 @@ class UrdfParser {
 
   void parse(const std::string& text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file_);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file_, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "robot")
-      io::fail_at(file_, root->GetLineNum(), root->Name(), "the root element must be <robot>");
+    const XMLElement* root = io::parse_root(doc, text, file_, "robot");
     AttrSet robot(root, file_);
     robot.warn_unknown({"name", "version"}, warnings_);
     desc_.name = robot.text("name").value_or(fs::path(file_).stem().string());

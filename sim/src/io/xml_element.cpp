@@ -139,6 +139,16 @@ std::optional<std::string> read_text_file(const std::string& path) {
   return text.str();
 }
 
+const tinyxml2::XMLElement* parse_root(tinyxml2::XMLDocument& doc, const std::string& text, const std::string& file,
+                                       std::string_view root_name) {
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) throw_xml_syntax_error(doc, file);
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  if (!root) fail_at(file, 0, "", "the document has no root element");
+  if (std::string_view(root->Name()) != root_name)
+    fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <" + std::string(root_name) + ">");
+  return root;
+}
+
 std::vector<const tinyxml2::XMLElement*> child_elements(const tinyxml2::XMLElement* element) {
   std::vector<const tinyxml2::XMLElement*> out;
   for (const tinyxml2::XMLElement* c = element->FirstChildElement(); c; c = c->NextSiblingElement())

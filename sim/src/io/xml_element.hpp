@@ -48,6 +48,10 @@ bool parse_int(std::string_view text, long long& out);
 std::optional<std::string> read_text_file(const std::string& path);
 // Throws ParseError for a tinyxml2 parse failure ("file:line: <element>: XML syntax error: ...").
 [[noreturn]] void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file);
+// Parses `text` (the contents of `file`) into `doc` and returns its root element, which must be
+// <root_name>; throws ParseError for a syntax error, an empty document or another root.
+const tinyxml2::XMLElement* parse_root(tinyxml2::XMLDocument& doc, const std::string& text, const std::string& file,
+                                       std::string_view root_name);
 // The child elements of `element`, in document order.
 std::vector<const tinyxml2::XMLElement*> child_elements(const tinyxml2::XMLElement* element);
 
