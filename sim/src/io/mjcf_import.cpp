@@ -41,7 +41,6 @@ using io::AttrSet;
 using io::in_quotes;
 using io::JointDesc;
 using io::LinkDesc;
-using io::ParseError;
 using io::Range;
 using io::RobotDesc;
 using io::Warnings;
@@ -885,23 +884,15 @@ class MjcfParser {
 }  // namespace
 
 Result<ImportResult> parse_mjcf(const std::string& xml_text, const std::string& file_name, const ImportOptions& options) {
-  try {
-    ImportResult out;
+  return io::import_text(file_name, [&](ImportResult& out) {
     MjcfParser parser(file_name, options, out);
     parser.parse(xml_text);
     parser.apply_spring_targets();
-    return out;
-  } catch (const ParseError& e) {
-    return Error{e.what()};
-  } catch (const std::exception& e) {
-    return Error{file_name + ": " + e.what()};
-  }
+  });
 }
 
 Result<ImportResult> import_mjcf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_text_file(path);
-  if (!text) return Error{path + ": cannot read the file"};
-  return parse_mjcf(*text, path, options);
+  return io::import_file(path, options, parse_mjcf);
 }
 
 }  // namespace sim

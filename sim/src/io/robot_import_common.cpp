@@ -48,6 +48,14 @@ bool sanitize_moments(Vec3& m) {
 
 // ---- attributes ----------------------------------------------------------------------------
 
+Result<ImportResult> import_file(const std::string& path, const ImportOptions& options,
+                                 Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
+                                                                    const ImportOptions&)) {
+  auto text = read_text_file(path);
+  if (!text) return Error{path + ": cannot read the file"};
+  return parse_text(*text, path, options);
+}
+
 AttrSet::AttrSet(const tinyxml2::XMLElement* element, const std::string& file)
     : element_(element->Name()), file_(file), line_(element->GetLineNum()) {
   for (const tinyxml2::XMLAttribute* a = element->FirstAttribute(); a; a = a->Next())

@@ -36,6 +36,28 @@ class Warnings {
   std::vector<std::string>* out_;
 };
 
+// The edge of both importers: runs `parse` (which fills the ImportResult and throws ParseError for
+// bad input) and returns the result, or the error: a ParseError's message as it is, any other
+// exception's prefixed with the file name.
+template <class Parse>
+Result<ImportResult> import_text(const std::string& file_name, Parse&& parse) {
+  try {
+    ImportResult out;
+    parse(out);
+    return out;
+  } catch (const ParseError& e) {
+    return Error{e.what()};
+  } catch (const std::exception& e) {
+    return Error{file_name + ": " + e.what()};
+  }
+}
+
+// Reads the file at `path` and parses its text with `parse_text` (parse_urdf, parse_mjcf);
+// "path: cannot read the file" when it cannot be read.
+Result<ImportResult> import_file(const std::string& path, const ImportOptions& options,
+                                 Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
+                                                                    const ImportOptions&));
+
 // One attribute value with where it was written (an MJCF default may supply it).
 struct Attr {
   std::string value;

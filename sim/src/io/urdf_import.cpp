@@ -28,7 +28,6 @@ using io::AttrSet;
 using io::in_quotes;
 using io::JointDesc;
 using io::LinkDesc;
-using io::ParseError;
 using io::Range;
 using io::RobotDesc;
 using io::Warnings;
@@ -530,21 +529,12 @@ class UrdfParser {
 }  // namespace
 
 Result<ImportResult> parse_urdf(const std::string& xml_text, const std::string& file_name, const ImportOptions& options) {
-  try {
-    ImportResult out;
-    UrdfParser(file_name, options, out).parse(xml_text);
-    return out;
-  } catch (const ParseError& e) {
-    return Error{e.what()};
-  } catch (const std::exception& e) {
-    return Error{file_name + ": " + e.what()};
-  }
+  return io::import_text(file_name,
+                         [&](ImportResult& out) { UrdfParser(file_name, options, out).parse(xml_text); });
 }
 
 Result<ImportResult> import_urdf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_text_file(path);
-  if (!text) return Error{path + ": cannot read the file"};
-  return parse_urdf(*text, path, options);
+  return io::import_file(path, options, parse_urdf);
 }
 
 Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pose& base, bool fixed_base) {
