@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +97,26 @@ TEST_CASE("every shipped scene round-trips through the writer with identical val
       CHECK(a->distance_count == b->distance_count);
     }
   }
+}
+
+TEST_CASE("the round-trip comparison names the first field that differs", "[app][writer]") {
+  // The oracle of the round-trip tests must itself see a one-bit change, wherever it is.
+  sim::SceneSpec a = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
+  REQUIRE(app_test::spec_difference(a, a) == "");
+  REQUIRE(a.bodies.size() >= 1);
+  REQUIRE(a.bodies[0].shapes.size() >= 1);
+  sim::SceneSpec b = a;
+  b.bodies[0].pose.rot.coeffs()[1] = std::nextafter(b.bodies[0].pose.rot.coeffs()[1], sim::Real(2));
+  CHECK(app_test::spec_difference(a, b).rfind("bodies[0].pose.rot: ", 0) == 0);
+  b = a;
+  b.bodies[0].shapes[0].vertices.push_back(sim::Vec3(1, 2, 3));
+  CHECK(app_test::spec_difference(a, b).rfind("bodies[0].shapes[0].vertices.size: ", 0) == 0);
+  b = a;
+  b.robots.push_back(sim::RobotIncludeSpec{});
+  b.robots.back().joint_positions.emplace_back("j", sim::Real(0.5));
+  a.robots.push_back(sim::RobotIncludeSpec{});
+  a.robots.back().joint_positions.emplace_back("j", sim::Real(0.25));
+  CHECK(app_test::spec_difference(a, b) == "robots[0].joint_positions[0].value: 0.25 vs 0.5");
 }
 
 TEST_CASE("the writer names unnamed entities as the parser would and escapes text", "[app][writer]") {
