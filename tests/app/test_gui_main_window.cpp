@@ -22,6 +22,7 @@
 #include "gui/sim_runner.hpp"
 #include "gui/viewport_window.hpp"
 #include "gui/vulkan_validation.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
@@ -30,13 +31,6 @@ namespace {
 
 QString scene_path(const std::string& name) {
   return QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-}
-
-fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_app_window_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 }  // namespace
@@ -48,7 +42,7 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
   }
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   if (!vulkan) WARN("no Vulkan instance: the window runs without its viewport");
-  const fs::path dir = scratch_dir("open");
+  const fs::path dir = test::scratch_dir("app_window_open");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   MainWindowOptions options;
   options.scene_path = scene_path("incline");
@@ -246,7 +240,7 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
     WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the main window test (run it under xvfb-run)");
     return;
   }
-  const fs::path dir = scratch_dir("restore");
+  const fs::path dir = test::scratch_dir("app_window_restore");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   const QString copy = QString::fromStdString((dir / "pendulum.xml").string());
   fs::copy_file(scene_path("pendulum").toStdString(), copy.toStdString());

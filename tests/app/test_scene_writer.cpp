@@ -16,6 +16,7 @@
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "support/shared_robots.hpp"
+#include "support/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,13 +28,6 @@ std::vector<fs::path> shipped_scenes() {
     if (e.path().extension() == ".xml") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_app_writer_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 std::string read_file(const fs::path& p) {
@@ -62,7 +56,7 @@ sim::SceneSpec load(const fs::path& p) {
 TEST_CASE("every shipped scene round-trips through the writer with identical values", "[app][writer]") {
   const auto scenes = shipped_scenes();
   REQUIRE(scenes.size() >= 12);
-  const fs::path dir = scratch_dir("roundtrip");
+  const fs::path dir = test::scratch_dir("app_writer_roundtrip");
   for (const fs::path& path : scenes) {
     SECTION(path.filename().string()) {
       if (test::scene_needs_shared_robots(path) && !test::shared_robots_available()) {
@@ -150,7 +144,7 @@ TEST_CASE("the writer names unnamed entities as the parser would and escapes tex
 }
 
 TEST_CASE("saving replaces the file atomically and leaves nothing behind", "[app][writer]") {
-  const fs::path dir = scratch_dir("atomic");
+  const fs::path dir = test::scratch_dir("app_writer_atomic");
   const sim::SceneSpec incline = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   const sim::SceneSpec cloth = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "cloth.xml");
   const fs::path target = dir / "scene.xml";
@@ -215,7 +209,7 @@ TEST_CASE("saving replaces the file atomically and leaves nothing behind", "[app
 }
 
 TEST_CASE("saving refuses what the file format cannot hold instead of dropping it", "[app][writer]") {
-  const fs::path dir = scratch_dir("lossy");
+  const fs::path dir = test::scratch_dir("app_writer_lossy");
   const fs::path target = dir / "robot.xml";
   sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   // Principal inertia axes rotated in the body frame (as URDF/MJCF full tensors give them): the
@@ -236,7 +230,7 @@ TEST_CASE("saving refuses what the file format cannot hold instead of dropping i
 }
 
 TEST_CASE("triangle meshes save inline and read back with their SDF parameters", "[app][writer]") {
-  const fs::path dir = scratch_dir("mesh");
+  const fs::path dir = test::scratch_dir("app_writer_mesh");
   const fs::path target = dir / "mesh.xml";
   sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   // A triangle mesh (as robot imports and <mesh file=...> make them): a tetrahedron.
@@ -298,7 +292,7 @@ int index_of_joint(const sim::SceneSpec& s, const std::string& name) {
 }  // namespace
 
 TEST_CASE("a scene with a <robot> is saved as the element, not its expansion", "[app][writer][robot]") {
-  const fs::path dir = scratch_dir("robot_element");
+  const fs::path dir = test::scratch_dir("app_writer_robot_element");
   const sim::SceneSpec original = load(robot_scene(dir));
   REQUIRE(original.robots.size() == 1);
 
@@ -329,7 +323,7 @@ TEST_CASE("a scene with a <robot> is saved as the element, not its expansion", "
 TEST_CASE("edits of a robot's bodies and joints through the app's property path save as overrides",
           "[app][writer][robot]") {
   using namespace coulomb::gui;
-  const fs::path dir = scratch_dir("robot_overrides");
+  const fs::path dir = test::scratch_dir("app_writer_robot_overrides");
   sim::SceneSpec spec = load(robot_scene(dir));
   const int forearm = index_of_body(spec, "arm_forearm");
   const int elbow = index_of_joint(spec, "arm_elbow");
@@ -375,7 +369,7 @@ TEST_CASE("edits of a robot's bodies and joints through the app's property path 
 
 TEST_CASE("edits the <robot> element cannot hold are refused, naming the body", "[app][writer][robot]") {
   using namespace coulomb::gui;
-  const fs::path dir = scratch_dir("robot_refused");
+  const fs::path dir = test::scratch_dir("app_writer_robot_refused");
   const sim::SceneSpec original = load(robot_scene(dir));
   const fs::path path = dir / "target.xml";
   std::ofstream(path) << "previous contents\n";
@@ -404,7 +398,7 @@ TEST_CASE("edits the <robot> element cannot hold are refused, naming the body", 
 }
 
 TEST_CASE("deleting bodies keeps the robot includes consistent; robot bodies are refused", "[app][writer][robot]") {
-  const fs::path dir = scratch_dir("robot_erase");
+  const fs::path dir = test::scratch_dir("app_writer_robot_erase");
   sim::SceneSpec spec = load(robot_scene(dir));
   const sim::RobotIncludeSpec before = spec.robots[0];
 

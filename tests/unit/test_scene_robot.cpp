@@ -15,6 +15,7 @@
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
+#include "support/scratch_files.hpp"
 
 namespace {
 
@@ -26,13 +27,6 @@ using sim::Vec3;
 
 const fs::path kArm = fs::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm";
 const std::string kUrdf = (kArm / "urdf" / "gripper_arm.urdf").string();
-
-fs::path scratch_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("coulomb_test_scene_robot_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "scene.xml") {
   auto r = sim::parse_scene_xml(xml, file);
@@ -178,7 +172,7 @@ TEST_CASE("<robot>: self_collision=false lists the robot's body pairs for the co
 }
 
 TEST_CASE("<robot>: paths resolve relative to the scene file; MJCF by extension", "[unit][io][robot]") {
-  const fs::path dir = scratch_dir("relative");
+  const fs::path dir = test::scratch_dir("scene_robot_relative");
   fs::create_directories(dir / "scenes");
   fs::copy(kArm, dir / "gripper_arm", fs::copy_options::recursive);
   std::ofstream(dir / "scenes" / "arm.xml")
@@ -203,7 +197,7 @@ TEST_CASE("<robot>: paths resolve relative to the scene file; MJCF by extension"
 
 TEST_CASE("<robot>: errors name the scene file, line and element and carry the robot file's message",
           "[unit][io][robot]") {
-  const fs::path dir = scratch_dir("errors");
+  const fs::path dir = test::scratch_dir("scene_robot_errors");
   const std::string scene = (dir / "scene.xml").string();
 
   // A missing file.
