@@ -16,6 +16,7 @@
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 #include "ui/solver_panel.hpp"
+#include "support/model_names.hpp"
 
 using namespace coulomb::gui;
 
@@ -36,12 +37,6 @@ const Snapshot& run_steps(SimRunner& runner, int count) {
 // Waits until the runner's model reflects the document's last edit.
 void settle(SimRunner& runner, std::uint64_t parameter_version_before) {
   REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > parameter_version_before; }));
-}
-
-int body_named(const sim::Model& model, const std::string& name) {
-  for (int b = 0; b < model.body_count; ++b)
-    if (model.body_name[static_cast<std::size_t>(b)] == name) return b;
-  return -1;
 }
 
 int choice_index(const char* const* names, int count, const std::string& value) {
@@ -274,7 +269,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   run_steps(runner, 30);  // the balls are falling
   const Snapshot& before = runner.latest();
-  const int bowl = body_named(*before.model, "bowl");
+  const int bowl = test::body_index(*before.model, "bowl");
   REQUIRE(bowl >= 0);
   int shape = -1;
   for (int s = 0; s < before.model->shape_count; ++s)
@@ -283,7 +278,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   const int mesh = before.model->shape_mesh[static_cast<std::size_t>(shape)];
   REQUIRE(mesh >= 0);
   CHECK(before.model->meshes[static_cast<std::size_t>(mesh)]->grid->voxel_size() == Approx(0.002));
-  const sim::Vec3 ball = before.state.body_position(body_named(*before.model, "ball_a"));
+  const sim::Vec3 ball = before.state.body_position(test::body_index(*before.model, "ball_a"));
   const std::uint64_t version = before.parameter_version;
 
   CHECK_FALSE(document.set_shape_sdf(shape, 0.0, 3.0, &error));  // a zero voxel is refused
@@ -295,7 +290,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   CHECK(grid.voxel_size() == Approx(0.004));
   CHECK(grid.background() == Approx(5 * 0.004));
   // The running state carried over: the ball is where it was, not back at its start.
-  CHECK((after.state.body_position(body_named(*after.model, "ball_a")) - ball).norm() < 1e-9);
+  CHECK((after.state.body_position(test::body_index(*after.model, "ball_a")) - ball).norm() < 1e-9);
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.004);
   document.undo_stack()->undo();
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.002);

@@ -19,19 +19,10 @@
 #include "gui/teleop_driver.hpp"
 #include "gui/viewport_window.hpp"
 #include "sim/inverse_kinematics.hpp"
+#include "support/model_names.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
-
-namespace {
-
-int body(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[static_cast<std::size_t>(b)] == name) return b;
-  return -1;
-}
-
-}  // namespace
 
 TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", "[app][window][teleop]") {
   if (!app_test::has_window_system()) {
@@ -90,14 +81,14 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK(window.teleop().enabled());
   REQUIRE(settle());
   REQUIRE(runner.latest().teleop.active);
-  CHECK(runner.latest().teleop.end_effector == body(m, "palm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "palm"));
 
   // The Teleop panel reports the robot, the gamepad's state, and is drawn with the gizmo.
   ui::TeleopPanelView view;
   window.teleop().fill_panel_view(runner.latest(), view);
   CHECK(view.available);
   CHECK(view.enabled);
-  CHECK(view.end_effector == body(m, "palm"));
+  CHECK(view.end_effector == test::body_index(m, "palm"));
   CHECK(view.has_gripper);
   CHECK_FALSE(view.gamepad_status.empty());
   INFO("gamepad: " << view.gamepad_status);
@@ -182,10 +173,10 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK(frame_after());
 
   // The selection picks another end effector; T (through the viewport) turns teleoperation off.
-  window.select({ItemKind::Body, body(m, "forearm")});
+  window.select({ItemKind::Body, test::body_index(m, "forearm")});
   window.action(QStringLiteral("teleop_selected"))->trigger();
   REQUIRE(settle());
-  CHECK(runner.latest().teleop.end_effector == body(m, "forearm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "forearm"));
   key(QEvent::KeyPress, Qt::Key_T);
   key(QEvent::KeyRelease, Qt::Key_T);
   CHECK_FALSE(teleop->isChecked());
