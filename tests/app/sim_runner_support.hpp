@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,13 +15,9 @@
 #include "gui/sim_runner.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
+#include "support/shipped_scenes.hpp"
 
 namespace runner_test {
-
-// assets/scenes/<name>.xml of the source tree.
-inline std::string scene_path(const std::string& name) {
-  return (std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string();
-}
 
 struct Loaded {
   std::shared_ptr<const sim::SceneSpec> spec;
@@ -31,7 +26,7 @@ struct Loaded {
 
 // A shipped scene, optionally edited before it is compiled.
 inline Loaded load(const std::string& name, const std::function<void(sim::SceneSpec&)>& edit = {}) {
-  auto spec = sim::load_scene_file(scene_path(name));
+  auto spec = sim::load_scene_file(test::scene_path(name));
   REQUIRE(spec.ok());
   if (edit) edit(spec.value());
   auto model = sim::compile_model(spec.value());

@@ -22,10 +22,6 @@ using namespace coulomb::gui;
 
 namespace {
 
-QString scene_path(const std::string& name) {
-  return QString::fromStdString((std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-}
-
 // Steps `count` times as fast as possible; returns the snapshot after them.
 const Snapshot& run_steps(SimRunner& runner, int count) {
   const std::int64_t target = runner.latest().state.step_index + count;
@@ -53,7 +49,7 @@ TEST_CASE("editing friction through the property path decides whether the inclin
     SimRunner runner;
     SceneDocument document(runner);
     QString error;
-    REQUIRE(document.open_file(scene_path("incline"), &error));
+    REQUIRE(document.open_file(app_test::scene_path("incline"), &error));
     REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
     const PropertyKey friction{{ItemKind::Material, 0}, "friction"};
     const std::uint64_t version = runner.latest().parameter_version;
@@ -73,7 +69,7 @@ TEST_CASE("the Solver panel's setters switch the NCP function and linear solver 
           "[app][document]") {
   app_test::qt_app();
   // Reference runs without the app: the same scene stepped directly with each option.
-  auto spec = sim::load_scene_file(scene_path("heavy_stack").toStdString());
+  auto spec = sim::load_scene_file(app_test::scene_path("heavy_stack").toStdString());
   REQUIRE(spec.ok());
   auto reference = [&](const std::string& key, const std::string& value, int steps) {
     sim::SceneSpec s = *spec;
@@ -99,7 +95,7 @@ TEST_CASE("the Solver panel's setters switch the NCP function and linear solver 
     SimRunner runner;
     SceneDocument document(runner);
     QString error;
-    REQUIRE(document.open_file(scene_path("heavy_stack"), &error));
+    REQUIRE(document.open_file(app_test::scene_path("heavy_stack"), &error));
     int count = 0;
     const char* const* names = c.choices(count);
     const int index = choice_index(names, count, c.value);
@@ -133,7 +129,7 @@ TEST_CASE("undo and redo restore edited values in the spec and the running model
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("workcell"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("workcell"), &error));
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   CHECK_FALSE(document.modified());
 
@@ -208,7 +204,7 @@ TEST_CASE("structural edits from the scene tree: delete and duplicate bodies, un
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("workcell"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("workcell"), &error));
   const std::size_t bodies = document.spec().bodies.size();
   const std::size_t joints = document.spec().joints.size();
   REQUIRE(document.duplicate_body(7, &error));  // the box
@@ -233,7 +229,7 @@ TEST_CASE("opening a bad file reports the parser's file:line message and keeps t
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("pendulum"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("pendulum"), &error));
   const std::string dir = (std::filesystem::temp_directory_path() / "coulomb_test_app_bad").string();
   std::filesystem::create_directories(dir);
   const std::string bad = dir + "/bad.xml";
@@ -265,7 +261,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("sdf_bowl"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("sdf_bowl"), &error));
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   run_steps(runner, 30);  // the balls are falling
   const Snapshot& before = runner.latest();

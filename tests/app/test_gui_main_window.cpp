@@ -27,25 +27,14 @@
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
 
-namespace {
-
-QString scene_path(const std::string& name) {
-  return QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-}
-
-}  // namespace
-
 TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanly", "[app][window]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the main window test (run it under xvfb-run)");
-    return;
-  }
+  if (!app_test::window_system_or_skip("the main window test")) return;
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   if (!vulkan) WARN("no Vulkan instance: the window runs without its viewport");
   const fs::path dir = test::scratch_dir("app_window_open");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   MainWindowOptions options;
-  options.scene_path = scene_path("incline");
+  options.scene_path = app_test::scene_path("incline");
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
   options.vulkan = vulkan;
   QStringList errors;
@@ -236,14 +225,11 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
 }
 
 TEST_CASE("the main window restores the last scene, saves, and reports bad files", "[app][window]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the main window test (run it under xvfb-run)");
-    return;
-  }
+  if (!app_test::window_system_or_skip("the main window test")) return;
   const fs::path dir = test::scratch_dir("app_window_restore");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   const QString copy = QString::fromStdString((dir / "pendulum.xml").string());
-  fs::copy_file(scene_path("pendulum").toStdString(), copy.toStdString());
+  fs::copy_file(app_test::scene_path("pendulum").toStdString(), copy.toStdString());
   MainWindowOptions options;
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
   options.vulkan = app_test::vulkan_instance();
@@ -277,7 +263,7 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   window.action(QStringLiteral("save"))->trigger();
   CHECK_FALSE(window.document().modified());
   window.set_close_prompt([] { return MainWindow::CloseChoice::Cancel; });  // must not be asked
-  REQUIRE(window.open_scene(scene_path("incline")));
+  REQUIRE(window.open_scene(app_test::scene_path("incline")));
   REQUIRE(window.open_scene(copy));
   CHECK(window.document().spec().joints[0].limited);
   CHECK(window.document().spec().joints[0].upper == sim::Real(0.75));

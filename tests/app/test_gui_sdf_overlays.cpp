@@ -13,25 +13,17 @@
 #include "gui/main_window.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/viewport_window.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
 
 TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][window][sdf]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping (run it under xvfb-run)");
-    return;
-  }
-  QVulkanInstance* vulkan = app_test::vulkan_instance();
-  if (!vulkan) {
-    WARN("no Vulkan instance: skipping the SDF overlay window test");
-    return;
-  }
-  const fs::path dir = fs::temp_directory_path() / "coulomb_test_app_sdf_overlays";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the SDF overlay window test");
+  if (!vulkan) return;
+  const fs::path dir = test::scratch_dir("app_sdf_overlays");
   MainWindowOptions options;
-  options.scene_path = QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "sdf_bowl.xml").string());
+  options.scene_path = app_test::scene_path("sdf_bowl");
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
   options.vulkan = vulkan;
   {

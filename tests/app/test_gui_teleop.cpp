@@ -20,25 +20,17 @@
 #include "gui/viewport_window.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "support/model_names.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
 
 TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", "[app][window][teleop]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display: skipping the teleoperation window test (run it under xvfb-run)");
-    return;
-  }
-  QVulkanInstance* vulkan = app_test::vulkan_instance();
-  if (!vulkan) {
-    WARN("no Vulkan instance: skipping the teleoperation window test (it needs the viewport)");
-    return;
-  }
-  const fs::path dir = fs::temp_directory_path() / "coulomb_test_app_teleop";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the teleoperation window test");
+  if (!vulkan) return;
+  const fs::path dir = test::scratch_dir("app_teleop");
   MainWindowOptions options;
-  options.scene_path = QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "workcell.xml").string());
+  options.scene_path = app_test::scene_path("workcell");
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
   options.vulkan = vulkan;
   MainWindow window(options);

@@ -150,7 +150,7 @@ TEST_CASE("reading snapshots never waits for a slow step", "[app][runner]") {
 }
 
 TEST_CASE("parameter patches match a recompile of the edited spec", "[app][properties]") {
-  auto spec = sim::load_scene_file(scene_path("workcell"));
+  auto spec = sim::load_scene_file(test::scene_path("workcell"));
   REQUIRE(spec.ok());
   auto compiled = sim::compile_model(*spec);
   REQUIRE(compiled.ok());
