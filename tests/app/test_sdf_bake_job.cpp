@@ -14,6 +14,7 @@
 #include "gui/sdf_baker_controller.hpp"
 #include "sim/compile.hpp"
 #include "support/scoped_resources.hpp"
+#include "support/scene_builders.hpp"
 
 using coulomb::gui::SdfBakeJob;
 using coulomb::gui::SdfBakeRequest;
@@ -116,11 +117,7 @@ TEST_CASE("a shape's panel bake is the cache entry the recompile after Apply rea
   sim::SceneSpec spec;
   sim::BodySpec body;
   body.name = "cone";
-  sim::ShapeSpec cone;
-  cone.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
-  cone.vertices = mesh.vertices;
-  cone.triangles = mesh.triangles;
+  sim::ShapeSpec cone = test::mesh_shape(sim::make_cone_mesh(0.1, 0.25, 48));
   cone.thickness = 0.01;
   body.shapes.push_back(cone);
   spec.bodies.push_back(body);
@@ -171,11 +168,7 @@ TEST_CASE("the baker controller lists mesh shapes, bakes the chosen one and offe
   sim::BodySpec cone_body;
   cone_body.name = "cone";
   cone_body.pose.pos = sim::Vec3(0.5, 0, 0);
-  sim::ShapeSpec cone;
-  cone.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
-  cone.vertices = mesh.vertices;
-  cone.triangles = mesh.triangles;
+  sim::ShapeSpec cone = test::mesh_shape(sim::make_cone_mesh(0.1, 0.25, 48));
   cone_body.shapes.push_back(sphere);  // shape 0 of the cone body: a sphere
   cone_body.shapes.push_back(cone);    // shape 1: the mesh (model shape 2)
   spec.bodies.push_back(cone_body);

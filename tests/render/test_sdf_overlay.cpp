@@ -148,13 +148,7 @@ TEST_CASE("offscreen frames with the SDF slice and samples overlays", "[render][
   sim::ShapeSpec table = test::box_shape(Vec3(0.6, 0.6, 0.05));
   table.local.pos = Vec3(0, 0, -0.05);
   spec.world_shapes.push_back(table);
-  sim::ShapeSpec ball;
-  ball.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_sphere_mesh(0.2, 3);
-  ball.vertices = mesh.vertices;
-  ball.triangles = mesh.triangles;
-  ball.sdf_voxel_size = 0.01;
-  test::add_body(spec, "ball", Vec3(0, 0, 0.2), 1.0, ball);
+  test::add_body(spec, "ball", Vec3(0, 0, 0.2), 1.0, test::mesh_shape(sim::make_sphere_mesh(0.2, 3), 0.01));
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   sim::Workspace ws;

@@ -13,6 +13,7 @@
 #include "sim/sdf.hpp"
 #include "sim/state.hpp"
 #include "support/scoped_resources.hpp"
+#include "support/scene_builders.hpp"
 
 using sim::Real;
 using sim::Vec3;
@@ -59,13 +60,7 @@ TEST_CASE("bench: collision time per step, 20k-particle sheet on a 256^3 SDF", "
   const Real radius = 0.5;
   const int n = 141;  // 19,881 particles, 39,200 faces
   sim::SceneSpec spec;
-  sim::ShapeSpec shape;
-  shape.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = bumpy_sphere(radius);
-  shape.vertices = mesh.vertices;
-  shape.triangles = mesh.triangles;
-  shape.sdf_voxel_size = 2 * radius * Real(1.04) / 256;
-  spec.world_shapes.push_back(shape);
+  spec.world_shapes.push_back(test::mesh_shape(bumpy_sphere(radius), 2 * radius * Real(1.04) / 256));
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
       const Real u = -1 + 2 * Real(i) / (n - 1), v = -1 + 2 * Real(j) / (n - 1);
