@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/property_panel.hpp"
@@ -33,17 +34,13 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
   if (!vulkan) WARN("no Vulkan instance: the window runs without its viewport");
   const fs::path dir = test::scratch_dir("app_window_open");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
-  MainWindowOptions options;
-  options.scene_path = app_test::scene_path("incline");
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  const MainWindowOptions options = app_test::window_options("incline", dir, vulkan);
   QStringList errors;
 
   {
     MainWindow window(options);
     window.set_error_reporter([&](const QString& title, const QString& text) { errors << title + ": " + text; });
-    window.show();
-    REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+    app_test::show_loaded(window);
     CHECK(window.document().spec().name == "incline");
     CHECK(window.windowTitle().contains(QStringLiteral("incline.xml")));
     CHECK(window.scene_tree().topLevelItemCount() > 4);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/sim_runner.hpp"
@@ -22,14 +23,10 @@ TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][w
   QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the SDF overlay window test");
   if (!vulkan) return;
   const fs::path dir = test::scratch_dir("app_sdf_overlays");
-  MainWindowOptions options;
-  options.scene_path = app_test::scene_path("sdf_bowl");
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  const MainWindowOptions options = app_test::window_options("sdf_bowl", dir, vulkan);
   {
     MainWindow window(options);
-    window.show();
-    REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+    app_test::show_loaded(window);
     ViewportWindow* viewport = window.viewport();
     REQUIRE(viewport != nullptr);
     QAction* slice = window.action(QStringLiteral("overlay_sdf_slice"));

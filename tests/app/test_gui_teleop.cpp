@@ -11,8 +11,8 @@
 #include <QMouseEvent>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/sim_runner.hpp"
@@ -23,20 +23,15 @@
 #include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
-namespace fs = std::filesystem;
 
 TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", "[app][window][teleop]") {
   QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the teleoperation window test");
   if (!vulkan) return;
-  const fs::path dir = test::scratch_dir("app_teleop");
-  MainWindowOptions options;
-  options.scene_path = app_test::scene_path("workcell");
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  const MainWindowOptions options =
+      app_test::window_options("workcell", test::scratch_dir("app_teleop"), vulkan);
   MainWindow window(options);
   window.set_error_reporter([](const QString& title, const QString& text) { FAIL(title.toStdString() + ": " + text.toStdString()); });
-  window.show();
-  REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+  app_test::show_loaded(window);
   ViewportWindow* viewport = window.viewport();
   REQUIRE(viewport != nullptr);
   SimRunner& runner = window.runner();

@@ -12,11 +12,11 @@
 #include <memory>
 #include <thread>
 
+#include "app/sim_runner_support.hpp"
 #include "gui/grab_spring.hpp"
 #include "gui/picking.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/state_remap.hpp"
-#include "sim_runner_support.hpp"
 #include "sim/compile.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"

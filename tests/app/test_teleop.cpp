@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "app/sim_runner_support.hpp"
 #include "gui/target_gizmo.hpp"
 #include "gui/teleop_input.hpp"
 #include "gui/teleop_session.hpp"
@@ -14,7 +15,6 @@
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "sim/scene_io.hpp"
-#include "sim_runner_support.hpp"
 #include "support/model_names.hpp"
 
 using namespace coulomb::gui;
