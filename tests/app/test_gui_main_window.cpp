@@ -48,14 +48,7 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
     if (vulkan) {
       ViewportWindow* viewport = window.viewport();
       REQUIRE(viewport != nullptr);
-      // An idle viewport draws only when asked: ask until three frames are through.
-      const bool rendered = app_test::pump_until([&] {
-        viewport->requestUpdate();
-        return viewport->frames_rendered() >= 3 || !viewport->render_error().isEmpty();
-      }, 60000);
-      INFO("render error: " << viewport->render_error().toStdString());
-      CHECK(rendered);
-      CHECK(viewport->render_error().isEmpty());
+      app_test::check_renders(*viewport, 3);
       CHECK(viewport->frames_rendered() >= 3);
       // The simulation thread writes poses into the renderer's buffer.
       window.action(QStringLiteral("step"))->trigger();

@@ -46,13 +46,7 @@ TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][w
     CHECK(viewport->overlays().sdf_slice_position == 0.3f);
     window.action(QStringLiteral("step"))->trigger();
     window.action(QStringLiteral("step"))->trigger();
-    const bool rendered = app_test::pump_until([&] {
-      viewport->requestUpdate();
-      return viewport->frames_rendered() >= 4 || !viewport->render_error().isEmpty();
-    }, 60000);
-    INFO("render error: " << viewport->render_error().toStdString());
-    CHECK(rendered);
-    CHECK(viewport->render_error().isEmpty());
+    app_test::check_renders(*viewport, 4);
     if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_SDF"); out && viewport->supportsGrab())
       viewport->grab().save(QString::fromLocal8Bit(out));
     slice->setChecked(false);
