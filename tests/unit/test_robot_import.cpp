@@ -22,6 +22,7 @@
 #include "sim/robot_import.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "support/parse_checks.hpp"
 #include "support/scratch_files.hpp"
 
 namespace {
@@ -31,15 +32,11 @@ using sim::Pose;
 using sim::Quat;
 using sim::Real;
 using sim::Vec3;
+using test::check_error;
+using test::xml_lines;
 
 const fs::path kShared = fs::path(COULOMB_SHARED_DIR) / "robots";
 const fs::path kAssets = fs::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm";
-
-std::string xml_lines(std::initializer_list<const char*> lines) {
-  std::string out;
-  for (const char* l : lines) out += std::string(l) + "\n";
-  return out;
-}
 
 bool has_warning(const sim::ImportResult& r, const std::string& prefix, const std::string& fragment) {
   for (const std::string& w : r.warnings)
@@ -65,17 +62,6 @@ sim::ImportResult mjcf_ok(const std::string& xml, const sim::ImportOptions& opti
   INFO((r.ok() ? std::string("ok") : r.error()));
   REQUIRE(r.ok());
   return r.value();
-}
-
-// The error must start with "<file>:<line>: <element>: " and contain `fragment`.
-template <class R>
-void check_error(const R& r, const std::string& file, int line, const std::string& element, const std::string& fragment) {
-  REQUIRE_FALSE(r.ok());
-  INFO("error: " << r.error());
-  std::string prefix = file + ":" + std::to_string(line) + ": ";
-  if (!element.empty()) prefix += "<" + element + ">: ";
-  CHECK(r.error().rfind(prefix, 0) == 0);
-  CHECK(r.error().find(fragment) != std::string::npos);
 }
 
 // Independent count of a URDF's <link> and <joint> elements and sum of its <inertial><mass>.

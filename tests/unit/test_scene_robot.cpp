@@ -15,6 +15,7 @@
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
+#include "support/parse_checks.hpp"
 #include "support/scratch_files.hpp"
 
 namespace {
@@ -28,20 +29,10 @@ using sim::Vec3;
 const fs::path kArm = fs::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm";
 const std::string kUrdf = (kArm / "urdf" / "gripper_arm.urdf").string();
 
-sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "scene.xml") {
-  auto r = sim::parse_scene_xml(xml, file);
-  INFO((r.ok() ? std::string("ok") : r.error()));
-  REQUIRE(r.ok());
-  return r.value();
-}
+using test::check_error;
 
-// The error must start with "<file>:<line>: <element>: " and contain every fragment.
-void check_error(const sim::Result<sim::SceneSpec>& r, const std::string& file, int line, const std::string& element,
-                 std::initializer_list<std::string> fragments) {
-  REQUIRE_FALSE(r.ok());
-  INFO("error: " << r.error());
-  CHECK(r.error().rfind(file + ":" + std::to_string(line) + ": <" + element + ">: ", 0) == 0);
-  for (const std::string& f : fragments) CHECK(r.error().find(f) != std::string::npos);
+sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "scene.xml") {
+  return test::parse_scene_ok(xml, file);
 }
 
 int body_index(const sim::SceneSpec& s, const std::string& name) {

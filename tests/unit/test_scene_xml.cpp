@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sim/scene_io.hpp"
+#include "support/parse_checks.hpp"
 #include "support/scratch_files.hpp"
 
 namespace {
@@ -21,29 +22,15 @@ using sim::Vec3;
 constexpr double kPi = 3.14159265358979323846;
 
 // Joins lines with '\n' so that element i of the list is on line i + 1.
-std::string xml_lines(std::initializer_list<const char*> lines) {
-  std::string out;
-  for (const char* l : lines) out += std::string(l) + "\n";
-  return out;
-}
+using test::xml_lines;
 
 sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "test.xml") {
-  auto r = sim::parse_scene_xml(xml, file);
-  INFO((r.ok() ? std::string("ok") : r.error()));
-  REQUIRE(r.ok());
-  return r.value();
+  return test::parse_scene_ok(xml, file);
 }
 
-// The error must start with "test.xml:<line>: <element>: " and contain `fragment`.
+// Parsing `xml` as test.xml must fail at "test.xml:<line>: <element>: " with `fragment`.
 void check_error(const std::string& xml, int line, const std::string& element, const std::string& fragment) {
-  auto r = sim::parse_scene_xml(xml, "test.xml");
-  REQUIRE_FALSE(r.ok());
-  const std::string& e = r.error();
-  INFO("error: " << e);
-  std::string prefix = "test.xml:" + std::to_string(line) + ": ";
-  if (!element.empty()) prefix += "<" + element + ">: ";
-  CHECK(e.rfind(prefix, 0) == 0);
-  CHECK(e.find(fragment) != std::string::npos);
+  test::check_error(sim::parse_scene_xml(xml, "test.xml"), "test.xml", line, element, fragment);
 }
 
 bool same_rotation(const Quat& a, const Quat& b, Real tol = Real(1e-12)) {
