@@ -26,7 +26,6 @@
 #include <numbers>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +40,7 @@ using io::AttrSet;
 using io::in_quotes;
 using io::JointDesc;
 using io::LinkDesc;
+using io::number_text;
 using io::Range;
 using io::RobotDesc;
 using io::Warnings;
@@ -70,13 +70,6 @@ void warn_unknown_list(const AttrSet& a, const std::string_view (&known)[N], con
     for (std::string_view k : known) ok = ok || k == name;
     if (!ok) w.add(attr.file, attr.line, attr.element, "unsupported attribute " + in_quotes(name) + ", ignored");
   }
-}
-
-std::string number_text(Real v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
 }
 
 struct DefaultClass {

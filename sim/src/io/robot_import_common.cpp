@@ -15,14 +15,14 @@
 
 namespace sim::io {
 
-namespace {
-
 std::string number_text(Real v) {
   std::ostringstream s;
   s.precision(6);
   s << v;
   return s.str();
 }
+
+namespace {
 
 std::string vec_text(const Vec3& v) { return number_text(v.x()) + " " + number_text(v.y()) + " " + number_text(v.z()); }
 

@@ -58,6 +58,9 @@ Result<ImportResult> import_file(const std::string& path, const ImportOptions& o
                                  Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
                                                                     const ImportOptions&));
 
+// A number for messages, names and warnings: 6 significant digits ("0.5", "1e-05").
+std::string number_text(Real v);
+
 // One attribute value with where it was written (an MJCF default may supply it).
 struct Attr {
   std::string value;
