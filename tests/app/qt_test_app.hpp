@@ -9,11 +9,14 @@
 #include <QThread>
 #include <QVersionNumber>
 #include <QVulkanInstance>
+#include <QString>
 #include <cstdlib>
 #include <functional>
+#include <string>
 
 #include "gui/gui_main.hpp"
 #include "gui/vulkan_validation.hpp"
+#include "support/shipped_scenes.hpp"
 
 namespace app_test {
 
@@ -68,6 +71,25 @@ inline QVulkanInstance* vulkan_instance() {
   }();
   return instance;
 }
+
+// has_window_system(), after a WARN naming the skipped `test` when false.
+inline bool window_system_or_skip(const std::string& test) {
+  if (has_window_system()) return true;
+  WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping " << test << " (run it under xvfb-run)");
+  return false;
+}
+
+// vulkan_instance(), or null after a WARN naming the skipped `test` and why (no display, no
+// Vulkan driver).
+inline QVulkanInstance* vulkan_instance_or_skip(const std::string& test) {
+  if (!window_system_or_skip(test)) return nullptr;
+  QVulkanInstance* instance = vulkan_instance();
+  if (!instance) WARN("no Vulkan instance (no driver): skipping " << test);
+  return instance;
+}
+
+// A shipped scene's path (assets/scenes/<name>.xml) as Qt takes it.
+inline QString scene_path(const std::string& name) { return QString::fromStdString(test::scene_path(name)); }
 
 // Processes events for `ms` milliseconds.
 inline void pump(int ms) {

@@ -5,6 +5,8 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/spec.hpp"
 
@@ -23,6 +25,20 @@ class SpecDiff {
     first = s.str();
   }
 
+  // Position and rotation (quaternion coefficients) as "<what>.pos" and "<what>.rot".
+  void same_pose(const std::string& what, const sim::Pose& a, const sim::Pose& b) {
+    same(what + ".pos", a.pos, b.pos);
+    same(what + ".rot", a.rot.coeffs(), b.rot.coeffs());
+  }
+
+  // "<what>.size", then compare(d, "<what>[i]", a[i], b[i]) for each index both have.
+  template <class T, class Compare>
+  void each(const std::string& what, const std::vector<T>& a, const std::vector<T>& b, Compare&& compare) {
+    same(what + ".size", a.size(), b.size());
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+      compare(*this, what + "[" + std::to_string(i) + "]", a[i], b[i]);
+  }
+
  private:
   template <class T>
   static std::string show(const T& v) {
@@ -37,20 +53,105 @@ class SpecDiff {
 
 inline void compare_shape(SpecDiff& d, const std::string& w, const sim::ShapeSpec& a, const sim::ShapeSpec& b) {
   d.same(w + ".type", static_cast<int>(a.type), static_cast<int>(b.type));
-  d.same(w + ".local.pos", a.local.pos, b.local.pos);
-  d.same(w + ".local.rot", a.local.rot.coeffs(), b.local.rot.coeffs());
+  d.same_pose(w + ".local", a.local, b.local);
   d.same(w + ".radius", a.radius, b.radius);
   d.same(w + ".half_length", a.half_length, b.half_length);
   d.same(w + ".half_extents", a.half_extents, b.half_extents);
-  d.same(w + ".vertices.size", a.vertices.size(), b.vertices.size());
-  for (std::size_t i = 0; i < a.vertices.size() && i < b.vertices.size(); ++i)
-    d.same(w + ".vertices[" + std::to_string(i) + "]", a.vertices[i], b.vertices[i]);
+  d.each(w + ".vertices", a.vertices, b.vertices,
+         [](SpecDiff& e, const std::string& v, const sim::Vec3& x, const sim::Vec3& y) { e.same(v, x, y); });
   d.same(w + ".triangles.size", a.triangles.size(), b.triangles.size());
   d.same(w + ".sdf_voxel_size", a.sdf_voxel_size, b.sdf_voxel_size);
   d.same(w + ".sdf_band", a.sdf_band, b.sdf_band);
   d.same(w + ".material", a.material, b.material);
   d.same(w + ".thickness", a.thickness, b.thickness);
   d.same(w + ".density", a.density, b.density);
+}
+
+inline void compare_material(SpecDiff& d, const std::string& w, const sim::MaterialSpec& a,
+                             const sim::MaterialSpec& b) {
+  d.same(w + ".name", a.name, b.name);
+  d.same(w + ".friction", a.friction, b.friction);
+}
+
+inline void compare_body(SpecDiff& d, const std::string& w, const sim::BodySpec& a, const sim::BodySpec& b) {
+  d.same(w + ".name", a.name, b.name);
+  d.same_pose(w + ".pose", a.pose, b.pose);
+  d.same(w + ".linear_velocity", a.linear_velocity, b.linear_velocity);
+  d.same(w + ".angular_velocity", a.angular_velocity, b.angular_velocity);
+  d.same(w + ".fixed", a.fixed, b.fixed);
+  d.same(w + ".mass", a.mass, b.mass);
+  d.same(w + ".inertia", a.inertia, b.inertia);
+  d.same(w + ".inertia_frame", a.inertia_frame.coeffs(), b.inertia_frame.coeffs());
+  d.same(w + ".com", a.com, b.com);
+  d.each(w + ".shapes", a.shapes, b.shapes, compare_shape);
+}
+
+inline void compare_particle(SpecDiff& d, const std::string& w, const sim::ParticleSpec& a,
+                             const sim::ParticleSpec& b) {
+  d.same(w + ".position", a.position, b.position);
+  d.same(w + ".velocity", a.velocity, b.velocity);
+  d.same(w + ".mass", a.mass, b.mass);
+  d.same(w + ".radius", a.radius, b.radius);
+  d.same(w + ".material", a.material, b.material);
+}
+
+inline void compare_distance(SpecDiff& d, const std::string& w, const sim::DistanceSpec& a,
+                             const sim::DistanceSpec& b) {
+  d.same(w + ".particle_a", a.particle_a, b.particle_a);
+  d.same(w + ".particle_b", a.particle_b, b.particle_b);
+  d.same(w + ".rest_length", a.rest_length, b.rest_length);
+  d.same(w + ".compliance", a.compliance, b.compliance);
+}
+
+inline void compare_joint(SpecDiff& d, const std::string& w, const sim::JointSpec& a, const sim::JointSpec& b) {
+  d.same(w + ".name", a.name, b.name);
+  d.same(w + ".type", static_cast<int>(a.type), static_cast<int>(b.type));
+  d.same(w + ".body_a", a.body_a, b.body_a);
+  d.same(w + ".body_b", a.body_b, b.body_b);
+  d.same_pose(w + ".frame_a", a.frame_a, b.frame_a);
+  d.same_pose(w + ".frame_b", a.frame_b, b.frame_b);
+  d.same(w + ".axis", a.axis, b.axis);
+  d.same(w + ".limited", a.limited, b.limited);
+  d.same(w + ".lower", a.lower, b.lower);
+  d.same(w + ".upper", a.upper, b.upper);
+  d.same(w + ".linear_compliance", a.linear_compliance, b.linear_compliance);
+  d.same(w + ".angular_compliance", a.angular_compliance, b.angular_compliance);
+  d.same(w + ".drive", static_cast<int>(a.drive), static_cast<int>(b.drive));
+  d.same(w + ".stiffness", a.stiffness, b.stiffness);
+  d.same(w + ".damping", a.damping, b.damping);
+  d.same(w + ".max_force", a.max_force, b.max_force);
+  d.same(w + ".target", a.target, b.target);
+  d.same(w + ".target_velocity", a.target_velocity, b.target_velocity);
+}
+
+// Robot includes: the resolved path (the written `file` is relative to wherever it was saved).
+inline void compare_robot(SpecDiff& d, const std::string& w, const sim::RobotIncludeSpec& a,
+                          const sim::RobotIncludeSpec& b) {
+  d.same(w + ".path", a.path, b.path);
+  d.same(w + ".format", a.format, b.format);
+  d.same_pose(w + ".base", a.base, b.base);
+  d.same(w + ".fixed_base", a.fixed_base, b.fixed_base);
+  d.same(w + ".self_collision", a.self_collision, b.self_collision);
+  d.same(w + ".prefix", a.prefix, b.prefix);
+  d.same(w + ".density", a.density, b.density);
+  d.same(w + ".material", a.material, b.material);
+  d.same(w + ".drive", static_cast<int>(a.drive), static_cast<int>(b.drive));
+  d.same(w + ".stiffness", a.stiffness, b.stiffness);
+  d.same(w + ".damping", a.damping, b.damping);
+  d.same(w + ".first_material", a.first_material, b.first_material);
+  d.same(w + ".material_count", a.material_count, b.material_count);
+  d.same(w + ".first_world_shape", a.first_world_shape, b.first_world_shape);
+  d.same(w + ".world_shape_count", a.world_shape_count, b.world_shape_count);
+  d.same(w + ".first_body", a.first_body, b.first_body);
+  d.same(w + ".body_count", a.body_count, b.body_count);
+  d.same(w + ".first_joint", a.first_joint, b.first_joint);
+  d.same(w + ".joint_count", a.joint_count, b.joint_count);
+  using Position = std::pair<std::string, sim::Real>;
+  d.each(w + ".joint_positions", a.joint_positions, b.joint_positions,
+         [](SpecDiff& e, const std::string& v, const Position& x, const Position& y) {
+           e.same(v + ".name", x.first, y.first);
+           e.same(v + ".value", x.second, y.second);
+         });
 }
 
 // Compares everything but source locations and source_file.
@@ -78,110 +179,14 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.contact_margin", s.contact_margin, t.contact_margin);
   d.same("solver.divergence_limit", s.divergence_limit, t.divergence_limit);
 
-  d.same("materials.size", a.materials.size(), b.materials.size());
-  for (std::size_t i = 0; i < a.materials.size() && i < b.materials.size(); ++i) {
-    const std::string w = "materials[" + std::to_string(i) + "]";
-    d.same(w + ".name", a.materials[i].name, b.materials[i].name);
-    d.same(w + ".friction", a.materials[i].friction, b.materials[i].friction);
-  }
-  d.same("world_shapes.size", a.world_shapes.size(), b.world_shapes.size());
-  for (std::size_t i = 0; i < a.world_shapes.size() && i < b.world_shapes.size(); ++i)
-    compare_shape(d, "world_shapes[" + std::to_string(i) + "]", a.world_shapes[i], b.world_shapes[i]);
-  d.same("bodies.size", a.bodies.size(), b.bodies.size());
-  for (std::size_t i = 0; i < a.bodies.size() && i < b.bodies.size(); ++i) {
-    const sim::BodySpec& x = a.bodies[i];
-    const sim::BodySpec& y = b.bodies[i];
-    const std::string w = "bodies[" + std::to_string(i) + "]";
-    d.same(w + ".name", x.name, y.name);
-    d.same(w + ".pose.pos", x.pose.pos, y.pose.pos);
-    d.same(w + ".pose.rot", x.pose.rot.coeffs(), y.pose.rot.coeffs());
-    d.same(w + ".linear_velocity", x.linear_velocity, y.linear_velocity);
-    d.same(w + ".angular_velocity", x.angular_velocity, y.angular_velocity);
-    d.same(w + ".fixed", x.fixed, y.fixed);
-    d.same(w + ".mass", x.mass, y.mass);
-    d.same(w + ".inertia", x.inertia, y.inertia);
-    d.same(w + ".inertia_frame", x.inertia_frame.coeffs(), y.inertia_frame.coeffs());
-    d.same(w + ".com", x.com, y.com);
-    d.same(w + ".shapes.size", x.shapes.size(), y.shapes.size());
-    for (std::size_t k = 0; k < x.shapes.size() && k < y.shapes.size(); ++k)
-      compare_shape(d, w + ".shapes[" + std::to_string(k) + "]", x.shapes[k], y.shapes[k]);
-  }
-  d.same("particles.size", a.particles.size(), b.particles.size());
-  for (std::size_t i = 0; i < a.particles.size() && i < b.particles.size(); ++i) {
-    const std::string w = "particles[" + std::to_string(i) + "]";
-    d.same(w + ".position", a.particles[i].position, b.particles[i].position);
-    d.same(w + ".velocity", a.particles[i].velocity, b.particles[i].velocity);
-    d.same(w + ".mass", a.particles[i].mass, b.particles[i].mass);
-    d.same(w + ".radius", a.particles[i].radius, b.particles[i].radius);
-    d.same(w + ".material", a.particles[i].material, b.particles[i].material);
-  }
-  d.same("distances.size", a.distances.size(), b.distances.size());
-  for (std::size_t i = 0; i < a.distances.size() && i < b.distances.size(); ++i) {
-    const std::string w = "distances[" + std::to_string(i) + "]";
-    d.same(w + ".particle_a", a.distances[i].particle_a, b.distances[i].particle_a);
-    d.same(w + ".particle_b", a.distances[i].particle_b, b.distances[i].particle_b);
-    d.same(w + ".rest_length", a.distances[i].rest_length, b.distances[i].rest_length);
-    d.same(w + ".compliance", a.distances[i].compliance, b.distances[i].compliance);
-  }
+  d.each("materials", a.materials, b.materials, compare_material);
+  d.each("world_shapes", a.world_shapes, b.world_shapes, compare_shape);
+  d.each("bodies", a.bodies, b.bodies, compare_body);
+  d.each("particles", a.particles, b.particles, compare_particle);
+  d.each("distances", a.distances, b.distances, compare_distance);
   d.same("particle_triangles.size", a.particle_triangles.size(), b.particle_triangles.size());
-  d.same("joints.size", a.joints.size(), b.joints.size());
-  for (std::size_t i = 0; i < a.joints.size() && i < b.joints.size(); ++i) {
-    const sim::JointSpec& x = a.joints[i];
-    const sim::JointSpec& y = b.joints[i];
-    const std::string w = "joints[" + std::to_string(i) + "]";
-    d.same(w + ".name", x.name, y.name);
-    d.same(w + ".type", static_cast<int>(x.type), static_cast<int>(y.type));
-    d.same(w + ".body_a", x.body_a, y.body_a);
-    d.same(w + ".body_b", x.body_b, y.body_b);
-    d.same(w + ".frame_a.pos", x.frame_a.pos, y.frame_a.pos);
-    d.same(w + ".frame_a.rot", x.frame_a.rot.coeffs(), y.frame_a.rot.coeffs());
-    d.same(w + ".frame_b.pos", x.frame_b.pos, y.frame_b.pos);
-    d.same(w + ".frame_b.rot", x.frame_b.rot.coeffs(), y.frame_b.rot.coeffs());
-    d.same(w + ".axis", x.axis, y.axis);
-    d.same(w + ".limited", x.limited, y.limited);
-    d.same(w + ".lower", x.lower, y.lower);
-    d.same(w + ".upper", x.upper, y.upper);
-    d.same(w + ".linear_compliance", x.linear_compliance, y.linear_compliance);
-    d.same(w + ".angular_compliance", x.angular_compliance, y.angular_compliance);
-    d.same(w + ".drive", static_cast<int>(x.drive), static_cast<int>(y.drive));
-    d.same(w + ".stiffness", x.stiffness, y.stiffness);
-    d.same(w + ".damping", x.damping, y.damping);
-    d.same(w + ".max_force", x.max_force, y.max_force);
-    d.same(w + ".target", x.target, y.target);
-    d.same(w + ".target_velocity", x.target_velocity, y.target_velocity);
-  }
-  // Robot includes: the resolved path (the written `file` is relative to wherever it was saved).
-  d.same("robots.size", a.robots.size(), b.robots.size());
-  for (std::size_t i = 0; i < a.robots.size() && i < b.robots.size(); ++i) {
-    const sim::RobotIncludeSpec& x = a.robots[i];
-    const sim::RobotIncludeSpec& y = b.robots[i];
-    const std::string w = "robots[" + std::to_string(i) + "]";
-    d.same(w + ".path", x.path, y.path);
-    d.same(w + ".format", x.format, y.format);
-    d.same(w + ".base.pos", x.base.pos, y.base.pos);
-    d.same(w + ".base.rot", x.base.rot.coeffs(), y.base.rot.coeffs());
-    d.same(w + ".fixed_base", x.fixed_base, y.fixed_base);
-    d.same(w + ".self_collision", x.self_collision, y.self_collision);
-    d.same(w + ".prefix", x.prefix, y.prefix);
-    d.same(w + ".density", x.density, y.density);
-    d.same(w + ".material", x.material, y.material);
-    d.same(w + ".drive", static_cast<int>(x.drive), static_cast<int>(y.drive));
-    d.same(w + ".stiffness", x.stiffness, y.stiffness);
-    d.same(w + ".damping", x.damping, y.damping);
-    d.same(w + ".first_material", x.first_material, y.first_material);
-    d.same(w + ".material_count", x.material_count, y.material_count);
-    d.same(w + ".first_world_shape", x.first_world_shape, y.first_world_shape);
-    d.same(w + ".world_shape_count", x.world_shape_count, y.world_shape_count);
-    d.same(w + ".first_body", x.first_body, y.first_body);
-    d.same(w + ".body_count", x.body_count, y.body_count);
-    d.same(w + ".first_joint", x.first_joint, y.first_joint);
-    d.same(w + ".joint_count", x.joint_count, y.joint_count);
-    d.same(w + ".joint_positions.size", x.joint_positions.size(), y.joint_positions.size());
-    for (std::size_t k = 0; k < x.joint_positions.size() && k < y.joint_positions.size(); ++k) {
-      d.same(w + ".joint_positions[" + std::to_string(k) + "].name", x.joint_positions[k].first, y.joint_positions[k].first);
-      d.same(w + ".joint_positions[" + std::to_string(k) + "].value", x.joint_positions[k].second, y.joint_positions[k].second);
-    }
-  }
+  d.each("joints", a.joints, b.joints, compare_joint);
+  d.each("robots", a.robots, b.robots, compare_robot);
   return d.first;
 }
 

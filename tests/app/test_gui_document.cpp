@@ -17,14 +17,11 @@
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 #include "ui/solver_panel.hpp"
+#include "support/model_names.hpp"
 
 using namespace coulomb::gui;
 
 namespace {
-
-QString scene_path(const std::string& name) {
-  return QString::fromStdString((std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-}
 
 // Steps `count` times as fast as possible; returns the snapshot after them.
 const Snapshot& run_steps(SimRunner& runner, int count) {
@@ -37,12 +34,6 @@ const Snapshot& run_steps(SimRunner& runner, int count) {
 // Waits until the runner's model reflects the document's last edit.
 void settle(SimRunner& runner, std::uint64_t parameter_version_before) {
   REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > parameter_version_before; }));
-}
-
-int body_named(const sim::Model& model, const std::string& name) {
-  for (int b = 0; b < model.body_count; ++b)
-    if (model.body_name[static_cast<std::size_t>(b)] == name) return b;
-  return -1;
 }
 
 int choice_index(const char* const* names, int count, const std::string& value) {
@@ -59,7 +50,7 @@ TEST_CASE("editing friction through the property path decides whether the inclin
     SimRunner runner;
     SceneDocument document(runner);
     QString error;
-    REQUIRE(document.open_file(scene_path("incline"), &error));
+    REQUIRE(document.open_file(app_test::scene_path("incline"), &error));
     REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
     const PropertyKey friction{{ItemKind::Material, 0}, "friction"};
     const std::uint64_t version = runner.latest().parameter_version;
@@ -79,7 +70,7 @@ TEST_CASE("the Solver panel's setters switch the NCP function and linear solver 
           "[app][document]") {
   app_test::qt_app();
   // Reference runs without the app: the same scene stepped directly with each option.
-  auto spec = sim::load_scene_file(scene_path("heavy_stack").toStdString());
+  auto spec = sim::load_scene_file(app_test::scene_path("heavy_stack").toStdString());
   REQUIRE(spec.ok());
   auto reference = [&](const std::string& key, const std::string& value, int steps) {
     sim::SceneSpec s = *spec;
@@ -105,7 +96,7 @@ TEST_CASE("the Solver panel's setters switch the NCP function and linear solver 
     SimRunner runner;
     SceneDocument document(runner);
     QString error;
-    REQUIRE(document.open_file(scene_path("heavy_stack"), &error));
+    REQUIRE(document.open_file(app_test::scene_path("heavy_stack"), &error));
     int count = 0;
     const char* const* names = c.choices(count);
     const int index = choice_index(names, count, c.value);
@@ -139,7 +130,7 @@ TEST_CASE("undo and redo restore edited values in the spec and the running model
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("workcell"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("workcell"), &error));
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   CHECK_FALSE(document.modified());
 
@@ -214,7 +205,7 @@ TEST_CASE("structural edits from the scene tree: delete and duplicate bodies, un
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("workcell"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("workcell"), &error));
   const std::size_t bodies = document.spec().bodies.size();
   const std::size_t joints = document.spec().joints.size();
   REQUIRE(document.duplicate_body(7, &error));  // the box
@@ -239,7 +230,7 @@ TEST_CASE("opening a bad file reports the parser's file:line message and keeps t
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("pendulum"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("pendulum"), &error));
   const std::string dir = (std::filesystem::temp_directory_path() / "coulomb_test_app_bad").string();
   std::filesystem::create_directories(dir);
   const std::string bad = dir + "/bad.xml";
@@ -271,11 +262,11 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   SimRunner runner;
   SceneDocument document(runner);
   QString error;
-  REQUIRE(document.open_file(scene_path("sdf_bowl"), &error));
+  REQUIRE(document.open_file(app_test::scene_path("sdf_bowl"), &error));
   REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
   run_steps(runner, 30);  // the balls are falling
   const Snapshot& before = runner.latest();
-  const int bowl = body_named(*before.model, "bowl");
+  const int bowl = test::body_index(*before.model, "bowl");
   REQUIRE(bowl >= 0);
   int shape = -1;
   for (int s = 0; s < before.model->shape_count; ++s)
@@ -284,7 +275,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   const int mesh = before.model->shape_mesh[static_cast<std::size_t>(shape)];
   REQUIRE(mesh >= 0);
   CHECK(before.model->meshes[static_cast<std::size_t>(mesh)]->grid->voxel_size() == Approx(0.002));
-  const sim::Vec3 ball = before.state.body_position(body_named(*before.model, "ball_a"));
+  const sim::Vec3 ball = before.state.body_position(test::body_index(*before.model, "ball_a"));
   const std::uint64_t version = before.parameter_version;
 
   CHECK_FALSE(document.set_shape_sdf(shape, 0.0, 3.0, &error));  // a zero voxel is refused
@@ -296,7 +287,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   CHECK(grid.voxel_size() == Approx(0.004));
   CHECK(grid.background() == Approx(5 * 0.004));
   // The running state carried over: the ball is where it was, not back at its start.
-  CHECK((after.state.body_position(body_named(*after.model, "ball_a")) - ball).norm() < 1e-9);
+  CHECK((after.state.body_position(test::body_index(*after.model, "ball_a")) - ball).norm() < 1e-9);
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.004);
   document.undo_stack()->undo();
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.002);

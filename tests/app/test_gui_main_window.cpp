@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/property_panel.hpp"
@@ -22,45 +23,24 @@
 #include "gui/sim_runner.hpp"
 #include "gui/viewport_window.hpp"
 #include "gui/vulkan_validation.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
 
-namespace {
-
-QString scene_path(const std::string& name) {
-  return QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-}
-
-fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_app_window_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-}  // namespace
-
 TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanly", "[app][window]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the main window test (run it under xvfb-run)");
-    return;
-  }
+  if (!app_test::window_system_or_skip("the main window test")) return;
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   if (!vulkan) WARN("no Vulkan instance: the window runs without its viewport");
-  const fs::path dir = scratch_dir("open");
+  const fs::path dir = test::scratch_dir("app_window_open");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
-  MainWindowOptions options;
-  options.scene_path = scene_path("incline");
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  const MainWindowOptions options = app_test::window_options("incline", dir, vulkan);
   QStringList errors;
 
   {
     MainWindow window(options);
     window.set_error_reporter([&](const QString& title, const QString& text) { errors << title + ": " + text; });
-    window.show();
-    REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+    app_test::show_loaded(window);
     CHECK(window.document().spec().name == "incline");
     CHECK(window.windowTitle().contains(QStringLiteral("incline.xml")));
     CHECK(window.scene_tree().topLevelItemCount() > 4);
@@ -68,14 +48,7 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
     if (vulkan) {
       ViewportWindow* viewport = window.viewport();
       REQUIRE(viewport != nullptr);
-      // An idle viewport draws only when asked: ask until three frames are through.
-      const bool rendered = app_test::pump_until([&] {
-        viewport->requestUpdate();
-        return viewport->frames_rendered() >= 3 || !viewport->render_error().isEmpty();
-      }, 60000);
-      INFO("render error: " << viewport->render_error().toStdString());
-      CHECK(rendered);
-      CHECK(viewport->render_error().isEmpty());
+      app_test::check_renders(*viewport, 3);
       CHECK(viewport->frames_rendered() >= 3);
       // The simulation thread writes poses into the renderer's buffer.
       window.action(QStringLiteral("step"))->trigger();
@@ -253,14 +226,11 @@ TEST_CASE("the main window opens a scene, renders, runs, edits and closes cleanl
 }
 
 TEST_CASE("the main window restores the last scene, saves, and reports bad files", "[app][window]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the main window test (run it under xvfb-run)");
-    return;
-  }
-  const fs::path dir = scratch_dir("restore");
+  if (!app_test::window_system_or_skip("the main window test")) return;
+  const fs::path dir = test::scratch_dir("app_window_restore");
   const int validation_errors = coulomb::gui::vulkan_validation_error_count();
   const QString copy = QString::fromStdString((dir / "pendulum.xml").string());
-  fs::copy_file(scene_path("pendulum").toStdString(), copy.toStdString());
+  fs::copy_file(app_test::scene_path("pendulum").toStdString(), copy.toStdString());
   MainWindowOptions options;
   options.settings_file = QString::fromStdString((dir / "settings.ini").string());
   options.vulkan = app_test::vulkan_instance();
@@ -294,7 +264,7 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   window.action(QStringLiteral("save"))->trigger();
   CHECK_FALSE(window.document().modified());
   window.set_close_prompt([] { return MainWindow::CloseChoice::Cancel; });  // must not be asked
-  REQUIRE(window.open_scene(scene_path("incline")));
+  REQUIRE(window.open_scene(app_test::scene_path("incline")));
   REQUIRE(window.open_scene(copy));
   CHECK(window.document().spec().joints[0].limited);
   CHECK(window.document().spec().joints[0].upper == sim::Real(0.75));

@@ -9,35 +9,24 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/viewport_window.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
 namespace fs = std::filesystem;
 
 TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][window][sdf]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping (run it under xvfb-run)");
-    return;
-  }
-  QVulkanInstance* vulkan = app_test::vulkan_instance();
-  if (!vulkan) {
-    WARN("no Vulkan instance: skipping the SDF overlay window test");
-    return;
-  }
-  const fs::path dir = fs::temp_directory_path() / "coulomb_test_app_sdf_overlays";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  MainWindowOptions options;
-  options.scene_path = QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "sdf_bowl.xml").string());
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the SDF overlay window test");
+  if (!vulkan) return;
+  const fs::path dir = test::scratch_dir("app_sdf_overlays");
+  const MainWindowOptions options = app_test::window_options("sdf_bowl", dir, vulkan);
   {
     MainWindow window(options);
-    window.show();
-    REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+    app_test::show_loaded(window);
     ViewportWindow* viewport = window.viewport();
     REQUIRE(viewport != nullptr);
     QAction* slice = window.action(QStringLiteral("overlay_sdf_slice"));
@@ -57,13 +46,7 @@ TEST_CASE("the View menu's SDF overlays reach the viewport and render", "[app][w
     CHECK(viewport->overlays().sdf_slice_position == 0.3f);
     window.action(QStringLiteral("step"))->trigger();
     window.action(QStringLiteral("step"))->trigger();
-    const bool rendered = app_test::pump_until([&] {
-      viewport->requestUpdate();
-      return viewport->frames_rendered() >= 4 || !viewport->render_error().isEmpty();
-    }, 60000);
-    INFO("render error: " << viewport->render_error().toStdString());
-    CHECK(rendered);
-    CHECK(viewport->render_error().isEmpty());
+    app_test::check_renders(*viewport, 4);
     if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_SDF"); out && viewport->supportsGrab())
       viewport->screenshot().save(QString::fromLocal8Bit(out));
     slice->setChecked(false);

@@ -11,49 +11,27 @@
 #include <QMouseEvent>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 
+#include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
 #include "gui/main_window.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/teleop_driver.hpp"
 #include "gui/viewport_window.hpp"
 #include "sim/inverse_kinematics.hpp"
+#include "support/model_names.hpp"
+#include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
-namespace fs = std::filesystem;
-
-namespace {
-
-int body(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[static_cast<std::size_t>(b)] == name) return b;
-  return -1;
-}
-
-}  // namespace
 
 TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", "[app][window][teleop]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display: skipping the teleoperation window test (run it under xvfb-run)");
-    return;
-  }
-  QVulkanInstance* vulkan = app_test::vulkan_instance();
-  if (!vulkan) {
-    WARN("no Vulkan instance: skipping the teleoperation window test (it needs the viewport)");
-    return;
-  }
-  const fs::path dir = fs::temp_directory_path() / "coulomb_test_app_teleop";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  MainWindowOptions options;
-  options.scene_path = QString::fromStdString((fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "workcell.xml").string());
-  options.settings_file = QString::fromStdString((dir / "settings.ini").string());
-  options.vulkan = vulkan;
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the teleoperation window test");
+  if (!vulkan) return;
+  const MainWindowOptions options =
+      app_test::window_options("workcell", test::scratch_dir("app_teleop"), vulkan);
   MainWindow window(options);
   window.set_error_reporter([](const QString& title, const QString& text) { FAIL(title.toStdString() + ": " + text.toStdString()); });
-  window.show();
-  REQUIRE(app_test::pump_until([&] { return window.isVisible() && window.runner().latest().model != nullptr; }));
+  app_test::show_loaded(window);
   ViewportWindow* viewport = window.viewport();
   REQUIRE(viewport != nullptr);
   SimRunner& runner = window.runner();
@@ -90,14 +68,14 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK(window.teleop().enabled());
   REQUIRE(settle());
   REQUIRE(runner.latest().teleop.active);
-  CHECK(runner.latest().teleop.end_effector == body(m, "palm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "palm"));
 
   // The Teleop panel reports the robot, the gamepad's state, and is drawn with the gizmo.
   ui::TeleopPanelView view;
   window.teleop().fill_panel_view(runner.latest(), view);
   CHECK(view.available);
   CHECK(view.enabled);
-  CHECK(view.end_effector == body(m, "palm"));
+  CHECK(view.end_effector == test::body_index(m, "palm"));
   CHECK(view.has_gripper);
   CHECK_FALSE(view.gamepad_status.empty());
   INFO("gamepad: " << view.gamepad_status);
@@ -182,10 +160,10 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK(frame_after());
 
   // The selection picks another end effector; T (through the viewport) turns teleoperation off.
-  window.select({ItemKind::Body, body(m, "forearm")});
+  window.select({ItemKind::Body, test::body_index(m, "forearm")});
   window.action(QStringLiteral("teleop_selected"))->trigger();
   REQUIRE(settle());
-  CHECK(runner.latest().teleop.end_effector == body(m, "forearm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "forearm"));
   key(QEvent::KeyPress, Qt::Key_T);
   key(QEvent::KeyRelease, Qt::Key_T);
   CHECK_FALSE(teleop->isChecked());

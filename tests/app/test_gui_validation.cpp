@@ -11,15 +11,8 @@
 #include "gui/vulkan_validation.hpp"
 
 TEST_CASE("the validation layer is on in the app tests and its errors are counted", "[app][validation]") {
-  if (!app_test::has_window_system()) {
-    WARN("no display ($DISPLAY/$WAYLAND_DISPLAY): skipping the validation hook test (run it under xvfb-run)");
-    return;
-  }
-  QVulkanInstance* vulkan = app_test::vulkan_instance();
-  if (!vulkan) {
-    WARN("no Vulkan instance (no driver): skipping the validation hook test");
-    return;
-  }
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the validation hook test");
+  if (!vulkan) return;
   if (!app_test::validation_flag()) {
     WARN("VK_LAYER_KHRONOS_validation is not installed: the app tests run without validation");
     return;

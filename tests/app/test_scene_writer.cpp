@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "support/shared_robots.hpp"
+#include "support/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,13 +28,6 @@ std::vector<fs::path> shipped_scenes() {
     if (e.path().extension() == ".xml") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_app_writer_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 std::string read_file(const fs::path& p) {
@@ -61,7 +56,7 @@ sim::SceneSpec load(const fs::path& p) {
 TEST_CASE("every shipped scene round-trips through the writer with identical values", "[app][writer]") {
   const auto scenes = shipped_scenes();
   REQUIRE(scenes.size() >= 12);
-  const fs::path dir = scratch_dir("roundtrip");
+  const fs::path dir = test::scratch_dir("app_writer_roundtrip");
   for (const fs::path& path : scenes) {
     SECTION(path.filename().string()) {
       if (test::scene_needs_shared_robots(path) && !test::shared_robots_available()) {
@@ -98,6 +93,26 @@ TEST_CASE("every shipped scene round-trips through the writer with identical val
   }
 }
 
+TEST_CASE("the round-trip comparison names the first field that differs", "[app][writer]") {
+  // The oracle of the round-trip tests must itself see a one-bit change, wherever it is.
+  sim::SceneSpec a = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
+  REQUIRE(app_test::spec_difference(a, a) == "");
+  REQUIRE(a.bodies.size() >= 1);
+  REQUIRE(a.bodies[0].shapes.size() >= 1);
+  sim::SceneSpec b = a;
+  b.bodies[0].pose.rot.coeffs()[1] = std::nextafter(b.bodies[0].pose.rot.coeffs()[1], sim::Real(2));
+  CHECK(app_test::spec_difference(a, b).rfind("bodies[0].pose.rot: ", 0) == 0);
+  b = a;
+  b.bodies[0].shapes[0].vertices.push_back(sim::Vec3(1, 2, 3));
+  CHECK(app_test::spec_difference(a, b).rfind("bodies[0].shapes[0].vertices.size: ", 0) == 0);
+  b = a;
+  b.robots.push_back(sim::RobotIncludeSpec{});
+  b.robots.back().joint_positions.emplace_back("j", sim::Real(0.5));
+  a.robots.push_back(sim::RobotIncludeSpec{});
+  a.robots.back().joint_positions.emplace_back("j", sim::Real(0.25));
+  CHECK(app_test::spec_difference(a, b) == "robots[0].joint_positions[0].value: 0.25 vs 0.5");
+}
+
 TEST_CASE("the writer names unnamed entities as the parser would and escapes text", "[app][writer]") {
   sim::SceneSpec spec;
   spec.name = "quotes \"&\" <angles>";
@@ -129,7 +144,7 @@ TEST_CASE("the writer names unnamed entities as the parser would and escapes tex
 }
 
 TEST_CASE("saving replaces the file atomically and leaves nothing behind", "[app][writer]") {
-  const fs::path dir = scratch_dir("atomic");
+  const fs::path dir = test::scratch_dir("app_writer_atomic");
   const sim::SceneSpec incline = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   const sim::SceneSpec cloth = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "cloth.xml");
   const fs::path target = dir / "scene.xml";
@@ -194,7 +209,7 @@ TEST_CASE("saving replaces the file atomically and leaves nothing behind", "[app
 }
 
 TEST_CASE("saving refuses what the file format cannot hold instead of dropping it", "[app][writer]") {
-  const fs::path dir = scratch_dir("lossy");
+  const fs::path dir = test::scratch_dir("app_writer_lossy");
   const fs::path target = dir / "robot.xml";
   sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   // Principal inertia axes rotated in the body frame (as URDF/MJCF full tensors give them): the
@@ -215,7 +230,7 @@ TEST_CASE("saving refuses what the file format cannot hold instead of dropping i
 }
 
 TEST_CASE("triangle meshes save inline and read back with their SDF parameters", "[app][writer]") {
-  const fs::path dir = scratch_dir("mesh");
+  const fs::path dir = test::scratch_dir("app_writer_mesh");
   const fs::path target = dir / "mesh.xml";
   sim::SceneSpec spec = load(fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml");
   // A triangle mesh (as robot imports and <mesh file=...> make them): a tetrahedron.
@@ -277,7 +292,7 @@ int index_of_joint(const sim::SceneSpec& s, const std::string& name) {
 }  // namespace
 
 TEST_CASE("a scene with a <robot> is saved as the element, not its expansion", "[app][writer][robot]") {
-  const fs::path dir = scratch_dir("robot_element");
+  const fs::path dir = test::scratch_dir("app_writer_robot_element");
   const sim::SceneSpec original = load(robot_scene(dir));
   REQUIRE(original.robots.size() == 1);
 
@@ -308,7 +323,7 @@ TEST_CASE("a scene with a <robot> is saved as the element, not its expansion", "
 TEST_CASE("edits of a robot's bodies and joints through the app's property path save as overrides",
           "[app][writer][robot]") {
   using namespace coulomb::gui;
-  const fs::path dir = scratch_dir("robot_overrides");
+  const fs::path dir = test::scratch_dir("app_writer_robot_overrides");
   sim::SceneSpec spec = load(robot_scene(dir));
   const int forearm = index_of_body(spec, "arm_forearm");
   const int elbow = index_of_joint(spec, "arm_elbow");
@@ -354,7 +369,7 @@ TEST_CASE("edits of a robot's bodies and joints through the app's property path 
 
 TEST_CASE("edits the <robot> element cannot hold are refused, naming the body", "[app][writer][robot]") {
   using namespace coulomb::gui;
-  const fs::path dir = scratch_dir("robot_refused");
+  const fs::path dir = test::scratch_dir("app_writer_robot_refused");
   const sim::SceneSpec original = load(robot_scene(dir));
   const fs::path path = dir / "target.xml";
   std::ofstream(path) << "previous contents\n";
@@ -383,7 +398,7 @@ TEST_CASE("edits the <robot> element cannot hold are refused, naming the body", 
 }
 
 TEST_CASE("deleting bodies keeps the robot includes consistent; robot bodies are refused", "[app][writer][robot]") {
-  const fs::path dir = scratch_dir("robot_erase");
+  const fs::path dir = test::scratch_dir("app_writer_robot_erase");
   sim::SceneSpec spec = load(robot_scene(dir));
   const sim::RobotIncludeSpec before = spec.robots[0];
 

@@ -6,31 +6,21 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "gui/sdf_bake_job.hpp"
 #include "gui/sdf_baker_controller.hpp"
 #include "sim/compile.hpp"
+#include "support/scoped_resources.hpp"
+#include "support/scene_builders.hpp"
 
 using coulomb::gui::SdfBakeJob;
 using coulomb::gui::SdfBakeRequest;
 using coulomb::gui::SdfBakeResult;
 
 namespace {
-
-struct TempDir {
-  std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("coulomb-bake-job-" + std::to_string(::getpid()));
-  TempDir() { std::filesystem::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
 
 // Polls the job until it finishes, recording every progress value seen.
 SdfBakeResult wait(SdfBakeJob& job, std::vector<double>& seen) {
@@ -67,7 +57,7 @@ TEST_CASE("stage progress maps to one rising scale", "[app][sdf]") {
 }
 
 TEST_CASE("the bake job bakes in the background, reports progress and hits the cache the second time", "[app][sdf]") {
-  TempDir cache;
+  test::TempDir cache("coulomb-bake-job");
   SdfBakeRequest request;
   request.mesh = sim::make_sphere_mesh(0.4, 4);
   request.options.voxel_size = 0.004;  // 200 voxels across: a bake of a good fraction of a second
@@ -121,19 +111,13 @@ TEST_CASE("the bake job reports a missing mesh file by name", "[app][sdf]") {
 }
 
 TEST_CASE("a shape's panel bake is the cache entry the recompile after Apply reads", "[app][sdf]") {
-  TempDir cache;
-  const char* previous = std::getenv("COULOMB_CACHE");
-  const std::string saved = previous ? previous : "";
-  ::setenv("COULOMB_CACHE", cache.path.c_str(), 1);
+  test::TempDir cache("coulomb-bake-job");
+  const test::ScopedEnv cache_env("COULOMB_CACHE", cache.path.string());
   // A body with a triangle-mesh shape and a thickness (the band must cover margin + thickness).
   sim::SceneSpec spec;
   sim::BodySpec body;
   body.name = "cone";
-  sim::ShapeSpec cone;
-  cone.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
-  cone.vertices = mesh.vertices;
-  cone.triangles = mesh.triangles;
+  sim::ShapeSpec cone = test::mesh_shape(sim::make_cone_mesh(0.1, 0.25, 48));
   cone.thickness = 0.01;
   body.shapes.push_back(cone);
   spec.bodies.push_back(body);
@@ -169,16 +153,11 @@ TEST_CASE("a shape's panel bake is the cache entry the recompile after Apply rea
   CHECK(grid.voxel_size() == Approx(0.003));
   CHECK(grid.active_voxel_count() == result.grid->active_voxel_count());
   CHECK(grid.background() == Approx(result.grid->background()));
-
-  if (previous) ::setenv("COULOMB_CACHE", saved.c_str(), 1);
-  else ::unsetenv("COULOMB_CACHE");
 }
 
 TEST_CASE("the baker controller lists mesh shapes, bakes the chosen one and offers Apply until applied", "[app][sdf]") {
-  TempDir cache;
-  const char* previous = std::getenv("COULOMB_CACHE");
-  const std::string saved = previous ? previous : "";
-  ::setenv("COULOMB_CACHE", cache.path.c_str(), 1);
+  test::TempDir cache("coulomb-bake-job");
+  const test::ScopedEnv cache_env("COULOMB_CACHE", cache.path.string());
   sim::SceneSpec spec;
   sim::BodySpec ball;
   ball.name = "ball";
@@ -189,11 +168,7 @@ TEST_CASE("the baker controller lists mesh shapes, bakes the chosen one and offe
   sim::BodySpec cone_body;
   cone_body.name = "cone";
   cone_body.pose.pos = sim::Vec3(0.5, 0, 0);
-  sim::ShapeSpec cone;
-  cone.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_cone_mesh(0.1, 0.25, 48);
-  cone.vertices = mesh.vertices;
-  cone.triangles = mesh.triangles;
+  sim::ShapeSpec cone = test::mesh_shape(sim::make_cone_mesh(0.1, 0.25, 48));
   cone_body.shapes.push_back(sphere);  // shape 0 of the cone body: a sphere
   cone_body.shapes.push_back(cone);    // shape 1: the mesh (model shape 2)
   spec.bodies.push_back(cone_body);
@@ -248,7 +223,4 @@ TEST_CASE("the baker controller lists mesh shapes, bakes the chosen one and offe
   controller.refresh(snapshot);
   CHECK(v.shapes[0].voxel_size == Approx(0.004));
   CHECK_FALSE(v.can_apply);
-
-  if (previous) ::setenv("COULOMB_CACHE", saved.c_str(), 1);
-  else ::unsetenv("COULOMB_CACHE");
 }

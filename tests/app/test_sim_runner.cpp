@@ -9,61 +9,23 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <thread>
 
+#include "app/sim_runner_support.hpp"
 #include "gui/grab_spring.hpp"
 #include "gui/picking.hpp"
 #include "gui/scene_properties.hpp"
-#include "gui/sim_runner.hpp"
 #include "gui/state_remap.hpp"
 #include "sim/compile.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 
 using namespace coulomb::gui;
+using namespace runner_test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string scene_path(const std::string& name) {
-  return (std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string();
-}
-
-struct Loaded {
-  std::shared_ptr<const sim::SceneSpec> spec;
-  std::shared_ptr<const sim::Model> model;
-};
-
-Loaded load(const std::string& name, const std::function<void(sim::SceneSpec&)>& edit = {}) {
-  auto spec = sim::load_scene_file(scene_path(name));
-  REQUIRE(spec.ok());
-  if (edit) edit(spec.value());
-  auto model = sim::compile_model(spec.value());
-  REQUIRE(model.ok());
-  return {std::make_shared<const sim::SceneSpec>(std::move(spec.value())),
-          std::make_shared<const sim::Model>(std::move(model.value()))};
-}
-
-// Polls the runner (as the UI does) until `done` or the timeout; returns whether `done` held.
-template <class F>
-bool wait_for(SimRunner& runner, F done, double seconds = 30) {
-  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  while (Clock::now() < end) {
-    if (done(runner.latest())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done(runner.latest());
-}
-
-// Runs exactly `steps` steps as fast as possible and returns when they are published.
-void run_steps(SimRunner& runner, int steps) {
-  const std::int64_t target = runner.latest().state.step_index + steps;
-  runner.single_step(steps);
-  REQUIRE(wait_for(runner, [&](const Snapshot& s) { return s.state.step_index >= target; }));
-  CHECK(runner.latest().state.step_index == target);
-}
 
 // Distance the incline's box moved from its start.
 double box_travel(const Snapshot& s) {
@@ -188,7 +150,7 @@ TEST_CASE("reading snapshots never waits for a slow step", "[app][runner]") {
 }
 
 TEST_CASE("parameter patches match a recompile of the edited spec", "[app][properties]") {
-  auto spec = sim::load_scene_file(scene_path("workcell"));
+  auto spec = sim::load_scene_file(test::scene_path("workcell"));
   REQUIRE(spec.ok());
   auto compiled = sim::compile_model(*spec);
   REQUIRE(compiled.ok());

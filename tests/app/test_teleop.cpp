@@ -4,13 +4,10 @@
 // target gizmo's picking and drag geometry against the camera's own scale.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <memory>
-#include <thread>
 
-#include "gui/sim_runner.hpp"
+#include "app/sim_runner_support.hpp"
 #include "gui/target_gizmo.hpp"
 #include "gui/teleop_input.hpp"
 #include "gui/teleop_session.hpp"
@@ -18,57 +15,15 @@
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "sim/scene_io.hpp"
+#include "support/model_names.hpp"
 
 using namespace coulomb::gui;
+using namespace runner_test;
 using sim::Vec3;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-struct Loaded {
-  std::shared_ptr<const sim::SceneSpec> spec;
-  std::shared_ptr<const sim::Model> model;
-};
-
-Loaded load(const std::string& name) {
-  auto spec = sim::load_scene_file(
-      (std::filesystem::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / (name + ".xml")).string());
-  REQUIRE(spec.ok());
-  auto model = sim::compile_model(spec.value());
-  REQUIRE(model.ok());
-  return {std::make_shared<const sim::SceneSpec>(std::move(spec.value())),
-          std::make_shared<const sim::Model>(std::move(model.value()))};
-}
-
-int body(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[static_cast<std::size_t>(b)] == name) return b;
-  return -1;
-}
-
-int joint(const sim::Model& m, const std::string& name) {
-  for (int j = 0; j < m.joint_count; ++j)
-    if (m.joint_name[static_cast<std::size_t>(j)] == name) return j;
-  return -1;
-}
-
-template <class F>
-bool wait_for(SimRunner& runner, F done, double seconds = 60) {
-  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  while (Clock::now() < end) {
-    if (done(runner.latest())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done(runner.latest());
-}
-
-void run_steps(SimRunner& runner, int steps) {
-  const std::int64_t target = runner.latest().state.step_index + steps;
-  runner.single_step(steps);
-  REQUIRE(wait_for(runner, [&](const Snapshot& s) { return s.state.step_index >= target; }));
-}
 
 // Waits until the runner has applied every request sent so far (a publish after them).
 void settle_requests(SimRunner& runner) {
@@ -93,21 +48,21 @@ TEST_CASE("the workcell's default teleoperation setup: the palm, between the fin
   const sim::Model& m = *scene.model;
   const TeleopSetup setup = default_teleop_setup(m);
   REQUIRE(setup.valid());
-  CHECK(setup.end_effector == body(m, "palm"));
-  CHECK(setup.gripper_joints == std::vector<int>{joint(m, "finger_left"), joint(m, "finger_right")});
+  CHECK(setup.end_effector == test::body_index(m, "palm"));
+  CHECK(setup.gripper_joints == std::vector<int>{test::joint_index(m, "finger_left"), test::joint_index(m, "finger_right")});
   // The fingers' frames are 5.3 cm above the palm's, on either side of its centre.
   CHECK((setup.point - Vec3(0, 0, 0.053)).norm() < 1e-9);
-  CHECK(gripper_finger_bodies(m, setup.gripper_joints) == std::vector<int>{body(m, "finger_left"), body(m, "finger_right")});
+  CHECK(gripper_finger_bodies(m, setup.gripper_joints) == std::vector<int>{test::body_index(m, "finger_left"), test::body_index(m, "finger_right")});
 
   // Another body of the arm: driven at its origin, the gripper kept; a finger loses its own joint.
-  const TeleopSetup forearm = teleop_setup_for_body(m, body(m, "forearm"));
-  CHECK(forearm.end_effector == body(m, "forearm"));
+  const TeleopSetup forearm = teleop_setup_for_body(m, test::body_index(m, "forearm"));
+  CHECK(forearm.end_effector == test::body_index(m, "forearm"));
   CHECK(forearm.point == Vec3::Zero());
   CHECK(forearm.gripper_joints.size() == 2);
-  const TeleopSetup finger = teleop_setup_for_body(m, body(m, "finger_left"));
-  CHECK(finger.gripper_joints == std::vector<int>{joint(m, "finger_right")});
+  const TeleopSetup finger = teleop_setup_for_body(m, test::body_index(m, "finger_left"));
+  CHECK(finger.gripper_joints == std::vector<int>{test::joint_index(m, "finger_right")});
   // Free bodies and a scene without a robot have nothing to drive.
-  CHECK_FALSE(teleop_setup_for_body(m, body(m, "box")).valid());
+  CHECK_FALSE(teleop_setup_for_body(m, test::body_index(m, "box")).valid());
   CHECK_FALSE(default_teleop_setup(*load("incline").model).valid());
 }
 
@@ -120,7 +75,7 @@ TEST_CASE("teleoperation through the simulation thread moves the gripper by the 
   settle_requests(runner);
   const TeleopStatus start = runner.latest().teleop;
   REQUIRE(start.active);
-  CHECK(start.end_effector == body(m, "palm"));
+  CHECK(start.end_effector == test::body_index(m, "palm"));
   CHECK((start.target_position - start.effector_position).norm() < 1e-9);  // starts where the gripper is
   CHECK_FALSE(start.orientation_tracked);  // 4 arm joints: position only
 
@@ -157,7 +112,7 @@ TEST_CASE("the teleoperated gripper closes its fingers towards their upper limit
   runner.load(scene.spec, scene.model);
   runner.set_teleop(default_teleop_setup(m));
   run_steps(runner, 10);
-  const int left = joint(m, "finger_left"), right = joint(m, "finger_right");
+  const int left = test::joint_index(m, "finger_left"), right = test::joint_index(m, "finger_right");
   const double open_left = finger_position(runner.latest(), left), open_right = finger_position(runner.latest(), right);
   CHECK_FALSE(runner.latest().teleop.gripper_closed);
   CHECK(open_left == Approx(m.joint_lower[left]).margin(1e-3));
@@ -174,7 +129,7 @@ TEST_CASE("the teleoperated gripper closes its fingers towards their upper limit
   CHECK(closed_right > open_right + 0.8 * (m.joint_upper[right] - open_right));
   CHECK(closed_left == Approx(closed_right).margin(1e-3));
   // The fingers the contact force read-out watches are the gripper's.
-  CHECK(closed.teleop.finger_bodies == std::vector<int>{body(m, "finger_left"), body(m, "finger_right")});
+  CHECK(closed.teleop.finger_bodies == std::vector<int>{test::body_index(m, "finger_left"), test::body_index(m, "finger_right")});
 
   // Toggling again opens them.
   runner.toggle_teleop_gripper();
@@ -327,14 +282,14 @@ TEST_CASE("teleoperated grasp: the finger force read-out holds the grip force an
   const Loaded scene = load("grasp");
   const sim::Model& m = *scene.model;
   const TeleopSetup setup = default_teleop_setup(m);
-  REQUIRE(setup.end_effector == body(m, "palm"));
+  REQUIRE(setup.end_effector == test::body_index(m, "palm"));
   REQUIRE(setup.gripper_joints.size() == 2);
   SimRunner runner;
   runner.load(scene.spec, scene.model);
   runner.set_teleop(setup);
   runner.set_teleop_gripper(true);
   run_steps(runner, static_cast<int>(std::lround(1.0 / m.dt)));
-  const int cube = body(m, "cube");
+  const int cube = test::body_index(m, "cube");
   const double z0 = runner.latest().state.body_position(cube).z();
   sim::TeleopCommand up;
   up.linear_velocity = Vec3(0, 0, 0.1);

@@ -5,12 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <vector>
 
 #include "render/offscreen.hpp"
+#include "render/orbit_camera.hpp"
 #include "render/render_context.hpp"
 
 namespace render_test {
@@ -103,6 +105,21 @@ inline int differing_pixels(const std::vector<std::uint8_t>& a, const std::vecto
   int n = 0;
   for (std::size_t i = 0; i + 3 < a.size(); i += 4)
     if (std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) > threshold) ++n;
+  return n;
+}
+
+// Pixels of the 7x7 block around the projection of `world` (which must be on screen) whose RGB
+// differs by more than 24 in sum between `a` and `b`.
+inline int differing_pixels_near(const render::OrbitCamera& camera, const glm::vec3& world,
+                                 const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  const auto p = render::project_to_pixel(camera, world, kWidth, kHeight);
+  REQUIRE(p.has_value());
+  int n = 0;
+  for (int dy = -3; dy <= 3; ++dy)
+    for (int dx = -3; dx <= 3; ++dx) {
+      const int x = std::clamp(int(p->x) + dx, 0, kWidth - 1), y = std::clamp(int(p->y) + dy, 0, kHeight - 1);
+      if (pixel_difference(a, b, x, y) > 24) ++n;
+    }
   return n;
 }
 

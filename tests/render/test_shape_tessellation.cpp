@@ -8,6 +8,7 @@
 #include "sim/compile.hpp"
 #include "sim/sdf.hpp"
 #include "sim/spec.hpp"
+#include "support/scene_builders.hpp"
 
 namespace {
 
@@ -43,11 +44,7 @@ TEST_CASE("an SDF mesh shape is drawn as its triangles, a convex mesh as its hul
   bowl.name = "bowl";
   bowl.fixed = true;
   const sim::TriangleMesh mesh = sim::make_bowl_mesh(0.1, 0.01, 0.06, 24, 6);
-  sim::ShapeSpec shape;
-  shape.type = sim::ShapeType::ConvexMesh;
-  shape.vertices = mesh.vertices;
-  shape.triangles = mesh.triangles;
-  shape.sdf_voxel_size = 0.004;
+  const sim::ShapeSpec shape = test::mesh_shape(mesh, 0.004);
   bowl.shapes.push_back(shape);
   sim::ShapeSpec hull_only = shape;
   hull_only.triangles.clear();

@@ -10,24 +10,11 @@
 #include "core/kinematics.hpp"
 #include "sim/scene_io.hpp"
 #include "support/scene_builders.hpp"
+#include "support/model_names.hpp"
 
 using sim::Real;
 
 namespace {
-
-int body_index(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[b] == name) return b;
-  FAIL("no body " << name);
-  return -1;
-}
-
-int joint_index(const sim::Model& m, const std::string& name) {
-  for (int j = 0; j < m.joint_count; ++j)
-    if (m.joint_name[j] == name) return j;
-  FAIL("no joint " << name);
-  return -1;
-}
 
 struct GraspRun {
   Real lifted = 0;  // cube height gain after the lift [m]
@@ -41,12 +28,12 @@ GraspRun scripted_grasp(Real finger_friction) {
   for (sim::MaterialSpec& m : spec->materials)
     if (m.name == "rubber" || m.name == "object") m.friction = finger_friction;
   const sim::Model model = test::compile(*spec);
-  const int cube = body_index(model, "cube"), palm = body_index(model, "palm");
-  const int lift = joint_index(model, "lift");
+  const int cube = test::body_index(model, "cube"), palm = test::body_index(model, "palm");
+  const int lift = test::joint_index(model, "lift");
   sim::State state = sim::make_initial_state(model);
   sim::Control control = sim::make_initial_control(model);
-  control.joint_target[joint_index(model, "finger_left")] = 0.045;
-  control.joint_target[joint_index(model, "finger_right")] = 0.045;
+  control.joint_target[test::joint_index(model, "finger_left")] = 0.045;
+  control.joint_target[test::joint_index(model, "finger_right")] = 0.045;
   sim::Workspace ws;
   const Real dt = model.dt;
   const Real z0 = state.body_position(cube).z();
@@ -96,7 +83,7 @@ Real needle_angle(bool with_load, Real load_mass) {
   test::run_steps(model, state, sim::make_initial_control(model), ws, static_cast<int>(3.0 / model.dt));
   sim::Configuration c;
   c.assign(model, state.q.data());
-  return sim::joint_coordinate(model, joint_index(model, "needle_pivot"), c).value;
+  return sim::joint_coordinate(model, test::joint_index(model, "needle_pivot"), c).value;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "sim/state.hpp"
 #include "sim/step.hpp"
 #include "support/shared_robots.hpp"
+#include "support/model_names.hpp"
 
 namespace {
 
@@ -129,20 +130,6 @@ void stands_still(const LoadedRobotScene& scene) {
   CHECK(speed < Real(0.01));
 }
 
-int joint_named(const sim::Model& m, const std::string& name) {
-  for (int j = 0; j < m.joint_count; ++j)
-    if (m.joint_name[j] == name) return j;
-  FAIL("no joint " << name);
-  return -1;
-}
-
-int body_named(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[b] == name) return b;
-  FAIL("no body " << name);
-  return -1;
-}
-
 }  // namespace
 
 TEST_CASE("robot scenes: the Allegro hand holds its pose for 2 s", "[scene][robot]") {
@@ -183,11 +170,11 @@ TEST_CASE("robot scenes: Allegro fingers closed on the can press on it", "[scene
   // Middle (joints 5-7) and ring (9-11) fingers curl over the can; their drives close further
   // than the can allows, so they keep pressing.
   for (int finger : {4, 8}) {
-    c.joint_target[joint_named(m, "joint_" + std::to_string(finger + 1) + ".0")] = Real(1.4);
-    c.joint_target[joint_named(m, "joint_" + std::to_string(finger + 2) + ".0")] = Real(1.4);
-    c.joint_target[joint_named(m, "joint_" + std::to_string(finger + 3) + ".0")] = Real(1.2);
+    c.joint_target[test::joint_index(m, "joint_" + std::to_string(finger + 1) + ".0")] = Real(1.4);
+    c.joint_target[test::joint_index(m, "joint_" + std::to_string(finger + 2) + ".0")] = Real(1.4);
+    c.joint_target[test::joint_index(m, "joint_" + std::to_string(finger + 3) + ".0")] = Real(1.2);
   }
-  const int can = body_named(m, "can");
+  const int can = test::body_index(m, "can");
   const Vec3 start = vec3_at(s.q, m.body_coord(can));
   const int steps = static_cast<int>(std::lround(2.0 / m.dt));
   for (int i = 0; i < steps; ++i) {
@@ -198,7 +185,7 @@ TEST_CASE("robot scenes: Allegro fingers closed on the can press on it", "[scene
   int pressing_fingers = 0;
   for (int finger : {4, 8}) {
     Real normal = 0;
-    for (int k = 1; k <= 3; ++k) normal += sim::body_contact_force(ws, body_named(m, "link_" + std::to_string(finger + k) + ".0")).normal;
+    for (int k = 1; k <= 3; ++k) normal += sim::body_contact_force(ws, test::body_index(m, "link_" + std::to_string(finger + k) + ".0")).normal;
     INFO("finger " << finger / 4 << ": " << normal << " N");
     CHECK(normal > Real(0.05));
     if (normal > Real(0.05)) ++pressing_fingers;

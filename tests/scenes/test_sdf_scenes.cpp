@@ -19,16 +19,6 @@ namespace {
 
 constexpr Real kPi = std::numbers::pi_v<Real>;
 
-sim::ShapeSpec mesh_shape(const sim::TriangleMesh& mesh, Real voxel, int material = -1) {
-  sim::ShapeSpec s;
-  s.type = sim::ShapeType::ConvexMesh;
-  s.vertices = mesh.vertices;
-  s.triangles = mesh.triangles;
-  s.sdf_voxel_size = voxel;
-  s.material = material;
-  return s;
-}
-
 // ---- crossed boxes --------------------------------------------------------------------------
 
 // Box A (fixed) long along x, turned 45° about x so an edge is on top; box B long along y, turned
@@ -50,13 +40,13 @@ CrossedResult crossed_boxes(const sim::SdfContactOptions& options, int steps) {
   a.fixed = true;
   a.pose.pos = Vec3(0, 0, 0.5);
   a.pose.rot = sim::Quat(Eigen::AngleAxis<Real>(kPi / 4, Vec3::UnitX()));
-  a.shapes.push_back(mesh_shape(sim::make_box_mesh(half_a), 0.0025));
+  a.shapes.push_back(test::mesh_shape(sim::make_box_mesh(half_a), 0.0025));
   sim::BodySpec b;
   b.name = "b";
   b.mass = 1;
   b.pose.pos = Vec3(0, 0, 0.5 + 2 * edge + 0.001);
   b.pose.rot = sim::Quat(Eigen::AngleAxis<Real>(kPi / 4, Vec3::UnitY()));
-  b.shapes.push_back(mesh_shape(sim::make_box_mesh(half_b), 0.0025));
+  b.shapes.push_back(test::mesh_shape(sim::make_box_mesh(half_b), 0.0025));
   spec.bodies = {a, b};
   const sim::Model model = test::compile(spec);
   REQUIRE(model.meshes.size() == 2u);
@@ -122,7 +112,7 @@ ClothResult cloth_on_cone(const sim::SdfContactOptions& options, int steps) {
   fabric.friction = 0.5;
   spec.materials.push_back(fabric);
   spec.world_shapes.push_back(test::ground_plane(0));
-  spec.world_shapes.push_back(mesh_shape(sim::make_cone_mesh(radius, height, 48), 0.002, 0));
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_cone_mesh(radius, height, 48), 0.002, 0));
   // The apex sits inside a cell (off every particle and edge), 2 cm under the sheet.
   const Vec3 corner(-spacing * (n - 1) / 2 + 0.007, -spacing * (n - 1) / 2 + 0.011, height + 0.02);
   for (int j = 0; j < n; ++j)
@@ -254,7 +244,7 @@ TEST_CASE("a non-convex bowl holds a small sphere sliding inside it", "[scene][s
   sim::SceneSpec spec;
   const int ice = test::add_material(spec, "ice", 0);
   spec.world_shapes.push_back(test::ground_plane(ice));
-  spec.world_shapes.push_back(mesh_shape(sim::make_bowl_mesh(bowl_radius, wall, bowl_height, 32, 8), 0, ice));
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_bowl_mesh(bowl_radius, wall, bowl_height, 32, 8), 0, ice));
   sim::BodySpec ball;
   ball.name = "ball";
   ball.pose.pos = Vec3(0.03, 0, 0.12);
@@ -303,7 +293,7 @@ TEST_CASE("a mesh box falls onto the ground and rests at its half height", "[sce
   box.name = "box";
   box.pose.pos = Vec3(0, 0, 0.3);
   box.pose.rot = sim::Quat(Eigen::AngleAxis<Real>(0.15, Vec3(1, 1, 0).normalized()));
-  box.shapes.push_back(mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.08, 0.05)), 0));
+  box.shapes.push_back(test::mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.08, 0.05)), 0));
   box.mass = 1;
   spec.bodies.push_back(box);
   const sim::Model model = test::compile(spec);

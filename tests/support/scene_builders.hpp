@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/compile.hpp"
+#include "sim/sdf.hpp"
 #include "sim/spec.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
@@ -32,6 +33,18 @@ inline sim::ShapeSpec sphere_shape(sim::Real radius, int material = -1) {
 inline sim::ShapeSpec ground_plane(int material = -1) {
   sim::ShapeSpec s;
   s.type = sim::ShapeType::Plane;
+  s.material = material;
+  return s;
+}
+
+// A triangle-mesh shape (collided through its baked SDF, thesis ch. 6) with grid spacing `voxel`
+// (0: the compiler's default, 1/64 of the mesh's largest extent).
+inline sim::ShapeSpec mesh_shape(const sim::TriangleMesh& mesh, sim::Real voxel = 0, int material = -1) {
+  sim::ShapeSpec s;
+  s.type = sim::ShapeType::ConvexMesh;
+  s.vertices = mesh.vertices;
+  s.triangles = mesh.triangles;
+  s.sdf_voxel_size = voxel;
   s.material = material;
   return s;
 }

@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include "headless_imgui.hpp"
 #include "support/scene_builders.hpp"
 #include "ui/contact_force_panel.hpp"
 #include "ui/convergence_panel.hpp"
@@ -13,20 +14,6 @@
 #include "ui/stats_panel.hpp"
 
 namespace {
-
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 720);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.IniFilename = nullptr;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-};
 
 sim::SceneSpec stack_scene() {
   sim::SceneSpec spec;
@@ -40,7 +27,7 @@ sim::SceneSpec stack_scene() {
 }  // namespace
 
 TEST_CASE("the panels draw real traces headless", "[ui]") {
-  HeadlessImGui imgui;
+  test::HeadlessImGui imgui;
   const sim::Model model = test::compile(stack_scene());
   sim::State state = sim::make_initial_state(model);
   sim::Workspace ws;
@@ -132,7 +119,7 @@ TEST_CASE("the joint panel lists driven joints with their limits; force history 
   CHECK(forces.latest(1) == 50);
   CHECK(forces.value(0, 0) == 2);  // the oldest kept of 0..5 with capacity 4
 
-  HeadlessImGui imgui;
+  test::HeadlessImGui imgui;
   for (int frame = 0; frame < 2; ++frame) {  // new windows appear from their second frame
     ImGui::NewFrame();
     CHECK(ui::joint_panel(view) == -1);

@@ -5,28 +5,11 @@
 
 #include <imgui.h>
 
+#include "headless_imgui.hpp"
 #include "ui/sdf_baker_panel.hpp"
 
-namespace {
-
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 720);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.IniFilename = nullptr;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-};
-
-}  // namespace
-
 TEST_CASE("the SDF baker panel draws every state and asks for nothing unprompted", "[ui][sdf]") {
-  HeadlessImGui imgui;
+  test::HeadlessImGui imgui;
   ui::SdfBakerPanelView v;
   auto frame = [&] {
     ImGui::NewFrame();

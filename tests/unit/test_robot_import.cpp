@@ -22,6 +22,8 @@
 #include "sim/robot_import.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "support/parse_checks.hpp"
+#include "support/scratch_files.hpp"
 
 namespace {
 
@@ -30,27 +32,11 @@ using sim::Pose;
 using sim::Quat;
 using sim::Real;
 using sim::Vec3;
+using test::check_error;
+using test::xml_lines;
 
 const fs::path kShared = fs::path(COULOMB_SHARED_DIR) / "robots";
 const fs::path kAssets = fs::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm";
-
-std::string xml_lines(std::initializer_list<const char*> lines) {
-  std::string out;
-  for (const char* l : lines) out += std::string(l) + "\n";
-  return out;
-}
-
-fs::path scratch_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("coulomb_test_robot_import_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 bool has_warning(const sim::ImportResult& r, const std::string& prefix, const std::string& fragment) {
   for (const std::string& w : r.warnings)
@@ -76,17 +62,6 @@ sim::ImportResult mjcf_ok(const std::string& xml, const sim::ImportOptions& opti
   INFO((r.ok() ? std::string("ok") : r.error()));
   REQUIRE(r.ok());
   return r.value();
-}
-
-// The error must start with "<file>:<line>: <element>: " and contain `fragment`.
-template <class R>
-void check_error(const R& r, const std::string& file, int line, const std::string& element, const std::string& fragment) {
-  REQUIRE_FALSE(r.ok());
-  INFO("error: " << r.error());
-  std::string prefix = file + ":" + std::to_string(line) + ": ";
-  if (!element.empty()) prefix += "<" + element + ">: ";
-  CHECK(r.error().rfind(prefix, 0) == 0);
-  CHECK(r.error().find(fragment) != std::string::npos);
 }
 
 // Independent count of a URDF's <link> and <joint> elements and sum of its <inertial><mass>.
@@ -970,8 +945,8 @@ TEST_CASE("unsupported elements and attributes are warnings, and skipped", "[uni
 }
 
 TEST_CASE("missing or unreadable meshes fall back to a box with a warning", "[unit][import]") {
-  const fs::path dir = scratch_dir("missing");
-  write_file(dir / "meshes" / "garbage.stl", "this is not a mesh\n");
+  const fs::path dir = test::scratch_dir("robot_import_missing");
+  test::write_file(dir / "meshes" / "garbage.stl", "this is not a mesh\n");
   const std::string urdf = xml_lines({
       "<robot name='r'>",                                                                         // 1
       "  <link name='a'>",                                                                        // 2
@@ -988,7 +963,7 @@ TEST_CASE("missing or unreadable meshes fall back to a box with a warning", "[un
       "</robot>",                                                                                 // 13
   });
   const fs::path file = dir / "r.urdf";
-  write_file(file, urdf);
+  test::write_file(file, urdf);
   auto r = sim::import_urdf(file.string());
   INFO((r.ok() ? all_warnings(r.value()) : r.error()));
   REQUIRE(r.ok());
@@ -1084,10 +1059,10 @@ const char* kCubeDae = R"(<?xml version="1.0" encoding="utf-8"?>
 }  // namespace
 
 TEST_CASE("mesh formats (OBJ, glTF, DAE, STL), scale and package:// resolution", "[unit][import]") {
-  const fs::path dir = scratch_dir("formats");
-  write_file(dir / "pkgs" / "props" / "meshes" / "cube.obj", kCubeObj);
-  write_file(dir / "pkgs" / "props" / "meshes" / "cube.gltf", cube_gltf());
-  write_file(dir / "pkgs" / "props" / "meshes" / "cube.dae", kCubeDae);
+  const fs::path dir = test::scratch_dir("robot_import_formats");
+  test::write_file(dir / "pkgs" / "props" / "meshes" / "cube.obj", kCubeObj);
+  test::write_file(dir / "pkgs" / "props" / "meshes" / "cube.gltf", cube_gltf());
+  test::write_file(dir / "pkgs" / "props" / "meshes" / "cube.dae", kCubeDae);
   const std::string urdf = xml_lines({
       "<robot name='r'>",
       "  <link name='a'>",
@@ -1100,7 +1075,7 @@ TEST_CASE("mesh formats (OBJ, glTF, DAE, STL), scale and package:// resolution",
       "</robot>",
   });
   const fs::path file = dir / "robot" / "r.urdf";
-  write_file(file, urdf);
+  test::write_file(file, urdf);
 
   // Not found without a package path (the URDF's ancestors hold no folder "props").
   auto lost = sim::import_urdf(file.string());
@@ -1144,7 +1119,7 @@ TEST_CASE("mesh formats (OBJ, glTF, DAE, STL), scale and package:// resolution",
   // The package folder itself may be given, and is found next to an ancestor of the URDF.
   options.package_paths = {(dir / "pkgs" / "props").string()};
   CHECK(sim::import_urdf(file.string(), options).value().warnings.empty());
-  write_file(dir / "robot" / "nested" / "deeper" / "r.urdf", urdf);
+  test::write_file(dir / "robot" / "nested" / "deeper" / "r.urdf", urdf);
   fs::copy(dir / "pkgs" / "props", dir / "robot" / "props", fs::copy_options::recursive);
   CHECK(sim::import_urdf((dir / "robot" / "nested" / "deeper" / "r.urdf").string()).value().warnings.empty());
 }

@@ -15,6 +15,8 @@
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
+#include "support/parse_checks.hpp"
+#include "support/scratch_files.hpp"
 
 namespace {
 
@@ -27,27 +29,10 @@ using sim::Vec3;
 const fs::path kArm = fs::path(COULOMB_SOURCE_DIR) / "assets" / "robots" / "gripper_arm";
 const std::string kUrdf = (kArm / "urdf" / "gripper_arm.urdf").string();
 
-fs::path scratch_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("coulomb_test_scene_robot_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using test::check_error;
 
 sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "scene.xml") {
-  auto r = sim::parse_scene_xml(xml, file);
-  INFO((r.ok() ? std::string("ok") : r.error()));
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-// The error must start with "<file>:<line>: <element>: " and contain every fragment.
-void check_error(const sim::Result<sim::SceneSpec>& r, const std::string& file, int line, const std::string& element,
-                 std::initializer_list<std::string> fragments) {
-  REQUIRE_FALSE(r.ok());
-  INFO("error: " << r.error());
-  CHECK(r.error().rfind(file + ":" + std::to_string(line) + ": <" + element + ">: ", 0) == 0);
-  for (const std::string& f : fragments) CHECK(r.error().find(f) != std::string::npos);
+  return test::parse_scene_ok(xml, file);
 }
 
 int body_index(const sim::SceneSpec& s, const std::string& name) {
@@ -178,7 +163,7 @@ TEST_CASE("<robot>: self_collision=false lists the robot's body pairs for the co
 }
 
 TEST_CASE("<robot>: paths resolve relative to the scene file; MJCF by extension", "[unit][io][robot]") {
-  const fs::path dir = scratch_dir("relative");
+  const fs::path dir = test::scratch_dir("scene_robot_relative");
   fs::create_directories(dir / "scenes");
   fs::copy(kArm, dir / "gripper_arm", fs::copy_options::recursive);
   std::ofstream(dir / "scenes" / "arm.xml")
@@ -203,7 +188,7 @@ TEST_CASE("<robot>: paths resolve relative to the scene file; MJCF by extension"
 
 TEST_CASE("<robot>: errors name the scene file, line and element and carry the robot file's message",
           "[unit][io][robot]") {
-  const fs::path dir = scratch_dir("errors");
+  const fs::path dir = test::scratch_dir("scene_robot_errors");
   const std::string scene = (dir / "scene.xml").string();
 
   // A missing file.

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "sim/scene_io.hpp"
+#include "support/parse_checks.hpp"
+#include "support/scratch_files.hpp"
 
 namespace {
 
@@ -20,29 +22,15 @@ using sim::Vec3;
 constexpr double kPi = 3.14159265358979323846;
 
 // Joins lines with '\n' so that element i of the list is on line i + 1.
-std::string xml_lines(std::initializer_list<const char*> lines) {
-  std::string out;
-  for (const char* l : lines) out += std::string(l) + "\n";
-  return out;
-}
+using test::xml_lines;
 
 sim::SceneSpec parse_ok(const std::string& xml, const std::string& file = "test.xml") {
-  auto r = sim::parse_scene_xml(xml, file);
-  INFO((r.ok() ? std::string("ok") : r.error()));
-  REQUIRE(r.ok());
-  return r.value();
+  return test::parse_scene_ok(xml, file);
 }
 
-// The error must start with "test.xml:<line>: <element>: " and contain `fragment`.
+// Parsing `xml` as test.xml must fail at "test.xml:<line>: <element>: " with `fragment`.
 void check_error(const std::string& xml, int line, const std::string& element, const std::string& fragment) {
-  auto r = sim::parse_scene_xml(xml, "test.xml");
-  REQUIRE_FALSE(r.ok());
-  const std::string& e = r.error();
-  INFO("error: " << e);
-  std::string prefix = "test.xml:" + std::to_string(line) + ": ";
-  if (!element.empty()) prefix += "<" + element + ">: ";
-  CHECK(e.rfind(prefix, 0) == 0);
-  CHECK(e.find(fragment) != std::string::npos);
+  test::check_error(sim::parse_scene_xml(xml, "test.xml"), "test.xml", line, element, fragment);
 }
 
 bool same_rotation(const Quat& a, const Quat& b, Real tol = Real(1e-12)) {
@@ -52,18 +40,6 @@ bool same_rotation(const Quat& a, const Quat& b, Real tol = Real(1e-12)) {
 bool near(const Vec3& a, const Vec3& b, Real tol = Real(1e-12)) { return (a - b).norm() < tol; }
 
 // A scratch directory for file-based tests.
-std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("coulomb_test_scene_xml_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
 }  // namespace
 
 TEST_CASE("scene xml: scene attributes and defaults", "[unit][io]") {
@@ -458,16 +434,16 @@ TEST_CASE("scene xml: joints", "[unit][io]") {
 }
 
 TEST_CASE("scene xml: include and convex file resolve relative to the scene file", "[unit][io]") {
-  const auto dir = scratch_dir("include");
+  const auto dir = test::scratch_dir("scene_xml_include");
   std::filesystem::create_directories(dir / "parts" / "meshes");
-  write_file(dir / "parts" / "meshes" / "tet.obj", "# a tetrahedron\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n");
-  write_file(dir / "parts" / "rock.xml", R"(<scene name="ignored" dt="1">
+  test::write_file(dir / "parts" / "meshes" / "tet.obj", "# a tetrahedron\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n");
+  test::write_file(dir / "parts" / "rock.xml", R"(<scene name="ignored" dt="1">
   <material name="granite" friction="0.9"/>
   <body name="rock" material="granite">
     <convex file="meshes/tet.obj" scale="1 2 3"/>
   </body>
 </scene>)");
-  write_file(dir / "main.xml", R"(<scene dt="0.01">
+  test::write_file(dir / "main.xml", R"(<scene dt="0.01">
   <include file="parts/rock.xml"/>
   <joint type="ball" child="rock"/>
 </scene>)");
@@ -491,14 +467,14 @@ TEST_CASE("scene xml: include and convex file resolve relative to the scene file
   CHECK(spec.joints.size() == 1);
 
   // Errors inside an included file name that file.
-  write_file(dir / "parts" / "bad.xml", "<scene>\n  <sphere radius=\"1\"/>\n</scene>\n");
-  write_file(dir / "main_bad.xml", "<scene>\n  <include file=\"parts/bad.xml\"/>\n</scene>\n");
+  test::write_file(dir / "parts" / "bad.xml", "<scene>\n  <sphere radius=\"1\"/>\n</scene>\n");
+  test::write_file(dir / "main_bad.xml", "<scene>\n  <include file=\"parts/bad.xml\"/>\n</scene>\n");
   auto bad = sim::load_scene_file((dir / "main_bad.xml").string());
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().find("bad.xml:2: <sphere>: unknown element") != std::string::npos);
 
   // A file including itself is an error, not a stack overflow.
-  write_file(dir / "loop.xml", "<scene>\n  <include file=\"loop.xml\"/>\n</scene>\n");
+  test::write_file(dir / "loop.xml", "<scene>\n  <include file=\"loop.xml\"/>\n</scene>\n");
   auto loop = sim::load_scene_file((dir / "loop.xml").string());
   REQUIRE_FALSE(loop.ok());
   CHECK(loop.error().find("loop.xml:2: <include>:") != std::string::npos);

@@ -7,14 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <unistd.h>
 
 #include "collision/collide.hpp"
 #include "sim/compile.hpp"
 #include "sim/sdf.hpp"
 #include "sim/state.hpp"
+#include "support/scoped_resources.hpp"
+#include "support/scene_builders.hpp"
 
 using sim::Real;
 using sim::Vec3;
@@ -30,23 +29,6 @@ sim::TriangleMesh bumpy_sphere(Real radius) {
   }
   return m;
 }
-
-struct ScopedCache {
-  std::filesystem::path dir;
-  std::string previous;
-  bool had = false;
-  ScopedCache() {
-    dir = std::filesystem::temp_directory_path() / ("coulomb-bench-cache-" + std::to_string(::getpid()));
-    if (const char* p = std::getenv("COULOMB_CACHE")) previous = p, had = true;
-    ::setenv("COULOMB_CACHE", dir.c_str(), 1);
-  }
-  ~ScopedCache() {
-    if (had) ::setenv("COULOMB_CACHE", previous.c_str(), 1);
-    else ::unsetenv("COULOMB_CACHE");
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-};
 
 }  // namespace
 
@@ -73,17 +55,12 @@ TEST_CASE("bench: bake a 20k-triangle mesh at two voxel sizes", "[bench][.][sdf_
 }
 
 TEST_CASE("bench: collision time per step, 20k-particle sheet on a 256^3 SDF", "[bench][.][sdf_bench]") {
-  ScopedCache cache;
+  const test::TempDir cache("coulomb-bench-cache");
+  const test::ScopedEnv cache_env("COULOMB_CACHE", cache.path.string());
   const Real radius = 0.5;
   const int n = 141;  // 19,881 particles, 39,200 faces
   sim::SceneSpec spec;
-  sim::ShapeSpec shape;
-  shape.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = bumpy_sphere(radius);
-  shape.vertices = mesh.vertices;
-  shape.triangles = mesh.triangles;
-  shape.sdf_voxel_size = 2 * radius * Real(1.04) / 256;
-  spec.world_shapes.push_back(shape);
+  spec.world_shapes.push_back(test::mesh_shape(bumpy_sphere(radius), 2 * radius * Real(1.04) / 256));
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
       const Real u = -1 + 2 * Real(i) / (n - 1), v = -1 + 2 * Real(j) / (n - 1);

@@ -12,6 +12,7 @@
 #include "sim/compile.hpp"
 #include "sim/sdf.hpp"
 #include "sim/state.hpp"
+#include "support/scene_builders.hpp"
 
 using sim::Real;
 using sim::Vec3;
@@ -19,22 +20,6 @@ using sim::Vec3;
 namespace {
 
 constexpr Real kPi = std::numbers::pi_v<Real>;
-
-sim::ShapeSpec mesh_shape(const sim::TriangleMesh& mesh, Real voxel) {
-  sim::ShapeSpec s;
-  s.type = sim::ShapeType::ConvexMesh;
-  s.vertices = mesh.vertices;
-  s.triangles = mesh.triangles;
-  s.sdf_voxel_size = voxel;
-  return s;
-}
-
-sim::Model compile(const sim::SceneSpec& spec) {
-  auto m = sim::compile_model(spec);
-  INFO((m.ok() ? std::string() : m.error()));
-  REQUIRE(m.ok());
-  return std::move(m.value());
-}
 
 sim::ContactBuffer contacts_of(const sim::Model& model, sim::detail::CollisionScratch& scratch) {
   const sim::State state = sim::make_initial_state(model);
@@ -61,12 +46,12 @@ sim::SceneSpec crossed_boxes(const sim::SdfContactOptions& options) {
   a.name = "a";
   a.fixed = true;
   a.pose.rot = sim::Quat(Eigen::AngleAxis<Real>(kPi / 4, Vec3::UnitX()));
-  a.shapes.push_back(mesh_shape(sim::make_box_mesh(Vec3(0.3, 0.04, 0.04)), 0.0025));
+  a.shapes.push_back(test::mesh_shape(sim::make_box_mesh(Vec3(0.3, 0.04, 0.04)), 0.0025));
   b.name = "b";
   b.mass = 1;
   b.pose.pos = Vec3(0.01, -0.02, 2 * edge + 0.001);
   b.pose.rot = sim::Quat(Eigen::AngleAxis<Real>(kPi / 4, Vec3::UnitY()));
-  b.shapes.push_back(mesh_shape(sim::make_box_mesh(Vec3(0.04, 0.3, 0.04)), 0.0025));
+  b.shapes.push_back(test::mesh_shape(sim::make_box_mesh(Vec3(0.04, 0.3, 0.04)), 0.0025));
   spec.bodies = {a, b};
   return spec;
 }
@@ -75,10 +60,10 @@ sim::SceneSpec crossed_boxes(const sim::SdfContactOptions& options) {
 
 TEST_CASE("a particle near a mesh gets the exact gap and normal of its surface", "[unit][sdf]") {
   sim::SceneSpec spec;
-  spec.world_shapes.push_back(mesh_shape(sim::make_sphere_mesh(0.5, 4), 0.01));
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_sphere_mesh(0.5, 4), 0.01));
   const Vec3 dir = Vec3(1, 2, 3).normalized();
   spec.particles = {particle(0.506 * dir), particle(0.7 * dir), particle(0.3 * dir)};
-  const sim::Model model = compile(spec);
+  const sim::Model model = test::compile(spec);
   sim::detail::CollisionScratch scratch;
   const sim::ContactBuffer out = contacts_of(model, scratch);
   REQUIRE(out.size() == 2);  // the far particle has none; the one inside has one
@@ -95,7 +80,7 @@ TEST_CASE("a particle near a mesh gets the exact gap and normal of its surface",
 
 TEST_CASE("crossed box edges get a contact from the edge search; vertex sampling finds none", "[unit][sdf]") {
   sim::SdfContactOptions full;
-  const sim::Model model = compile(crossed_boxes(full));
+  const sim::Model model = test::compile(crossed_boxes(full));
   sim::detail::CollisionScratch scratch;
   const sim::ContactBuffer out = contacts_of(model, scratch);
   REQUIRE(out.size() >= 1);
@@ -112,7 +97,7 @@ TEST_CASE("crossed box edges get a contact from the edge search; vertex sampling
   sim::SdfContactOptions vertices_only;
   vertices_only.edges = false;
   vertices_only.faces = sim::SdfFaceMethod::None;
-  const sim::Model sampled = compile(crossed_boxes(vertices_only));
+  const sim::Model sampled = test::compile(crossed_boxes(vertices_only));
   sim::detail::CollisionScratch scratch2;
   CHECK(contacts_of(sampled, scratch2).size() == 0);
 
@@ -125,12 +110,12 @@ TEST_CASE("crossed box edges get a contact from the edge search; vertex sampling
 TEST_CASE("a cloth face over a sharp apex gets corner contacts; its particles alone get none", "[unit][sdf]") {
   const Real height = 0.25;
   sim::SceneSpec spec;
-  spec.world_shapes.push_back(mesh_shape(sim::make_cone_mesh(0.1, height, 48), 0.002));
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_cone_mesh(0.1, height, 48), 0.002));
   // A triangle 5 mm above the apex, its corners 6 cm away sideways (far outside the cone).
   spec.particles = {particle(Vec3(-0.06, -0.05, height + 0.005)), particle(Vec3(0.07, -0.04, height + 0.005)),
                     particle(Vec3(-0.01, 0.08, height + 0.005))};
   spec.particle_triangles = {{0, 1, 2}};
-  const sim::Model model = compile(spec);
+  const sim::Model model = test::compile(spec);
   sim::detail::CollisionScratch scratch;
   const sim::ContactBuffer out = contacts_of(model, scratch);
   REQUIRE(out.size() == 3);
@@ -158,7 +143,7 @@ TEST_CASE("a cloth face over a sharp apex gets corner contacts; its particles al
 
   sim::SceneSpec points = spec;
   points.sdf.particle_faces = false;
-  const sim::Model sampled = compile(points);
+  const sim::Model sampled = test::compile(points);
   sim::detail::CollisionScratch scratch2;
   CHECK(contacts_of(sampled, scratch2).size() == 0);
 }
@@ -168,7 +153,7 @@ TEST_CASE("primitives against a mesh use the same path, both ways", "[unit][sdf]
   const Real top = 0.05;
   for (int kind = 0; kind < 3; ++kind) {
     sim::SceneSpec spec;
-    spec.world_shapes.push_back(mesh_shape(sim::make_box_mesh(Vec3(0.5, 0.5, top)), 0.005));
+    spec.world_shapes.push_back(test::mesh_shape(sim::make_box_mesh(Vec3(0.5, 0.5, top)), 0.005));
     sim::BodySpec body;
     body.mass = 1;
     sim::ShapeSpec s;
@@ -184,7 +169,7 @@ TEST_CASE("primitives against a mesh use the same path, both ways", "[unit][sdf]
     body.pose.pos = Vec3(0.05, -0.02, top + bottom + 0.003);
     body.shapes.push_back(s);
     spec.bodies.push_back(body);
-    const sim::Model model = compile(spec);
+    const sim::Model model = test::compile(spec);
     sim::detail::CollisionScratch scratch;
     const sim::ContactBuffer out = contacts_of(model, scratch);
     INFO("kind " << kind << ": " << out.size() << " contacts");
@@ -204,13 +189,13 @@ TEST_CASE("a mesh body's mass is its closed mesh's, not its hull's", "[unit][sdf
   sim::SceneSpec spec;
   sim::BodySpec box, bowl;
   box.name = "box";
-  box.shapes.push_back(mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.2, 0.3)), 0.02));
+  box.shapes.push_back(test::mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.2, 0.3)), 0.02));
   box.shapes[0].density = 500;
   bowl.name = "bowl";
   bowl.pose.pos = Vec3(1, 0, 0);
-  bowl.shapes.push_back(mesh_shape(sim::make_bowl_mesh(0.12, 0.012, 0.08, 32, 8), 0));
+  bowl.shapes.push_back(test::mesh_shape(sim::make_bowl_mesh(0.12, 0.012, 0.08, 32, 8), 0));
   spec.bodies = {box, bowl};
-  const sim::Model model = compile(spec);
+  const sim::Model model = test::compile(spec);
   CHECK(1 / model.body_inv_mass[0] == Approx(500 * 0.2 * 0.4 * 0.6).epsilon(1e-9));
   // The bowl's wall: well under the solid hull's volume (a quarter ellipsoid cap, 2π/3 R² H).
   const Real hull_volume = 2 * kPi / 3 * 0.12 * 0.12 * 0.08;
@@ -219,15 +204,15 @@ TEST_CASE("a mesh body's mass is its closed mesh's, not its hull's", "[unit][sdf
   CHECK(mass > 0.1 * 1000 * hull_volume);
   // Shapes reusing one mesh share one baked grid.
   sim::SceneSpec twice;
-  twice.world_shapes = {mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02),
-                        mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02)};
+  twice.world_shapes = {test::mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02),
+                        test::mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02)};
   twice.world_shapes[1].local.pos = Vec3(1, 0, 0);
-  const sim::Model shared = compile(twice);
+  const sim::Model shared = test::compile(twice);
   CHECK(shared.meshes.size() == 1u);
   CHECK(shared.shape_mesh == std::vector<int>{0, 0});
   // A triangle mesh must be declared as ConvexMesh; bad data is a compile error, not a crash.
   sim::SceneSpec wrong;
-  wrong.world_shapes = {mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02)};
+  wrong.world_shapes = {test::mesh_shape(sim::make_box_mesh(Vec3(0.1, 0.1, 0.1)), 0.02)};
   wrong.world_shapes[0].type = sim::ShapeType::Box;
   CHECK_FALSE(sim::compile_model(wrong).ok());
   wrong.world_shapes[0].type = sim::ShapeType::ConvexMesh;
@@ -238,8 +223,8 @@ TEST_CASE("a mesh body's mass is its closed mesh's, not its hull's", "[unit][sdf
   sim::TriangleMesh tri;
   tri.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
   tri.triangles = {{0, 1, 2}};
-  flat.world_shapes = {mesh_shape(tri, 0.02)};
-  const sim::Model f = compile(flat);
+  flat.world_shapes = {test::mesh_shape(tri, 0.02)};
+  const sim::Model f = test::compile(flat);
   REQUIRE(f.meshes.size() == 1u);
   CHECK_FALSE(f.meshes[0]->grid->is_signed());
 }

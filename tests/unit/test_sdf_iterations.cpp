@@ -13,6 +13,7 @@
 #include "sim/compile.hpp"
 #include "sim/sdf.hpp"
 #include "sim/state.hpp"
+#include "support/scene_builders.hpp"
 
 using sim::Real;
 using sim::Vec3;
@@ -94,13 +95,7 @@ TEST_CASE("cloth face contacts carry the PGD evaluations over the baked grid", "
   // One cloth triangle over the top of a meshed sphere (r 0.5): its corners are 7 cm above the
   // surface, the middle of the face 5 mm: only the face optimisation finds the contact.
   sim::SceneSpec spec;
-  sim::ShapeSpec sphere;
-  sphere.type = sim::ShapeType::ConvexMesh;
-  const sim::TriangleMesh mesh = sim::make_sphere_mesh(0.5, 4);
-  sphere.vertices = mesh.vertices;
-  sphere.triangles = mesh.triangles;
-  sphere.sdf_voxel_size = 0.01;
-  spec.world_shapes.push_back(sphere);
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_sphere_mesh(0.5, 4), 0.01));
   const Real h = 0.505;
   for (const Vec3& p : {Vec3(0.23, 0.0, h), Vec3(-0.115, 0.2, h), Vec3(-0.115, -0.2, h)}) {
     sim::ParticleSpec ps;

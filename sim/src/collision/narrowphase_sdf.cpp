@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "collision/geometry.hpp"
 #include "collision/manifold.hpp"
@@ -97,6 +98,31 @@ FeatureMinimum minimise_face(Field& field, const Vec3 x[3], const Real phi[3], c
   return minimise_face_pgd(field, x, phi, o.iterations, o.pgd_step, o.tolerance);
 }
 
+// The face test both mesh paths share: a triangle (corners x, field values phi) that cannot come
+// within `reach` of the surface is culled (nullopt), else φ is minimised over it.
+template <class Field>
+std::optional<FeatureMinimum> minimise_face_within(Field& field, const Vec3 x[3], const Real phi[3], Real reach,
+                                                   const SdfContactOptions& o, Counts& n) {
+  const Vec3 centroid = (x[0] + x[1] + x[2]) / Real(3);
+  const Real radius = std::sqrt(std::max({(x[0] - centroid).squaredNorm(), (x[1] - centroid).squaredNorm(),
+                                          (x[2] - centroid).squaredNorm()}));
+  // Free bound from the corners: every point is within 2r of each corner.
+  if (std::max({phi[0], phi[1], phi[2]}) - 2 * radius >= reach) {
+    ++n.culled;
+    return std::nullopt;
+  }
+  // Bounding sphere with a margin: φ(x_c) < r + δ (+ slack for an interpolated grid).
+  ++n.evaluations;
+  if (field.eval(centroid, nullptr) >= radius + reach) {
+    ++n.culled;
+    return std::nullopt;
+  }
+  ++n.tested;
+  const FeatureMinimum fm = minimise_face(field, x, phi, o);
+  n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
+  return fm;
+}
+
 // Vertices, feature edges and faces of a mesh (placed in the field frame by R, t).
 template <class Field>
 void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, Context& cx) {
@@ -153,23 +179,9 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
     const auto& tri = m.mesh.triangles[f];
     const Vec3 x[3] = {vs.pos[tri[0]], vs.pos[tri[1]], vs.pos[tri[2]]};
     const Real phi[3] = {vs.phi[tri[0]], vs.phi[tri[1]], vs.phi[tri[2]]};
-    const Vec3 centroid = (x[0] + x[1] + x[2]) / Real(3);
-    const Real radius = std::sqrt(std::max({(x[0] - centroid).squaredNorm(), (x[1] - centroid).squaredNorm(),
-                                            (x[2] - centroid).squaredNorm()}));
-    // Free bound from the corners: every point is within 2r of each corner.
-    if (std::max({phi[0], phi[1], phi[2]}) - 2 * radius >= reach) {
-      ++n.culled;
-      continue;
-    }
-    // Bounding sphere with a margin: φ(x_c) < r + δ (+ slack for an interpolated grid).
-    ++n.evaluations;
-    if (field.eval(centroid, nullptr) >= radius + reach) {
-      ++n.culled;
-      continue;
-    }
-    ++n.tested;
-    const FeatureMinimum fm = minimise_face(field, x, phi, o);
-    n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
+    const std::optional<FeatureMinimum> found = minimise_face_within(field, x, phi, reach, o, n);
+    if (!found) continue;
+    const FeatureMinimum& fm = *found;
     const int support = support_size(fm, 3);
     if (support == 2) {
       // On edge k (corners k, k+1): left to the edge search, or to its representative triangle.
@@ -459,21 +471,9 @@ void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real
         ++n.culled;
         continue;
       }
-      const Vec3 centroid = (x[0] + x[1] + x[2]) / Real(3);
-      const Real radius = std::sqrt(std::max({(x[0] - centroid).squaredNorm(), (x[1] - centroid).squaredNorm(),
-                                              (x[2] - centroid).squaredNorm()}));
-      if (std::max({phi[0], phi[1], phi[2]}) - 2 * radius >= reach) {
-        ++n.culled;
-        continue;
-      }
-      ++n.evaluations;
-      if (field.eval(centroid, nullptr) >= radius + reach) {  // bounding sphere with a margin
-        ++n.culled;
-        continue;
-      }
-      ++n.tested;
-      const FeatureMinimum fm = minimise_face(field, x, phi, o);
-      n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
+      const std::optional<FeatureMinimum> found = minimise_face_within(field, x, phi, reach, o, n);
+      if (!found) continue;
+      const FeatureMinimum& fm = *found;
       if (!(fm.phi < max_sep[f]) || !field.trusted(fm.phi)) continue;
       const Real g = fm.grad.norm();
       if (!(g > Real(1e-9))) continue;

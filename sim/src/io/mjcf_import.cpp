@@ -26,7 +26,6 @@
 #include <numbers>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,18 +40,12 @@ using io::AttrSet;
 using io::in_quotes;
 using io::JointDesc;
 using io::LinkDesc;
-using io::ParseError;
+using io::number_text;
 using io::Range;
 using io::RobotDesc;
 using io::Warnings;
 using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
-
-std::vector<const XMLElement*> children_of(const XMLElement* e) {
-  std::vector<const XMLElement*> out;
-  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) out.push_back(c);
-  return out;
-}
 
 // Attributes that change nothing here (solver, rendering and bookkeeping settings).
 constexpr std::string_view kGeomQuiet[] = {"name", "class", "contype", "conaffinity", "group", "rgba", "material",
@@ -79,13 +72,6 @@ void warn_unknown_list(const AttrSet& a, const std::string_view (&known)[N], con
   }
 }
 
-std::string number_text(Real v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
-
 struct DefaultClass {
   std::string name;
   int parent = -1;
@@ -108,11 +94,7 @@ class MjcfParser {
 
   void parse(const std::string& text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file_);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file_, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "mujoco")
-      io::fail_at(file_, root->GetLineNum(), root->Name(), "the root element must be <mujoco>");
+    const XMLElement* root = io::parse_root(doc, text, file_, "mujoco");
     AttrSet model(root, file_);
     model.warn_unknown({"model"}, warnings_);
     desc_.name = model.text("model").value_or(fs::path(file_).stem().string());
@@ -126,7 +108,7 @@ class MjcfParser {
     desc_.links.push_back(std::move(world));
     classes_.push_back(DefaultClass{"main", -1, {}});
     class_index_["main"] = 0;
-    const auto top = children_of(root);
+    const auto top = io::child_elements(root);
     for (const XMLElement* c : top)
       if (std::string_view(c->Name()) == "compiler") parse_compiler(c);
     for (const XMLElement* c : top)
@@ -197,7 +179,7 @@ class MjcfParser {
       a.fail_attribute("coordinate", "only coordinate=\"local\" is supported");
     boundmass_ = a.real_or("boundmass", boundmass_, Range::NonNegative);
     boundinertia_ = a.real_or("boundinertia", boundinertia_, Range::NonNegative);
-    for (const XMLElement* c : children_of(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_option(const XMLElement* e) {
@@ -213,7 +195,7 @@ class MjcfParser {
       out_.scene.gravity = *g;
       out_.has_gravity = true;
     }
-    for (const XMLElement* c : children_of(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_default(const XMLElement* e, int parent) {
@@ -231,7 +213,7 @@ class MjcfParser {
       classes_.push_back(DefaultClass{name, parent, {}});
       class_index_[name] = index;
     }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "default") {
         parse_default(c, index);
@@ -289,7 +271,7 @@ class MjcfParser {
   }
 
   void parse_asset(const XMLElement* e) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "mesh") {
         AttrSet a = resolved(c, "");
@@ -398,7 +380,7 @@ class MjcfParser {
   // Children of a body (or <worldbody>, or a <frame> in it with `frame` its pose in the body).
   void parse_body_children(const XMLElement* e, int link, const Pose& frame, const std::string& childclass,
                            bool world) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "body") parse_body(c, link, frame, childclass);
       else if (n == "geom") parse_geom(c, link, frame, childclass);
@@ -678,7 +660,7 @@ class MjcfParser {
         s.half_length = h;
       } else {
         s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_points(r, h, options_.cylinder_segments);
+        s.vertices = io::cylinder_vertices(r, h, options_.cylinder_segments);
       }
       shapes.push_back(s);
     } else if (type == "box") {
@@ -750,7 +732,7 @@ class MjcfParser {
   // ---- actuators and drives -------------------------------------------------------------------
 
   void parse_actuators(const XMLElement* e) {
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       RobotActuator act;
       if (n == "motor") act.kind = RobotActuator::Kind::Motor;
@@ -895,23 +877,15 @@ class MjcfParser {
 }  // namespace
 
 Result<ImportResult> parse_mjcf(const std::string& xml_text, const std::string& file_name, const ImportOptions& options) {
-  try {
-    ImportResult out;
+  return io::import_text(file_name, [&](ImportResult& out) {
     MjcfParser parser(file_name, options, out);
     parser.parse(xml_text);
     parser.apply_spring_targets();
-    return out;
-  } catch (const ParseError& e) {
-    return Error{e.what()};
-  } catch (const std::exception& e) {
-    return Error{file_name + ": " + e.what()};
-  }
+  });
 }
 
 Result<ImportResult> import_mjcf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_file_text(path);
-  if (!text) return Error{path + ": cannot read the file"};
-  return parse_mjcf(*text, path, options);
+  return io::import_file(path, options, parse_mjcf);
 }
 
 }  // namespace sim

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <fstream>
-#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -17,14 +15,14 @@
 
 namespace sim::io {
 
-namespace {
-
 std::string number_text(Real v) {
   std::ostringstream s;
   s.precision(6);
   s << v;
   return s.str();
 }
+
+namespace {
 
 std::string vec_text(const Vec3& v) { return number_text(v.x()) + " " + number_text(v.y()) + " " + number_text(v.z()); }
 
@@ -48,40 +46,14 @@ bool sanitize_moments(Vec3& m) {
 
 }  // namespace
 
-// ---- XML ---------------------------------------------------------------------------------------
+// ---- attributes ----------------------------------------------------------------------------
 
-void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
-  std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-  const auto colon = detail.find(": ");
-  detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
-  std::string element;
-  if (detail.rfind("XMLElement name=", 0) == 0) {
-    element = detail.substr(16);
-    detail.clear();
-  }
-  std::string what;
-  switch (doc.ErrorID()) {
-    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
-    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
-    case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
-    case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
-    case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
-    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
-    default: what = "malformed XML"; break;
-  }
-  what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
-  if (!detail.empty()) what += ": " + detail;
-  fail_at(file, doc.ErrorLineNum(), element, what);
-}
-
-std::optional<std::string> read_file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+Result<ImportResult> import_file(const std::string& path, const ImportOptions& options,
+                                 Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
+                                                                    const ImportOptions&)) {
+  auto text = read_text_file(path);
+  if (!text) return Error{path + ": cannot read the file"};
+  return parse_text(*text, path, options);
 }
 
 AttrSet::AttrSet(const tinyxml2::XMLElement* element, const std::string& file)
@@ -191,29 +163,7 @@ std::optional<bool> AttrSet::boolean(std::string_view name) const {
   fail_attribute(name, "expected true or false, got " + in_quotes(a->value));
 }
 
-// ---- geometry helpers -----------------------------------------------------------------------
-
-std::vector<Vec3> cylinder_points(Real radius, Real half_length, int segments) {
-  std::vector<Vec3> v;
-  segments = std::max(segments, 3);
-  v.reserve(2 * static_cast<std::size_t>(segments));
-  for (int side = 0; side < 2; ++side) {
-    const Real z = side == 0 ? -half_length : half_length;
-    for (int k = 0; k < segments; ++k) {
-      const double a = 2.0 * std::numbers::pi * k / segments;
-      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
-    }
-  }
-  return v;
-}
-
-Quat rotation_from_z(const Vec3& d) {
-  const Vec3 n = d.normalized();
-  if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);
-  Quat q(Real(1) + n.z(), -n.y(), n.x(), 0);
-  q.normalize();
-  return q;
-}
+// ---- meshes ---------------------------------------------------------------------------------
 
 const TriangleMesh* MeshCache::get(const std::string& path, const Vec3& scale, std::string& error) {
   const auto key = std::make_pair(path, std::array<Real, 3>{scale.x(), scale.y(), scale.z()});

@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
 
 namespace tinyxml2 {
-class XMLDocument;
 class XMLElement;
 }
 
@@ -36,10 +36,30 @@ class Warnings {
   std::vector<std::string>* out_;
 };
 
-// Throws ParseError for a tinyxml2 parse failure ("file:line: XML syntax error: ...").
-[[noreturn]] void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file);
+// The edge of both importers: runs `parse` (which fills the ImportResult and throws ParseError for
+// bad input) and returns the result, or the error: a ParseError's message as it is, any other
+// exception's prefixed with the file name.
+template <class Parse>
+Result<ImportResult> import_text(const std::string& file_name, Parse&& parse) {
+  try {
+    ImportResult out;
+    parse(out);
+    return out;
+  } catch (const ParseError& e) {
+    return Error{e.what()};
+  } catch (const std::exception& e) {
+    return Error{file_name + ": " + e.what()};
+  }
+}
 
-std::optional<std::string> read_file_text(const std::string& path);
+// Reads the file at `path` and parses its text with `parse_text` (parse_urdf, parse_mjcf);
+// "path: cannot read the file" when it cannot be read.
+Result<ImportResult> import_file(const std::string& path, const ImportOptions& options,
+                                 Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
+                                                                    const ImportOptions&));
+
+// A number for messages, names and warnings: 6 significant digits ("0.5", "1e-05").
+std::string number_text(Real v);
 
 // One attribute value with where it was written (an MJCF default may supply it).
 struct Attr {
@@ -167,12 +187,5 @@ bool mesh_shapes(const TriangleMesh& mesh, const Pose& local, const ShapeSpec& p
 // The box standing in for an unusable mesh: sized from the inertial (the uniform box with its
 // principal moments, placed at its centre of mass) or a 5 cm cube at `local`.
 ShapeSpec fallback_box(const std::optional<InertialDesc>& inertial, const Pose& local, const ShapeSpec& prototype);
-
-// Points of a prism of `segments` sides along local z inscribed in the circle (as scene files'
-// <cylinder>).
-std::vector<Vec3> cylinder_points(Real radius, Real half_length, int segments);
-
-// The rotation taking +z to the unit vector d.
-Quat rotation_from_z(const Vec3& d);
 
 }  // namespace sim::io

@@ -11,13 +11,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
@@ -36,7 +36,6 @@ using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
 
 constexpr int kMaxIncludeDepth = 16;
-constexpr double kPi = 3.14159265358979323846;
 
 // A name used by an element, remembered with its location for the resolution pass.
 struct NameRef {
@@ -74,16 +73,6 @@ struct PendingDistance {
   NameRef a, b;
 };
 
-// Reads a whole file; nullopt if it cannot be opened.
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
-}
-
 std::string resolve_path(const std::string& relative_to_file, const std::string& path) {
   fs::path p(path);
   if (p.is_absolute()) return p.lexically_normal().generic_string();
@@ -91,17 +80,9 @@ std::string resolve_path(const std::string& relative_to_file, const std::string&
   return (base / p).lexically_normal().generic_string();
 }
 
-// The shortest rotation taking +z to the unit vector n (half-angle quaternion (1 + z·n, z × n)).
-Quat rotation_from_z(const Vec3& n) {
-  if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);  // 180 degrees about x
-  Quat q(Real(1) + n.z(), -n.y(), n.x(), 0);
-  q.normalize();
-  return q;
-}
-
 // Vertices (the "v x y z" lines) of a Wavefront OBJ file.
 std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = io::read_text_file(path);
   if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
   std::vector<Vec3> vertices;
   std::istringstream lines(*text);
@@ -118,21 +99,6 @@ std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path
     vertices.emplace_back(static_cast<Real>(x), static_cast<Real>(y), static_cast<Real>(z));
   }
   return vertices;
-}
-
-// Vertices of a cylinder of `segments` sides along local z: two regular polygons inscribed in the
-// circle of `radius` at z = ±half_length.
-std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments) {
-  std::vector<Vec3> v;
-  v.reserve(2 * static_cast<std::size_t>(segments));
-  for (int side = 0; side < 2; ++side) {
-    const Real z = side == 0 ? -half_length : half_length;
-    for (int k = 0; k < segments; ++k) {
-      const double a = 2.0 * kPi * k / segments;
-      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
-    }
-  }
-  return v;
 }
 
 class SceneParser {
@@ -153,11 +119,7 @@ class SceneParser {
 
   void parse_document(const std::string& text, const std::string& file, int depth, bool included) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) syntax_error(doc, file);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "scene")
-      io::fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <scene>");
+    const XMLElement* root = io::parse_root(doc, text, file, "scene");
     XmlElement scene(root, file, {"name", "dt", "gravity"});
     if (!included) {
       if (auto name = scene.text("name")) spec_.name = *name;
@@ -169,33 +131,6 @@ class SceneParser {
       scene.vec3("gravity");
     }
     for (const XMLElement* child : scene.children()) parse_scene_child(child, file, depth);
-  }
-
-  [[noreturn]] static void syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
-    // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; the detail often names
-    // the element ("XMLElement name=body").
-    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-    const auto colon = detail.find(": ");
-    detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
-    std::string element;
-    if (detail.rfind("XMLElement name=", 0) == 0) {
-      element = detail.substr(16);
-      detail.clear();
-    }
-    std::string what;
-    switch (doc.ErrorID()) {
-      case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
-      case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
-      case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
-      case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
-      case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
-      case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
-      case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
-      default: what = "malformed XML"; break;
-    }
-    what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
-    if (!detail.empty()) what += ": " + detail;
-    io::fail_at(file, doc.ErrorLineNum(), element, what);
   }
 
   void parse_scene_child(const XMLElement* el, const std::string& file, int depth) {
@@ -224,7 +159,7 @@ class SceneParser {
     const std::string key = fs::weakly_canonical(fs::path(path), ec).generic_string();
     for (const std::string& open : include_stack_)
       if (open == key) e.fail_attribute("file", in_quotes(path) + " includes itself");
-    auto text = read_text_file(path);
+    auto text = io::read_text_file(path);
     if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
     include_stack_.push_back(key);
     parse_document(*text, path, depth + 1, /*included=*/true);
@@ -308,7 +243,7 @@ class SceneParser {
       if (auto n = e.vec3("normal")) {
         const Real len = n->norm();
         if (!(len > Real(1e-9))) e.fail_attribute("normal", "must not be zero");
-        s.local.rot = rotation_from_z(*n / len);
+        s.local.rot = io::rotation_from_z(*n);
       } else {
         s.local.rot = e.rotation();
       }
@@ -330,7 +265,7 @@ class SceneParser {
         const int segments = e.integer("segments", 3).value_or(16);
         if (segments > 1024) e.fail_attribute("segments", "must be at most 1024");
         s.type = ShapeType::ConvexMesh;
-        s.vertices = cylinder_vertices(s.radius, s.half_length, segments);
+        s.vertices = io::cylinder_vertices(s.radius, s.half_length, segments);
       }
     } else if (type == "box") {
       s.type = ShapeType::Box;
@@ -1099,7 +1034,7 @@ Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string
 }
 
 Result<SceneSpec> load_scene_file(const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = io::read_text_file(path);
   if (!text) return Error{io::format_error(path, 0, "", "cannot read the scene file")};
   return parse_scene_xml(*text, path);
 }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "io/generated_geometry.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 
@@ -30,8 +31,6 @@ namespace sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr double kPi = 3.14159265358979323846;
 
 std::string number(Real v) {
   char buf[64];
@@ -113,26 +112,12 @@ Vec3 decode_axis(const Vec3& v) { return v / v.norm(); }
 
 bool is_identity(const Quat& q) { return q.w() == 1 && q.x() == 0 && q.y() == 0 && q.z() == 0; }
 
-// The vertices the parser generates for <cylinder> (scene_xml.cpp, cylinder_vertices).
-std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments) {
-  std::vector<Vec3> v;
-  v.reserve(2 * static_cast<std::size_t>(segments));
-  for (int side = 0; side < 2; ++side) {
-    const Real z = side == 0 ? -half_length : half_length;
-    for (int k = 0; k < segments; ++k) {
-      const double a = 2.0 * kPi * k / segments;
-      v.emplace_back(radius * static_cast<Real>(std::cos(a)), radius * static_cast<Real>(std::sin(a)), z);
-    }
-  }
-  return v;
-}
-
 // The segment count when the shape's vertices are exactly a generated cylinder's, else 0.
 int cylinder_segments(const ShapeSpec& s) {
   const std::size_t n = s.vertices.size();
   if (n % 2 != 0 || n < 6 || n > 2048 || !(s.radius > 0) || !(s.half_length > 0)) return 0;
   const int segments = static_cast<int>(n / 2);
-  const std::vector<Vec3> expected = cylinder_vertices(s.radius, s.half_length, segments);
+  const std::vector<Vec3> expected = io::cylinder_vertices(s.radius, s.half_length, segments);
   for (std::size_t i = 0; i < n; ++i)
     if (expected[i] != s.vertices[i]) return 0;
   return segments;

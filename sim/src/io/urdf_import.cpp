@@ -28,18 +28,11 @@ using io::AttrSet;
 using io::in_quotes;
 using io::JointDesc;
 using io::LinkDesc;
-using io::ParseError;
 using io::Range;
 using io::RobotDesc;
 using io::Warnings;
 using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
-
-std::vector<const XMLElement*> children_of(const XMLElement* e) {
-  std::vector<const XMLElement*> out;
-  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) out.push_back(c);
-  return out;
-}
 
 Quat rpy_rotation(const Vec3& rpy) {
   return Quat(Eigen::AngleAxis<Real>(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxis<Real>(rpy.y(), Vec3::UnitY()) *
@@ -53,23 +46,19 @@ class UrdfParser {
 
   void parse(const std::string& text) {
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) io::throw_xml_syntax_error(doc, file_);
-    const XMLElement* root = doc.RootElement();
-    if (!root) io::fail_at(file_, 0, "", "the document has no root element");
-    if (std::string_view(root->Name()) != "robot")
-      io::fail_at(file_, root->GetLineNum(), root->Name(), "the root element must be <robot>");
+    const XMLElement* root = io::parse_root(doc, text, file_, "robot");
     AttrSet robot(root, file_);
     robot.warn_unknown({"name", "version"}, warnings_);
     desc_.name = robot.text("name").value_or(fs::path(file_).stem().string());
 
     // Named colours first: a <visual> may use a <material> defined later.
-    for (const XMLElement* c : children_of(root))
+    for (const XMLElement* c : io::child_elements(root))
       if (std::string_view(c->Name()) == "material") parse_material(c, true);
-    for (const XMLElement* c : children_of(root)) {
+    for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link") parse_link(c);
     }
-    for (const XMLElement* c : children_of(root)) {
+    for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link" || name == "material") continue;
       if (name == "joint") parse_joint(c);
@@ -112,7 +101,7 @@ class UrdfParser {
     AttrSet a(e, file_);
     a.warn_unknown({"name"}, warnings_);
     std::optional<std::array<float, 4>> rgba;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "color") rgba = parse_rgba(c);
       else if (n == "texture") {
@@ -140,12 +129,12 @@ class UrdfParser {
     if (link_index_.count(link.name))
       a.fail_attribute("name", "duplicate link name " + in_quotes(link.name));
     // <inertial> first: a mesh that cannot be read falls back to a box sized from it.
-    for (const XMLElement* c : children_of(e))
+    for (const XMLElement* c : io::child_elements(e))
       if (std::string_view(c->Name()) == "inertial") {
         if (link.inertial) warn_element(c, "a second <inertial>, ignored");
         else link.inertial = parse_inertial(c);
       }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "inertial") continue;
       if (n == "collision") parse_collision(c, link);
@@ -177,7 +166,7 @@ class UrdfParser {
     } else {
       a.warn(warnings_, "no <inertia>: a zero tensor, corrected below");
     }
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n != "origin" && n != "mass" && n != "inertia") warn_element(c, "unsupported element, skipped");
     }
@@ -250,7 +239,7 @@ class UrdfParser {
   void parse_collision(const XMLElement* e, LinkDesc& link) {
     AttrSet a(e, file_);
     a.warn_unknown({"name", "group"}, warnings_);
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n != "origin" && n != "geometry") warn_element(c, "unsupported element, skipped");
     }
@@ -278,7 +267,7 @@ class UrdfParser {
         break;
       case RobotVisual::Geometry::Cylinder:
         s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_points(g.radius, g.half_length, options_.cylinder_segments);
+        s.vertices = io::cylinder_vertices(g.radius, g.half_length, options_.cylinder_segments);
         break;
       case RobotVisual::Geometry::Mesh: {
         std::string error;
@@ -303,7 +292,7 @@ class UrdfParser {
     AttrSet a(e, file_);
     a.warn_unknown({"name", "group"}, warnings_);
     std::optional<std::array<float, 4>> rgba;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "material") rgba = parse_material(c, false);
       else if (n != "origin" && n != "geometry") warn_element(c, "unsupported element, skipped");
@@ -432,7 +421,7 @@ class UrdfParser {
     jd.origin = parse_origin(e);
     jd.axis = Vec3::UnitX();
     bool has_limit_range = false;
-    for (const XMLElement* c : children_of(e)) {
+    for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       AttrSet ca(c, file_);
       if (n == "origin") continue;
@@ -540,21 +529,12 @@ class UrdfParser {
 }  // namespace
 
 Result<ImportResult> parse_urdf(const std::string& xml_text, const std::string& file_name, const ImportOptions& options) {
-  try {
-    ImportResult out;
-    UrdfParser(file_name, options, out).parse(xml_text);
-    return out;
-  } catch (const ParseError& e) {
-    return Error{e.what()};
-  } catch (const std::exception& e) {
-    return Error{file_name + ": " + e.what()};
-  }
+  return io::import_text(file_name,
+                         [&](ImportResult& out) { UrdfParser(file_name, options, out).parse(xml_text); });
 }
 
 Result<ImportResult> import_urdf(const std::string& path, const ImportOptions& options) {
-  auto text = io::read_file_text(path);
-  if (!text) return Error{path + ": cannot read the file"};
-  return parse_urdf(*text, path, options);
+  return io::import_file(path, options, parse_urdf);
 }
 
 Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pose& base, bool fixed_base) {

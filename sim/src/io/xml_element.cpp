@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 namespace sim::io {
 
@@ -99,6 +101,59 @@ bool parse_int(std::string_view text, long long& out) {
   if (ec != std::errc() || ptr != text.data() + text.size()) return false;
   out = v;
   return true;
+}
+
+void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file) {
+  // ErrorStr() reads "Error=NAME ErrorID=N (0xN) Line number=L: detail"; the detail often names
+  // the element ("XMLElement name=body").
+  std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+  const auto colon = detail.find(": ");
+  detail = colon == std::string::npos ? std::string() : detail.substr(colon + 2);
+  std::string element;
+  if (detail.rfind("XMLElement name=", 0) == 0) {
+    element = detail.substr(16);
+    detail.clear();
+  }
+  std::string what;
+  switch (doc.ErrorID()) {
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "not closed, or closed by a different end tag"; break;
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "malformed attribute (values must be quoted)"; break;
+    case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "malformed element"; break;
+    case tinyxml2::XML_ERROR_PARSING_TEXT: what = "malformed text"; break;
+    case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "malformed comment"; break;
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the document is empty"; break;
+    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: what = "elements nested too deeply"; break;
+    default: what = "malformed XML"; break;
+  }
+  what = "XML syntax error: " + what + " (" + doc.ErrorName() + ")";
+  if (!detail.empty()) what += ": " + detail;
+  fail_at(file, doc.ErrorLineNum(), element, what);
+}
+
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+const tinyxml2::XMLElement* parse_root(tinyxml2::XMLDocument& doc, const std::string& text, const std::string& file,
+                                       std::string_view root_name) {
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) throw_xml_syntax_error(doc, file);
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  if (!root) fail_at(file, 0, "", "the document has no root element");
+  if (std::string_view(root->Name()) != root_name)
+    fail_at(file, root->GetLineNum(), root->Name(), "the root element must be <" + std::string(root_name) + ">");
+  return root;
+}
+
+std::vector<const tinyxml2::XMLElement*> child_elements(const tinyxml2::XMLElement* element) {
+  std::vector<const tinyxml2::XMLElement*> out;
+  for (const tinyxml2::XMLElement* c = element->FirstChildElement(); c; c = c->NextSiblingElement())
+    out.push_back(c);
+  return out;
 }
 
 std::vector<std::string_view> attribute_list(std::initializer_list<std::string_view> names,
@@ -258,12 +313,7 @@ std::optional<bool> XmlElement::boolean(std::string_view attribute) const {
   fail_attribute(attribute, "expected true or false, got " + in_quotes(*s));
 }
 
-std::vector<const tinyxml2::XMLElement*> XmlElement::children() const {
-  std::vector<const tinyxml2::XMLElement*> out;
-  for (const tinyxml2::XMLElement* c = element_->FirstChildElement(); c; c = c->NextSiblingElement())
-    out.push_back(c);
-  return out;
-}
+std::vector<const tinyxml2::XMLElement*> XmlElement::children() const { return child_elements(element_); }
 
 bool XmlElement::has_pose() const {
   for (std::string_view a : kPoseAttributes)

@@ -1,7 +1,9 @@
 // A checked view of one tinyxml2 element for the scene parsers: every attribute must be in the
 // element's allowed list, values are parsed locale-independently (numbers, vectors, booleans)
 // and every failure throws ParseError with "file:line: <element>: what is wrong", where the
-// line is the attribute's own line when an attribute is at fault.
+// line is the attribute's own line when an attribute is at fault. Also the document-level
+// helpers every XML reader here shares (scene files, URDF, MJCF): reading the file, turning a
+// tinyxml2 syntax error into a ParseError, listing child elements.
 #pragma once
 
 #include <optional>
@@ -14,6 +16,7 @@
 #include "sim/spec.hpp"
 
 namespace tinyxml2 {
+class XMLDocument;
 class XMLElement;
 }
 
@@ -40,6 +43,17 @@ std::vector<std::string_view> split_tokens(std::string_view text);
 bool parse_real(std::string_view text, double& out);
 // Decimal integer; false if malformed or out of range.
 bool parse_int(std::string_view text, long long& out);
+
+// A whole file's bytes; nullopt if it cannot be opened or read.
+std::optional<std::string> read_text_file(const std::string& path);
+// Throws ParseError for a tinyxml2 parse failure ("file:line: <element>: XML syntax error: ...").
+[[noreturn]] void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file);
+// Parses `text` (the contents of `file`) into `doc` and returns its root element, which must be
+// <root_name>; throws ParseError for a syntax error, an empty document or another root.
+const tinyxml2::XMLElement* parse_root(tinyxml2::XMLDocument& doc, const std::string& text, const std::string& file,
+                                       std::string_view root_name);
+// The child elements of `element`, in document order.
+std::vector<const tinyxml2::XMLElement*> child_elements(const tinyxml2::XMLElement* element);
 
 // Value constraints checked by the typed getters.
 enum class Range { Any, Positive, NonNegative };
