@@ -234,9 +234,13 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ui::contact_force_panel(*st.forces);
   }
   if (teleop && teleop->available) {  // scenes without a robot get no Teleop panel
-    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
+    // Collapsed, its title bar just above the SDF baker's (both open upwards over the scene).
+    const float title_bar = ImGui::GetFrameHeight() + 4.0f;
+    ImGui::SetNextWindowPos(
+        ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin - title_bar)),
+        ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 260), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     teleop->finger_forces = st.forces.get();
     edits.teleop = ui::teleop_panel(*teleop);
   }
