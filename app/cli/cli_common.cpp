@@ -146,7 +146,20 @@ std::string load_summary(const LoadedScene& scene) {
     out += buf;
   }
   std::snprintf(buf, sizeof buf, ", compiled in %.3f s", scene.compile_seconds);
-  return out + buf;
+  out += buf;
+  // Robot link pairs overlapping at the initial pose, filtered from self-collision.
+  const sim::Model& m = scene.model;
+  if (!m.initial_overlap_pairs.empty()) {
+    std::snprintf(buf, sizeof buf, "\nself-collision: filtered %zu link pair%s overlapping at the initial pose:",
+                  m.initial_overlap_pairs.size(), m.initial_overlap_pairs.size() == 1 ? "" : "s");
+    out += buf;
+    for (const sim::Model::FilteredPair& p : m.initial_overlap_pairs) {
+      std::snprintf(buf, sizeof buf, " %s/%s (%.1f mm)", m.body_name[p.body_a].c_str(), m.body_name[p.body_b].c_str(),
+                    1000 * static_cast<double>(p.depth));
+      out += buf;
+    }
+  }
+  return out;
 }
 
 bool is_robot_import_error(const std::string& error) {

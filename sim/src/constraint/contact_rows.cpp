@@ -81,7 +81,9 @@ void evaluate_contact_rows(const Model& model, const ContactBuffer& contacts, co
       const int r = rs[j];
       rows.row_grad_a[r] = side_gradient(k.a, arm_a, dirs[j]);
       rows.row_grad_b[r] = -side_gradient(k.b, arm_b, dirs[j]);
-      rows.row_value[r] = j == 0 ? k.normal.dot(pa - pb) - k.thickness : Real(0);
+      // Normal: C_n (eq. 9) plus the allowance of a contact penetrating at q⁻ (row_bias, set by
+      // relax_initial_penetration after the evaluation at q⁻; 0 before and for other contacts).
+      rows.row_value[r] = j == 0 ? k.normal.dot(pa - pb) - k.thickness + rows.row_bias[r] : Real(0);
     }
   });
 }

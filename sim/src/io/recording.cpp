@@ -74,6 +74,7 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "regularization") return num(o.regularization);
   if (key == "jacobi_weight") return num(o.jacobi_weight);
   if (key == "contact_margin") return num(o.contact_margin);
+  if (key == "max_depenetration_velocity") return num(o.max_depenetration_velocity);
   if (key == "divergence_limit") return num(o.divergence_limit);
   if (key == "warm_start") return o.warm_start ? "true" : "false";
   if (key == "geometric_stiffness") return o.geometric_stiffness ? "true" : "false";
