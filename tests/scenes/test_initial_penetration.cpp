@@ -92,7 +92,7 @@ TEST_CASE("initial penetration: a box 5 mm into the ground is pushed out at the 
   CHECK(end.speed < Real(1e-3));
 }
 
-TEST_CASE("initial penetration: unbounded (eq. 9 as printed) pops out in one step; v_max = 0 holds the depth",
+TEST_CASE("initial penetration: unbounded (eq. 9 as printed) pops out in one step, v_max = 0 holds the depth",
           "[scene][contact][depenetration]") {
   SECTION("v_max = inf: the whole gap in one step, speed δ/h") {
     const sim::Model model = box_into_ground(std::numeric_limits<Real>::infinity());
