@@ -148,17 +148,7 @@ std::string load_summary(const LoadedScene& scene) {
   std::snprintf(buf, sizeof buf, ", compiled in %.3f s", scene.compile_seconds);
   out += buf;
   // Robot link pairs overlapping at the initial pose, filtered from self-collision.
-  const sim::Model& m = scene.model;
-  if (!m.initial_overlap_pairs.empty()) {
-    std::snprintf(buf, sizeof buf, "\nself-collision: filtered %zu link pair%s overlapping at the initial pose:",
-                  m.initial_overlap_pairs.size(), m.initial_overlap_pairs.size() == 1 ? "" : "s");
-    out += buf;
-    for (const sim::Model::FilteredPair& p : m.initial_overlap_pairs) {
-      std::snprintf(buf, sizeof buf, " %s/%s (%.1f mm)", m.body_name[p.body_a].c_str(), m.body_name[p.body_b].c_str(),
-                    1000 * static_cast<double>(p.depth));
-      out += buf;
-    }
-  }
+  if (const std::string note = sim::describe_initial_overlaps(scene.model); !note.empty()) out += "\n" + note;
   return out;
 }
 

@@ -85,6 +85,8 @@ TEST_CASE("initial overlap filter: only the pair overlapping at the initial pose
   // link3 sits 1 mm above the base (within the contact margin, not overlapping): it still collides.
   CHECK_FALSE(filtered(m, base, link3));
   CHECK(m.no_collision_pairs.size() == 1);
+  CHECK(sim::describe_initial_overlaps(m) ==
+        "self-collision: filtered 1 link pair overlapping at the initial pose: base/link2 (5.0 mm)");
   sim::State state = sim::make_initial_state(m);
   sim::Workspace ws;
   REQUIRE(sim::step(m, state, sim::make_initial_control(m), ws).ok());
@@ -105,6 +107,7 @@ TEST_CASE("initial overlap filter: self_collision=false filters every pair and l
   const fs::path dir = write_robot("off");
   const sim::Model m = load(dir, "false");
   CHECK(m.initial_overlap_pairs.empty());
+  CHECK(sim::describe_initial_overlaps(m).empty());
   CHECK(m.no_collision_pairs.size() == 6);  // 4 bodies: all 6 pairs
 }
 

@@ -1,6 +1,7 @@
 #include "compile/initial_overlap_filter.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "collision/collide.hpp"
 #include "sim/state.hpp"
@@ -41,3 +42,20 @@ void filter_initial_overlaps(const SceneSpec& spec, Model& model) {
 }
 
 }  // namespace sim::detail
+
+namespace sim {
+
+std::string describe_initial_overlaps(const Model& m) {
+  if (m.initial_overlap_pairs.empty()) return {};
+  const std::size_t n = m.initial_overlap_pairs.size();
+  std::string out = "self-collision: filtered " + std::to_string(n) + " link pair" + (n == 1 ? "" : "s") +
+                    " overlapping at the initial pose:";
+  for (const Model::FilteredPair& p : m.initial_overlap_pairs) {
+    char depth[32];
+    std::snprintf(depth, sizeof depth, "%.1f", 1000 * static_cast<double>(p.depth));
+    out += " " + m.body_name[p.body_a] + "/" + m.body_name[p.body_b] + " (" + depth + " mm)";
+  }
+  return out;
+}
+
+}  // namespace sim
