@@ -146,7 +146,10 @@ std::string load_summary(const LoadedScene& scene) {
     out += buf;
   }
   std::snprintf(buf, sizeof buf, ", compiled in %.3f s", scene.compile_seconds);
-  return out + buf;
+  out += buf;
+  // Robot link pairs overlapping at the initial pose, filtered from self-collision.
+  if (const std::string note = sim::describe_initial_overlaps(scene.model); !note.empty()) out += "\n" + note;
+  return out;
 }
 
 bool is_robot_import_error(const std::string& error) {

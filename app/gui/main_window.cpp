@@ -483,7 +483,10 @@ bool MainWindow::open_scene(const QString& path) {
   add_recent(QFileInfo(path).absoluteFilePath());
   settings_->setValue(QStringLiteral("files/last_scene"), QFileInfo(path).absoluteFilePath());
   settings_->setValue(QStringLiteral("files/last_dir"), QFileInfo(path).absolutePath());
-  statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+  if (document_->open_note().isEmpty())
+    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+  else
+    statusBar()->showMessage(tr("Opened %1; %2").arg(path, document_->open_note()), 10000);
   return true;
 }
 

@@ -103,6 +103,7 @@ bool SceneDocument::open_spec(sim::SceneSpec spec, const QString& path, QString*
   if (!model) return false;
   spec_ = std::move(spec);
   path_ = path;
+  open_note_ = q(sim::describe_initial_overlaps(*model));
   has_scene_ = true;
   undo_.clear();
   undo_.setClean();

@@ -37,6 +37,9 @@ class SceneDocument : public QObject {
 
   bool has_scene() const { return has_scene_; }
   const QString& path() const { return path_; }
+  // What the last open_file/open_spec's compile has to say (robot link pairs filtered from
+  // self-collision for overlapping at the initial pose); empty when nothing.
+  const QString& open_note() const { return open_note_; }
   QString display_name() const;                      // file name, or the scene's name
   bool modified() const { return !undo_.isClean(); }
   const sim::SceneSpec& spec() const { return spec_; }
@@ -80,6 +83,7 @@ class SceneDocument : public QObject {
   SimRunner& runner_;
   sim::SceneSpec spec_;
   QString path_;
+  QString open_note_;
   bool has_scene_ = false;
   QUndoStack undo_;
 };

@@ -241,6 +241,8 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(real(item, "jacobi_weight", "Jacobi weight", o.jacobi_weight, 1e-6, 1, "", false, 3, 0.05));
       out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
       out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
+      out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,
+                         0, kBig, "m/s", false, 3, 0.1));
       out.push_back(real(item, "divergence_limit", "divergence limit", o.divergence_limit, 0, kBig, "", false, 0, 1e6));
       break;
     }

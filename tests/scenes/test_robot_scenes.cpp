@@ -3,7 +3,8 @@
 // and joints, counted independently), stand still under their drives for 2 s (every driven joint
 // within 0.05 rad or m of its target, nothing non-finite), and the Allegro fingers, closed on the
 // can by drive targets, press on it: the fingers carry contact force and the can, at rest in the
-// hand, is in equilibrium (its contact forces sum to -m g).
+// hand, is in equilibrium (its contact forces sum to -m g). Both robots collide with themselves,
+// except the link pairs overlapping at the initial pose (filtered at compile, listed here).
 #include <catch2/catch.hpp>
 
 #include <tinyxml2.h>
@@ -130,6 +131,27 @@ void stands_still(const LoadedRobotScene& scene) {
   CHECK(speed < Real(0.01));
 }
 
+// The robot's self-collision is on and exactly these body pairs (overlapping at the initial pose)
+// are filtered (Model::initial_overlap_pairs), each about `depth` deep.
+void check_filtered_pairs(const sim::Model& m, std::vector<std::pair<std::string, std::string>> expected,
+                          std::vector<Real> depth) {
+  REQUIRE(m.initial_overlap_pairs.size() == expected.size());
+  CHECK(m.no_collision_pairs.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    bool found = false;
+    for (const sim::Model::FilteredPair& p : m.initial_overlap_pairs) {
+      const std::string& a = m.body_name[p.body_a];
+      const std::string& b = m.body_name[p.body_b];
+      if ((a == expected[i].first && b == expected[i].second) || (a == expected[i].second && b == expected[i].first)) {
+        found = true;
+        CHECK(p.depth == Approx(depth[i]).margin(2e-4));
+      }
+    }
+    INFO(expected[i].first << " / " << expected[i].second);
+    CHECK(found);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("robot scenes: the Allegro hand holds its pose for 2 s", "[scene][robot]") {
@@ -141,6 +163,8 @@ TEST_CASE("robot scenes: the Allegro hand holds its pose for 2 s", "[scene][robo
   const LoadedRobotScene scene = load_and_count("allegro.xml", 21, 20, 3, 0);
   CHECK(scene.spec.robots[0].body_count == 17);
   CHECK(scene.spec.robots[0].joint_count == 16);
+  // Self-collision on; the thumb's second link, 6.8 mm into the palm at rest, is filtered.
+  check_filtered_pairs(scene.model, {{"base_link", "link_13.0"}}, {Real(0.0068)});
   stands_still(scene);
 }
 
@@ -154,6 +178,9 @@ TEST_CASE("robot scenes: Fetch holds its pose for 2 s", "[scene][robot]") {
   const LoadedRobotScene scene = load_and_count("fetch.xml", 26, 25, 6, 4);
   CHECK(scene.spec.robots[0].body_count == 16);
   CHECK(scene.spec.robots[0].joint_count == 15);
+  // Self-collision on; two pairs overlap at rest (URDF collision meshes) and are filtered.
+  check_filtered_pairs(scene.model, {{"base_link", "bellows_link"}, {"l_gripper_finger_link", "r_gripper_finger_link"}},
+                       {Real(0.0011), Real(0.0006)});
   stands_still(scene);
 }
 

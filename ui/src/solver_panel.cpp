@@ -66,6 +66,7 @@ bool solver_panel(SolverPanelView& view) {
   changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
   changed |= slider_real("Newton tolerance", o.newton_tolerance, 0.0f, 1e-3f, "%.1e", false);
   changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);
+  changed |= slider_real("Max depenetration velocity [m/s]", o.max_depenetration_velocity, 0.0f, 10.0f, "%.2f", false);
   ImGui::Separator();
   changed |= ImGui::SliderFloat("dt [s]", &view.dt, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::SliderInt("Substeps", &o.substeps, 1, 32);

@@ -2,6 +2,8 @@
 // frames, convex hulls, dense ids). Errors name the file, line and element.
 #pragma once
 
+#include <string>
+
 #include "sim/model.hpp"
 #include "sim/result.hpp"
 #include "sim/spec.hpp"
@@ -9,5 +11,10 @@
 namespace sim {
 
 Result<Model> compile_model(const SceneSpec& spec);
+
+// "self-collision: filtered 1 link pair overlapping at the initial pose: base_link/link_13.0
+// (6.8 mm)" for the robot link pairs compile_model filtered (Model::initial_overlap_pairs); empty
+// when there are none.
+std::string describe_initial_overlaps(const Model& model);
 
 }  // namespace sim

@@ -100,8 +100,17 @@ struct Model {
   std::vector<Real> joint_initial_target, joint_initial_target_velocity;
 
   // Body pairs (lower, higher index) that never collide, besides those joined by a joint: the
-  // bodies of a robot included with self_collision="false" (RobotIncludeSpec).
+  // bodies of a robot included with self_collision="false" (RobotIncludeSpec), and those of
+  // initial_overlap_pairs.
   std::vector<std::array<int, 2>> no_collision_pairs;
+  // Body pairs of a robot included with self_collision="true" whose shapes overlap at the
+  // initial pose (compile/initial_overlap_filter.hpp), with their deepest penetration [m]: they
+  // are filtered (also listed in no_collision_pairs) and reported when the scene loads.
+  struct FilteredPair {
+    int body_a = -1, body_b = -1;
+    Real depth = 0;
+  };
+  std::vector<FilteredPair> initial_overlap_pairs;
 
   // ---- sizes -------------------------------------------------------------------------------
   int dof_count() const { return 6 * body_count + 3 * particle_count; }

@@ -31,6 +31,10 @@ struct SolverOptions {
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]
+  // A contact already penetrating at the step's start is asked to recover at most this speed
+  // times h per step, and never to penetrate further (0: hold the depth; inf: close the whole
+  // gap in one step, eq. 9 as printed) [m/s]. See relax_initial_penetration (newton_solver.cpp).
+  Real max_depenetration_velocity = Real(1);
   Real divergence_limit = Real(1e8);// residual above this marks the step diverged
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "collision/convex_hull.hpp"
+#include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
@@ -297,6 +298,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
   }
 
   m.material_count = static_cast<int>(m.material_name.size());
+  detail::filter_initial_overlaps(spec, m);
   return m;
 }
 

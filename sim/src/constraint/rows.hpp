@@ -35,7 +35,9 @@ struct RowSet {
   std::vector<std::int8_t> row_sub;    // which row of its source (count)
   std::vector<Real> row_compliance;    // e: bilateral [m/N] or drive [m/(N s)] rows (count)
   std::vector<Real> row_bound;         // drive effort bound F [N], < 0 unbounded (count)
-  std::vector<Real> row_bias;          // drive velocity bias b of φ = J u + b + e λ [m/s] (count)
+  std::vector<Real> row_bias;          // constant term of the row (count): drive velocity bias b of
+                                       // φ = J u + b + e λ [m/s]; contact normal: allowance added to
+                                       // C_n for a contact penetrating at q⁻ [m] (>= 0)
   std::vector<Real> row_r;             // complementarity preconditioner r (eq. 66) (count)
   // ---- evaluated each Newton iteration ----
   std::vector<Vec6> row_grad_a;        // ∇C G, side a (count)

@@ -70,7 +70,8 @@ std::string bad_value(std::string_view key, std::string_view value, std::string_
 std::vector<std::string> solver_option_keys() {
   return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
           "newton_tolerance", "linear_tolerance", "damping", "regularization", "warm_start",
-          "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "divergence_limit"};
+          "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
+          "divergence_limit"};
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
@@ -119,6 +120,7 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   if (key == "linear_tolerance") return nonnegative_real(o.linear_tolerance);
   if (key == "regularization") return nonnegative_real(o.regularization);
   if (key == "contact_margin") return nonnegative_real(o.contact_margin);
+  if (key == "max_depenetration_velocity") return nonnegative_real(o.max_depenetration_velocity);
   if (key == "divergence_limit") return nonnegative_real(o.divergence_limit);
   if (key == "damping" || key == "jacobi_weight") {
     Real v = 0;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace sim {
@@ -74,6 +75,7 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "regularization") return num(o.regularization);
   if (key == "jacobi_weight") return num(o.jacobi_weight);
   if (key == "contact_margin") return num(o.contact_margin);
+  if (key == "max_depenetration_velocity") return num(o.max_depenetration_velocity);
   if (key == "divergence_limit") return num(o.divergence_limit);
   if (key == "warm_start") return o.warm_start ? "true" : "false";
   if (key == "geometric_stiffness") return o.geometric_stiffness ? "true" : "false";
@@ -159,6 +161,9 @@ Result<Recording> load_recording(const std::string& path) {
   if (!rd.pod(real_size) || real_size != sizeof(Real)) return Error{path + ": recorded with another Real precision"};
   if (!rd.string(r.scene_file)) return bad("scene");
   if (!rd.pod(key_count) || key_count > 1000) return bad("options");
+  // Recordings made before max_depenetration_velocity existed ran eq. 9 unbounded; newer ones
+  // store the key and override this.
+  r.options.max_depenetration_velocity = std::numeric_limits<Real>::infinity();
   for (std::uint32_t i = 0; i < key_count; ++i) {
     std::string k, v;
     if (!rd.string(k) || !rd.string(v)) return bad("options");
