@@ -293,7 +293,7 @@ TEST_CASE("the SDF baker's Apply rebakes the bowl's grid in the running simulati
   CHECK(document.spec().bodies[static_cast<std::size_t>(bowl)].shapes[0].sdf_voxel_size == 0.002);
 }
 
-TEST_CASE("opening a URDF gives an untitled scene with the robot; Save As writes a scene that reopens",
+TEST_CASE("opening a URDF gives an untitled scene with the robot, Save As writes a scene that reopens",
           "[app][document][robot]") {
   app_test::qt_app();
   SimRunner runner;

@@ -397,7 +397,7 @@ TEST_CASE("edits the <robot> element cannot hold are refused, naming the body", 
   CHECK(read_file(path) == "previous contents\n");
 }
 
-TEST_CASE("deleting bodies keeps the robot includes consistent; robot bodies are refused", "[app][writer][robot]") {
+TEST_CASE("deleting bodies keeps the robot includes consistent, robot bodies are refused", "[app][writer][robot]") {
   const fs::path dir = test::scratch_dir("app_writer_robot_erase");
   sim::SceneSpec spec = load(robot_scene(dir));
   const sim::RobotIncludeSpec before = spec.robots[0];

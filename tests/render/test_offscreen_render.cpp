@@ -121,7 +121,7 @@ TEST_CASE("a body appears where the camera projects it", "[render]") {
   check_no_new_validation_errors(*ctx, errors_before);
 }
 
-TEST_CASE("overlays and selection change the image; equal input renders equal pixels", "[render]") {
+TEST_CASE("overlays and selection change the image, equal input renders equal pixels", "[render]") {
   auto* ctx = context_or_skip();
   if (!ctx) return;
   const int errors_before = ctx->validation_counts().errors;

@@ -197,7 +197,7 @@ Real point_triangle_distance(const Vec3& p, const Vec3& a, const Vec3& b, const 
 
 }  // namespace
 
-TEST_CASE("crossed elongated boxes rest edge on edge; vertex sampling alone falls through", "[scene][sdf]") {
+TEST_CASE("crossed elongated boxes rest edge on edge, vertex sampling alone falls through", "[scene][sdf]") {
   sim::SdfContactOptions full;  // vertices + golden-section edges + PGD faces
   const CrossedResult with_edges = crossed_boxes(full, 60);
   INFO("edges: penetration " << with_edges.penetration << " m, drop " << with_edges.drop << " m");

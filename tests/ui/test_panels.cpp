@@ -90,7 +90,7 @@ TEST_CASE("the solver panel's choices change the solver seen in the trace", "[ui
   CHECK(final_residual(0) != final_residual(1));
 }
 
-TEST_CASE("the joint panel lists driven joints with their limits; force history keeps the latest", "[ui]") {
+TEST_CASE("the joint panel lists driven joints with their limits, force history keeps the latest", "[ui]") {
   sim::SceneSpec spec;
   test::add_body(spec, "link", sim::Vec3(0, 0, 1), 1.0, test::box_shape(sim::Vec3(0.1, 0.1, 0.1)));
   sim::JointSpec j;

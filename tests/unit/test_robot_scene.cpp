@@ -74,7 +74,7 @@ void check_standing_robot(const fs::path& path, sim::Real joint_tolerance) {
 
 }  // namespace
 
-TEST_CASE("a description's kind comes from its root element; other files are errors", "[io][robot]") {
+TEST_CASE("a description's kind comes from its root element, other files are errors", "[io][robot]") {
   CHECK(sim::description_kind((arm_dir() / "urdf" / "gripper_arm.urdf").string()).value() == sim::DescriptionKind::Urdf);
   CHECK(sim::description_kind((arm_dir() / "mjcf" / "gripper_arm.xml").string()).value() == sim::DescriptionKind::Mjcf);
   const fs::path scene = fs::path(COULOMB_SOURCE_DIR) / "assets" / "scenes" / "incline.xml";

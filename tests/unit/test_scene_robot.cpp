@@ -162,7 +162,7 @@ TEST_CASE("<robot>: self_collision=false lists the robot's body pairs for the co
   CHECK(sim::compile_model(with)->no_collision_pairs.empty());
 }
 
-TEST_CASE("<robot>: paths resolve relative to the scene file; MJCF by extension", "[unit][io][robot]") {
+TEST_CASE("<robot>: paths resolve relative to the scene file, MJCF by extension", "[unit][io][robot]") {
   const fs::path dir = test::scratch_dir("scene_robot_relative");
   fs::create_directories(dir / "scenes");
   fs::copy(kArm, dir / "gripper_arm", fs::copy_options::recursive);

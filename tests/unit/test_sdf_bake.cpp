@@ -249,7 +249,7 @@ TEST_CASE("bad meshes bake with warnings instead of failing", "[unit][sdf]") {
   }
 }
 
-TEST_CASE("mesh files load through Assimp; unreadable files are errors", "[unit][sdf]") {
+TEST_CASE("mesh files load through Assimp, unreadable files are errors", "[unit][sdf]") {
   TempDir dir("sdf-mesh");
   const sim::TriangleMesh cone = sim::make_cone_mesh(0.1, 0.25, 24);
   const std::string obj = (dir.path / "cone.obj").string();

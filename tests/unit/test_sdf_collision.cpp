@@ -78,7 +78,7 @@ TEST_CASE("a particle near a mesh gets the exact gap and normal of its surface",
   }
 }
 
-TEST_CASE("crossed box edges get a contact from the edge search; vertex sampling finds none", "[unit][sdf]") {
+TEST_CASE("crossed box edges get a contact from the edge search, vertex sampling finds none", "[unit][sdf]") {
   sim::SdfContactOptions full;
   const sim::Model model = test::compile(crossed_boxes(full));
   sim::detail::CollisionScratch scratch;
@@ -107,7 +107,7 @@ TEST_CASE("crossed box edges get a contact from the edge search; vertex sampling
   // boxes (§6.4.2), and why rigid meshes get vertex tests plus golden-section search on edges.
 }
 
-TEST_CASE("a cloth face over a sharp apex gets corner contacts; its particles alone get none", "[unit][sdf]") {
+TEST_CASE("a cloth face over a sharp apex gets corner contacts, its particles alone get none", "[unit][sdf]") {
   const Real height = 0.25;
   sim::SceneSpec spec;
   spec.world_shapes.push_back(test::mesh_shape(sim::make_cone_mesh(0.1, height, 48), 0.002));
