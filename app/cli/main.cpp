@@ -29,10 +29,12 @@ void print_help() {
       "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
       "      --overlay contacts,normals,forces,joints,frames,bounds|all  --select body  --yaw/--pitch deg  --zoom f\n"
       "      --color-by speed|contact_force|mass   colour bodies and particles by a per-element field\n"
+      "      --overlay sdf_slice,sdf_samples  --slice-axis x|y|z  --slice-pos 0..1   SDF slice and contact samples\n"
       "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
       "  coulomb help\n\n"
-      "<scene> is a scene file or the name of a shipped scene (assets/scenes/<name>.xml).\n"
+      "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"
+      "shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
       "  linear_solver (pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
       "  damping, regularization, warm_start, geometric_stiffness, substeps, contact_margin, ...\n");
