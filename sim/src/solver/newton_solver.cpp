@@ -8,6 +8,7 @@
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "core/parallel.hpp"
+#include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
 
 namespace sim {
@@ -484,45 +485,6 @@ void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
 
 bool all_finite(const VecX& v) { return v.allFinite(); }
 
-// Blow-up detector on the step's result: every joint row is a hard (or compliant, eq. 8)
-// constraint, so |c + eλ| after the solve is the joint coming apart. Rotational rows are
-// angles [rad] (2 v_r or p·k_b ≈ sin θ); positional rows are compared with the larger jointed
-// body's bounding radius, the scale at which a link visibly leaves its joint. A solve that
-// converged leaves these near round-off; one that lost a fight against an infeasible contact
-// (a hinge violated by 0.13 rad, a link flying off) leaves them at a sizeable fraction of the
-// scale while residuals stay far below divergence_limit. Records the maxima in the trace and
-// returns true when a row exceeds its limit (offending rows appended, first few).
-bool check_joint_error(const Model& m, const SolverOptions& o, const RowSet& rows, SolverTrace& trace,
-                       StepReport& report, int& worst_joint) {
-  Real worst_ratio = 0;
-  worst_joint = -1;
-  for (int i = 0; i < rows.first_drive; ++i) {
-    const int sub = rows.row_sub[i];
-    if (sub < 0) continue;  // particle distance rows: cloth and ropes stretch by design
-    const int j = rows.row_source[i];
-    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
-    const Real e = rows.row_error[i];
-    Real ratio = 0;
-    if (sub < positional) {
-      const int a = m.joint_body_a[j], b = m.joint_body_b[j];
-      const Real scale = std::max(a >= 0 ? m.body_bound_radius[a] : Real(0), m.body_bound_radius[b]);
-      if (!(scale > 0)) continue;  // no shapes: no length scale to compare with
-      trace.final_joint_position_error_max = std::max(trace.final_joint_position_error_max, e / scale);
-      ratio = e / (scale * o.joint_position_error_limit);
-    } else {
-      trace.final_joint_angle_error_max = std::max(trace.final_joint_angle_error_max, e);
-      ratio = e / o.joint_angle_error_limit;
-    }
-    if (ratio > 1) {
-      if (report.offending_rows.size() < 16) report.offending_rows.push_back(i);
-      if (ratio > worst_ratio) {
-        worst_ratio = ratio;
-        worst_joint = j;
-      }
-    }
-  }
-  return worst_joint >= 0;
-}
 
 }  // namespace
 
@@ -657,11 +619,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   for (int i = rows.first_limit; i < rows.first_friction; ++i)
     comp = std::max(comp, std::abs(std::min(rows.row_value[i], rows.row_r[i] * rows.row_lambda[i])));
   trace.final_complementarity_max = std::max(trace.final_complementarity_max, comp);
-  int worst_joint = -1;
-  if (check_joint_error(m, o, rows, trace, report, worst_joint)) {
+  if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
     report.flags |= kStepJointViolated;
-    report.message = "joint '" + m.joint_name[worst_joint] + "' (" + m.body_name[m.joint_body_b[worst_joint]] +
-                     ") violated beyond joint_angle_error_limit/joint_position_error_limit after the solve (blow-up)";
+    report.message = describe_joint_violation(m, o, rows, v);
     report.timings.integrate += ms_since(ti);
     return;  // the state stays at the step's start, as for a diverged step
   }
