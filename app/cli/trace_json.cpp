@@ -42,6 +42,10 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
   num(out, t.final_bilateral_max);
   out << ",\"complementarity_max\":";
   num(out, t.final_complementarity_max);
+  out << ",\"joint_angle_error_max\":";
+  num(out, t.final_joint_angle_error_max);
+  out << ",\"joint_position_error_max\":";
+  num(out, t.final_joint_position_error_max);
   out << "},\"iterations\":[";
   for (std::size_t k = 0; k < t.iterations.size(); ++k) {
     const sim::NewtonIterationTrace& it = t.iterations[k];

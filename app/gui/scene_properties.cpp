@@ -244,6 +244,10 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,
                          0, kBig, "m/s", false, 3, 0.1));
       out.push_back(real(item, "divergence_limit", "divergence limit", o.divergence_limit, 0, kBig, "", false, 0, 1e6));
+      out.push_back(real(item, "joint_angle_error_limit", "joint angle error limit", o.joint_angle_error_limit, 0, kBig,
+                         "rad", false, 3, 0.01));
+      out.push_back(real(item, "joint_position_error_limit", "joint position error limit", o.joint_position_error_limit,
+                         0, kBig, "x bound radius", false, 3, 0.05));
       break;
     }
     case ItemKind::Material:

@@ -178,6 +178,8 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.substeps", s.substeps, t.substeps);
   d.same("solver.contact_margin", s.contact_margin, t.contact_margin);
   d.same("solver.divergence_limit", s.divergence_limit, t.divergence_limit);
+  d.same("solver.joint_angle_error_limit", s.joint_angle_error_limit, t.joint_angle_error_limit);
+  d.same("solver.joint_position_error_limit", s.joint_position_error_limit, t.joint_position_error_limit);
 
   d.each("materials", a.materials, b.materials, compare_material);
   d.each("world_shapes", a.world_shapes, b.world_shapes, compare_shape);

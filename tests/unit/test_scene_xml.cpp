@@ -64,7 +64,8 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
           linear_iterations="33" newton_tolerance="1e-7" linear_tolerance="1e-5" damping="0.5"
           regularization="1e-8" warm_start="false" geometric_stiffness="false" jacobi_weight="0.25"
           project_friction="no"
-          substeps="2" contact_margin="0.02" divergence_limit="1e6"/>
+          substeps="2" contact_margin="0.02" divergence_limit="1e6" joint_angle_error_limit="0.2"
+          joint_position_error_limit="inf"/>
 </scene>)");
   const sim::SolverOptions& o = spec.solver;
   CHECK(o.ncp == sim::NcpFunction::MinMap);
@@ -83,6 +84,8 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
   CHECK(o.substeps == 2);
   CHECK(o.contact_margin == Real(0.02));
   CHECK(o.divergence_limit == Real(1e6));
+  CHECK(o.joint_angle_error_limit == Real(0.2));
+  CHECK(std::isinf(o.joint_position_error_limit));
 
   // The format must accept exactly the keys the CLI's --set solver.key=value accepts.
   for (const std::string& key : sim::solver_option_keys()) {

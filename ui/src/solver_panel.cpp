@@ -67,6 +67,8 @@ bool solver_panel(SolverPanelView& view) {
   changed |= slider_real("Newton tolerance", o.newton_tolerance, 0.0f, 1e-3f, "%.1e", false);
   changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);
   changed |= slider_real("Max depenetration velocity [m/s]", o.max_depenetration_velocity, 0.0f, 10.0f, "%.2f", false);
+  changed |= slider_real("Joint angle error limit [rad]", o.joint_angle_error_limit, 0.001f, 1.0f, "%.3f", true);
+  changed |= slider_real("Joint position error limit [x radius]", o.joint_position_error_limit, 0.01f, 2.0f, "%.2f", true);
   ImGui::Separator();
   changed |= ImGui::SliderFloat("dt [s]", &view.dt, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::SliderInt("Substeps", &o.substeps, 1, 32);

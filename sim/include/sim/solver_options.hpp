@@ -36,6 +36,12 @@ struct SolverOptions {
   // gap in one step, eq. 9 as printed) [m/s]. See relax_initial_penetration (newton_solver.cpp).
   Real max_depenetration_velocity = Real(1);
   Real divergence_limit = Real(1e8);// residual above this marks the step diverged
+  // Blow-up detector (joint rows after the solve, solver/joint_error_check.cpp): a
+  // step whose result leaves a joint's rotational row violated by more than this angle [rad], or
+  // a positional row by more than this fraction of the larger jointed body's bounding radius, is
+  // flagged kStepJointViolated and not taken (inf: off).
+  Real joint_angle_error_limit = Real(0.05);
+  Real joint_position_error_limit = Real(0.25);
 };
 
 std::string_view to_string(NcpFunction v);

@@ -31,10 +31,13 @@ struct SolverTrace {
   Real final_friction_max = 0;
   Real final_bilateral_max = 0;
   Real final_complementarity_max = 0;       // max over contacts of |min(C_n, λ_n r)| style error, see residual.hpp
+  Real final_joint_angle_error_max = 0;     // max |c + eλ| over joints' rotational rows after the solve [rad]
+  Real final_joint_position_error_max = 0;  // max |c + eλ| / bounding radius over joints' positional rows
   void clear() {
     iterations.clear();
     linear_residuals.clear();
     final_normal_max = final_friction_max = final_bilateral_max = final_complementarity_max = 0;
+    final_joint_angle_error_max = final_joint_position_error_max = 0;
   }
 };
 
@@ -44,6 +47,8 @@ enum StepFlags : std::uint32_t {
   kStepResidualExploded = 1u << 1, // residual above SolverOptions::divergence_limit
   kStepContactBufferFull = 1u << 2,
   kStepInvalidInput = 1u << 3,     // state or control sized for another model
+  kStepJointViolated = 1u << 4,    // a joint row violated after the solve beyond
+                                   // SolverOptions::joint_{angle,position}_error_limit (blow-up)
 };
 
 struct StepTimings {                 // [ms]
@@ -52,7 +57,7 @@ struct StepTimings {                 // [ms]
 
 struct StepReport {
   std::uint32_t flags = kStepOk;
-  std::vector<int> offending_rows;   // rows with non-finite or exploding values (first few)
+  std::vector<int> offending_rows;   // rows with non-finite, exploding or violated values (first few)
   std::string message;               // human-readable reason when flags != 0
   int contact_count = 0;
   int row_count = 0;

@@ -71,7 +71,7 @@ std::vector<std::string> solver_option_keys() {
   return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
           "newton_tolerance", "linear_tolerance", "damping", "regularization", "warm_start",
           "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
-          "divergence_limit"};
+          "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit"};
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
@@ -122,6 +122,8 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   if (key == "contact_margin") return nonnegative_real(o.contact_margin);
   if (key == "max_depenetration_velocity") return nonnegative_real(o.max_depenetration_velocity);
   if (key == "divergence_limit") return nonnegative_real(o.divergence_limit);
+  if (key == "joint_angle_error_limit") return nonnegative_real(o.joint_angle_error_limit);
+  if (key == "joint_position_error_limit") return nonnegative_real(o.joint_position_error_limit);
   if (key == "damping" || key == "jacobi_weight") {
     Real v = 0;
     if (!parse_real(value, v) || !(v > 0 && v <= 1)) return bad_value(key, value, "a number in (0, 1]");

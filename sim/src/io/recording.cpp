@@ -77,6 +77,8 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "contact_margin") return num(o.contact_margin);
   if (key == "max_depenetration_velocity") return num(o.max_depenetration_velocity);
   if (key == "divergence_limit") return num(o.divergence_limit);
+  if (key == "joint_angle_error_limit") return num(o.joint_angle_error_limit);
+  if (key == "joint_position_error_limit") return num(o.joint_position_error_limit);
   if (key == "warm_start") return o.warm_start ? "true" : "false";
   if (key == "geometric_stiffness") return o.geometric_stiffness ? "true" : "false";
   if (key == "project_friction") return o.project_friction ? "true" : "false";

@@ -8,6 +8,7 @@
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "core/parallel.hpp"
+#include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
 
 namespace sim {
@@ -484,6 +485,7 @@ void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
 
 bool all_finite(const VecX& v) { return v.allFinite(); }
 
+
 }  // namespace
 
 void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
@@ -617,6 +619,12 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   for (int i = rows.first_limit; i < rows.first_friction; ++i)
     comp = std::max(comp, std::abs(std::min(rows.row_value[i], rows.row_r[i] * rows.row_lambda[i])));
   trace.final_complementarity_max = std::max(trace.final_complementarity_max, comp);
+  if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
+    report.flags |= kStepJointViolated;
+    report.message = describe_joint_violation(m, o, rows, v);
+    report.timings.integrate += ms_since(ti);
+    return;  // the state stays at the step's start, as for a diverged step
+  }
 
   std::copy(s.q.data(), s.q.data() + m.coord_count(), state.q.begin());
   std::copy(s.u.data(), s.u.data() + dofs, state.u.begin());
