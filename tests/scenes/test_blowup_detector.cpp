@@ -19,6 +19,7 @@
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "support/overlap_robot.hpp"
 #include "support/scene_builders.hpp"
 #include "support/shared_robots.hpp"
 
@@ -81,22 +82,6 @@ JointErrorMax run_unflagged(const sim::Model& m, sim::State& s, const sim::Contr
   return worst;
 }
 
-// The 4-link robot of test_initial_overlap_filter.cpp: link2 (a grandchild of the base, on j2
-// with its lower limit at the rest pose) is 5 mm into the base.
-constexpr const char* kOverlapUrdf = R"(<robot name="overlap">
-  <link name="base"><collision><geometry><box size="0.1 0.1 0.02"/></geometry></collision></link>
-  <link name="link1"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <link name="link2"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <link name="link3"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="link1"/><origin xyz="0 0 0.05"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="link1"/><child link="link2"/><origin xyz="0.03 0 -0.035"/>
-    <axis xyz="0 0 1"/><limit lower="0" upper="1" effort="10" velocity="1"/></joint>
-  <joint name="j3" type="revolute"><parent link="link1"/><child link="link3"/><origin xyz="-0.03 0 -0.029"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-</robot>
-)";
-
 }  // namespace
 
 TEST_CASE("blow-up detector: the Allegro hand with its infeasible thumb contact is flagged, naming a joint",
@@ -131,13 +116,7 @@ TEST_CASE("blow-up detector: the Allegro hand with its infeasible thumb contact 
 
 TEST_CASE("blow-up detector: a robot link pushed into its base against a joint limit is flagged",
           "[scene][solver][divergence][robot]") {
-  const fs::path dir = fs::temp_directory_path() / "coulomb_test_blowup_detector";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "overlap.urdf") << kOverlapUrdf;
-  std::ofstream(dir / "scene.xml") << R"(<scene dt="0.0083"><robot file="overlap.urdf" fixed_base="true" )"
-                                      R"(drive="position" stiffness="0.5" damping="0.01"/></scene>)";
-  auto spec = sim::load_scene_file((dir / "scene.xml").string());
+  auto spec = test::load_overlap_robot_scene("blowup_detector", "true");
   REQUIRE(spec.ok());
   spec->solver.max_depenetration_velocity = std::numeric_limits<Real>::infinity();
   sim::Model m = test::compile(*spec);

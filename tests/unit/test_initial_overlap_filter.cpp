@@ -5,64 +5,28 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "support/model_names.hpp"
+#include "support/overlap_robot.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using sim::Real;
 
-// base (fixed, 10 x 10 x 2 cm, top at z = 0.01) ─j1─ link1 (2 cm cube at z 0.04..0.06)
-//   link1 ─j2─ link2: 2 cm cube at z 0.005..0.025, x 0.02..0.04: 5 mm into the base's top
-//   link1 ─j3─ link3: 2 cm cube at z 0.011..0.031, x -0.04..-0.02: 1 mm above the base
-// link2 and link3 are the base's grandchildren (not jointed to it). 1000 kg/m^3: 8 g links.
-constexpr const char* kUrdf = R"(<robot name="overlap">
-  <link name="base"><collision><geometry><box size="0.1 0.1 0.02"/></geometry></collision></link>
-  <link name="link1"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <link name="link2"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <link name="link3"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="link1"/><origin xyz="0 0 0.05"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="link1"/><child link="link2"/><origin xyz="0.03 0 -0.035"/>
-    <axis xyz="0 0 1"/><limit lower="0" upper="1" effort="10" velocity="1"/></joint>
-  <joint name="j3" type="revolute"><parent link="link1"/><child link="link3"/><origin xyz="-0.03 0 -0.029"/>
-    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-</robot>
-)";
-
-fs::path write_robot(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_test_overlap_filter_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "overlap.urdf") << kUrdf;
-  return dir;
-}
-
-sim::Model load(const fs::path& dir, const std::string& self_collision) {
-  const std::string xml = R"(<scene dt="0.0083"><robot file="overlap.urdf" fixed_base="true" self_collision=")" +
-                          self_collision + R"(" drive="position" stiffness="0.5" damping="0.01"/></scene>)";
-  std::ofstream(dir / "scene.xml") << xml;
-  auto spec = sim::load_scene_file((dir / "scene.xml").string());
+// The 4-link robot of support/overlap_robot.hpp, compiled.
+sim::Model load(const std::string& name, const std::string& self_collision) {
+  auto spec = test::load_overlap_robot_scene("overlap_filter_" + name, self_collision);
   INFO((spec.ok() ? std::string("ok") : spec.error()));
   REQUIRE(spec.ok());
   auto model = sim::compile_model(*spec);
   INFO((model.ok() ? std::string("ok") : model.error()));
   REQUIRE(model.ok());
   return std::move(model.value());
-}
-
-int body(const sim::Model& m, const std::string& name) {
-  for (int b = 0; b < m.body_count; ++b)
-    if (m.body_name[b] == name) return b;
-  FAIL("no body " << name);
-  return -1;
 }
 
 bool filtered(const sim::Model& m, int a, int b) {
@@ -73,9 +37,8 @@ bool filtered(const sim::Model& m, int a, int b) {
 }  // namespace
 
 TEST_CASE("initial overlap filter: only the pair overlapping at the initial pose is filtered", "[unit][compile][robot]") {
-  const fs::path dir = write_robot("pairs");
-  const sim::Model m = load(dir, "true");
-  const int base = body(m, "base"), link2 = body(m, "link2"), link3 = body(m, "link3");
+  const sim::Model m = load("pairs", "true");
+  const int base = test::body_index(m, "base"), link2 = test::body_index(m, "link2"), link3 = test::body_index(m, "link3");
   REQUIRE(m.initial_overlap_pairs.size() == 1);
   const sim::Model::FilteredPair& p = m.initial_overlap_pairs[0];
   CHECK(p.body_a == std::min(base, link2));
@@ -104,8 +67,7 @@ TEST_CASE("initial overlap filter: only the pair overlapping at the initial pose
 
 TEST_CASE("initial overlap filter: self_collision=false filters every pair and lists none as overlapping",
           "[unit][compile][robot]") {
-  const fs::path dir = write_robot("off");
-  const sim::Model m = load(dir, "false");
+  const sim::Model m = load("off", "false");
   CHECK(m.initial_overlap_pairs.empty());
   CHECK(sim::describe_initial_overlaps(m).empty());
   CHECK(m.no_collision_pairs.size() == 6);  // 4 bodies: all 6 pairs
@@ -113,8 +75,7 @@ TEST_CASE("initial overlap filter: self_collision=false filters every pair and l
 
 TEST_CASE("initial overlap filter: a robot whose links overlap at rest holds its pose under its drives",
           "[unit][compile][robot]") {
-  const fs::path dir = write_robot("still");
-  const sim::Model m = load(dir, "true");
+  const sim::Model m = load("still", "true");
   sim::State state = sim::make_initial_state(m);
   const std::vector<Real> q0 = state.q;
   const sim::Control control = sim::make_initial_control(m);

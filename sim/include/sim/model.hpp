@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,6 +78,10 @@ struct Model {
   std::vector<int> shape_mesh;              // index into meshes for triangle-mesh shapes, else -1 (shape_count)
   std::vector<std::shared_ptr<const SdfMesh>> meshes;  // mesh, topology and baked grid (mesh_count)
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  // The cloth's edges (lower << 32 | higher particle, sorted) and, aligned, the lowest-index
+  // triangle holding each: an edge contact is kept once, by that triangle.
+  std::vector<std::uint64_t> particle_edge_key;
+  std::vector<int> particle_edge_owner;
   SdfContactOptions sdf;                    // how SDF contacts are generated
 
   // ---- particle distance constraints (distance_count) ---------------------------------------

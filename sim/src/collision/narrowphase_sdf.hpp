@@ -74,10 +74,7 @@ struct SdfCollisionScratch {
   bool any_mesh = false;              // the model has triangle-mesh shapes
   SdfContactOptions options;
   mutable SdfStats stats;             // counted from const narrowphase calls (atomics)
-  // Cloth faces: representative triangle of each particle edge, and per-chunk output.
-  std::vector<std::uint64_t> cloth_edge_keys;  // sorted (lo << 32 | hi)
-  std::vector<int> cloth_edge_owner;           // aligned with cloth_edge_keys
-  std::uint64_t cloth_signature = 0;           // of the triangle list the owners were built for
+  // Cloth faces: candidates of the shape in hand and per-chunk output.
   std::vector<Vec3> cloth_corners;              // candidate faces of one shape: 3 world corners each
   std::vector<Real> cloth_max_sep;              // their contact reach (margin + motion + thickness)
   std::vector<int> cloth_faces;                 // their triangle indices

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "collision/cloth_edges.hpp"
 #include "sdf/local_optimisation.hpp"
 
 namespace sim::detail {
@@ -19,39 +20,6 @@ namespace {
 constexpr int kFaceChunk = 512;          // candidate faces per work unit
 constexpr int kParallelFaces = 4096;     // from this many candidates on, chunks run in parallel
 
-std::uint64_t edge_key(int a, int b) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::min(a, b))) << 32) |
-         static_cast<std::uint32_t>(std::max(a, b));
-}
-
-// Representative triangle of every cloth edge (the lowest index holding it), rebuilt when the
-// triangle list changes.
-void update_cloth_edges(const Model& model, SdfCollisionScratch& sd) {
-  std::uint64_t signature = mix64(model.particle_triangles.size());
-  for (const auto& t : model.particle_triangles)
-    signature = hash_combine(signature, (static_cast<std::uint64_t>(t[0]) << 42) ^ (static_cast<std::uint64_t>(t[1]) << 21) ^
-                                            static_cast<std::uint64_t>(t[2]));
-  if (signature == sd.cloth_signature && !sd.cloth_edge_keys.empty()) return;
-  sd.cloth_signature = signature;
-  std::vector<std::pair<std::uint64_t, int>> edges;
-  edges.reserve(3 * model.particle_triangles.size());
-  for (std::size_t f = 0; f < model.particle_triangles.size(); ++f)
-    for (int k = 0; k < 3; ++k)
-      edges.emplace_back(edge_key(model.particle_triangles[f][k], model.particle_triangles[f][(k + 1) % 3]),
-                         static_cast<int>(f));
-  std::sort(edges.begin(), edges.end());
-  sd.cloth_edge_keys.clear();
-  sd.cloth_edge_owner.clear();
-  for (const auto& [key, f] : edges)
-    if (sd.cloth_edge_keys.empty() || sd.cloth_edge_keys.back() != key) sd.cloth_edge_keys.push_back(key), sd.cloth_edge_owner.push_back(f);
-}
-
-int cloth_edge_owner(const SdfCollisionScratch& sd, int a, int b) {
-  const std::uint64_t key = edge_key(a, b);
-  const auto it = std::lower_bound(sd.cloth_edge_keys.begin(), sd.cloth_edge_keys.end(), key);
-  return it != sd.cloth_edge_keys.end() && *it == key ? sd.cloth_edge_owner[it - sd.cloth_edge_keys.begin()] : -1;
-}
-
 bool has_field(const SdfObject& o) { return o.kind != SdfKind::None && o.kind != SdfKind::Point; }
 
 }  // namespace
@@ -60,7 +28,6 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
   SdfCollisionScratch& sd = sc.sdf;
   const SdfContactOptions& o = model.sdf;
   if (model.particle_triangles.empty() || !o.particle_faces || o.faces == SdfFaceMethod::None) return;
-  update_cloth_edges(model, sd);
   const int shapes = model.shape_count;
   const int face_count = static_cast<int>(model.particle_triangles.size());
   for (int s = 0; s < shapes; ++s) {
@@ -132,7 +99,7 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
           int zero = 0;
           for (int k = 0; k < 3; ++k)
             if (!(h.bary[k] > kBarycentricEps)) zero = k;
-          if (cloth_edge_owner(sd, tri[(zero + 1) % 3], tri[(zero + 2) % 3]) != h.face) continue;
+          if (cloth_edge_owner(model.particle_edge_key, model.particle_edge_owner, tri[(zero + 1) % 3], tri[(zero + 2) % 3]) != h.face) continue;
         }
         const Vec3 surface = h.point - h.phi * h.normal;  // y = x* − φ n
         for (int k = 0; k < 3; ++k) {

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "collision/cloth_edges.hpp"
 #include "collision/convex_hull.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
@@ -252,6 +253,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
         return Error{where({spec.source_file, 0}, "particle_triangle") + ": needs three different existing particles"};
     m.particle_triangles.push_back(t);
   }
+  detail::build_cloth_edges(m.particle_triangles, m.particle_edge_key, m.particle_edge_owner);
   m.sdf = spec.sdf;
 
   // Joints, with frames re-expressed in the bodies' com frames.
