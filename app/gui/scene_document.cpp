@@ -18,15 +18,17 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // One property edit. Consecutive edits of the same property within a short time (dragging a
-// spin box's arrows) merge into one undo step.
+// spin box's arrows) merge into one undo step. `validated`: the model compiled when the edit was
+// checked, used by the first redo (the push) instead of compiling the same spec again.
 class PropertyCommand : public QUndoCommand {
  public:
-  PropertyCommand(SceneDocument& document, PropertyKey key, PropertyValue before, PropertyValue after, const QString& text)
+  PropertyCommand(SceneDocument& document, PropertyKey key, PropertyValue before, PropertyValue after, const QString& text,
+                  std::shared_ptr<const sim::Model> validated)
       : QUndoCommand(text), document_(document), key_(std::move(key)), before_(std::move(before)),
-        after_(std::move(after)), time_(QDateTime::currentMSecsSinceEpoch()) {}
+        after_(std::move(after)), time_(QDateTime::currentMSecsSinceEpoch()), validated_(std::move(validated)) {}
 
-  void undo() override { document_.apply_property(key_, before_); }
-  void redo() override { document_.apply_property(key_, after_); }
+  void undo() override { document_.apply_property(key_, before_, nullptr); }
+  void redo() override { document_.apply_property(key_, after_, std::exchange(validated_, nullptr)); }
   int id() const override { return 1; }
   bool mergeWith(const QUndoCommand* other) override {
     const auto* o = dynamic_cast<const PropertyCommand*>(other);
@@ -42,23 +44,26 @@ class PropertyCommand : public QUndoCommand {
   PropertyKey key_;
   PropertyValue before_, after_;
   qint64 time_;
+  std::shared_ptr<const sim::Model> validated_;
 };
 
 // A structural edit as the whole spec before and after (scenes are small next to their state).
+// `validated`: as PropertyCommand's, the model of `after` compiled when the edit was checked.
 class SpecCommand : public QUndoCommand {
  public:
   SpecCommand(SceneDocument& document, sim::SceneSpec before, sim::SceneSpec after, std::vector<std::string> restart,
-              const QString& text)
+              const QString& text, std::shared_ptr<const sim::Model> validated)
       : QUndoCommand(text), document_(document), before_(std::move(before)), after_(std::move(after)),
-        restart_(std::move(restart)) {}
+        restart_(std::move(restart)), validated_(std::move(validated)) {}
 
-  void undo() override { document_.apply_spec(before_, restart_); }
-  void redo() override { document_.apply_spec(after_, restart_); }
+  void undo() override { document_.apply_spec(before_, restart_, nullptr); }
+  void redo() override { document_.apply_spec(after_, restart_, std::exchange(validated_, nullptr)); }
 
  private:
   SceneDocument& document_;
   sim::SceneSpec before_, after_;
   std::vector<std::string> restart_;
+  std::shared_ptr<const sim::Model> validated_;
 };
 
 }  // namespace
@@ -157,9 +162,10 @@ bool SceneDocument::set_property(const PropertyKey& key, const PropertyValue& va
   }
   const auto after = get_property(edited, key);
   if (same_value(*before, *after)) return true;  // nothing to do (e.g. the same choice again)
-  if (!compile(edited, error)) return false;
+  auto validated = compile(edited, error);
+  if (!validated) return false;
   const QString text = q("Set " + item_label(spec_, key.item) + " " + key.name + " to " + to_display(*after));
-  undo_.push(new PropertyCommand(*this, key, *before, *after, text));
+  undo_.push(new PropertyCommand(*this, key, *before, *after, text, std::move(validated)));
   return true;
 }
 
@@ -201,8 +207,9 @@ bool SceneDocument::set_solver_options(const sim::SolverOptions& options, QStrin
 
 bool SceneDocument::push_spec(sim::SceneSpec edited, const QString& text, std::vector<std::string> restart_bodies,
                               QString* error) {
-  if (!compile(edited, error)) return false;
-  undo_.push(new SpecCommand(*this, spec_, std::move(edited), std::move(restart_bodies), text));
+  auto validated = compile(edited, error);
+  if (!validated) return false;
+  undo_.push(new SpecCommand(*this, spec_, std::move(edited), std::move(restart_bodies), text, std::move(validated)));
   return true;
 }
 
@@ -268,14 +275,15 @@ bool SceneDocument::duplicate_body(int body, QString* error) {
                    {name}, error);
 }
 
-void SceneDocument::apply_property(const PropertyKey& key, const PropertyValue& value) {
+void SceneDocument::apply_property(const PropertyKey& key, const PropertyValue& value,
+                                   std::shared_ptr<const sim::Model> compiled) {
   if (std::string e = gui::set_property(spec_, key, value); !e.empty()) return;  // validated when pushed
   auto spec = std::make_shared<const sim::SceneSpec>(spec_);
   if (is_parameter_only(spec_, key)) {
     runner_.patch(std::move(spec), key);
   } else {
     QString error;
-    auto model = compile(spec_, &error);
+    auto model = compiled ? std::move(compiled) : compile(spec_, &error);
     if (model) {
       std::vector<std::string> restart;
       // A moved or relaunched body starts again from its edited pose and velocity.
@@ -287,9 +295,10 @@ void SceneDocument::apply_property(const PropertyKey& key, const PropertyValue& 
   emit property_changed(key);
 }
 
-void SceneDocument::apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies) {
+void SceneDocument::apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies,
+                               std::shared_ptr<const sim::Model> compiled) {
   QString error;
-  auto model = compile(spec, &error);
+  auto model = compiled ? std::move(compiled) : compile(spec, &error);
   if (!model) return;  // validated when pushed
   spec_ = spec;
   runner_.replace_model(std::make_shared<const sim::SceneSpec>(spec_), std::move(model), restart_bodies);

@@ -65,8 +65,11 @@ class SceneDocument : public QObject {
   bool set_shape_sdf(int model_shape, double voxel_size, double band, QString* error = nullptr);
 
   // ---- used by the undo commands ------------------------------------------------------------------
-  void apply_property(const PropertyKey& key, const PropertyValue& value);
-  void apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies);
+  // `compiled`: the model of the resulting spec when the caller has it already (the push of a
+  // validated edit), else null and compiled here when the edit needs a new model.
+  void apply_property(const PropertyKey& key, const PropertyValue& value, std::shared_ptr<const sim::Model> compiled);
+  void apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies,
+                  std::shared_ptr<const sim::Model> compiled);
 
  signals:
   void scene_opened();                          // a different scene: rebuild views
