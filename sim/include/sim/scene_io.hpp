@@ -21,10 +21,11 @@ Result<DescriptionKind> description_kind(const std::string& path);
 // A new, unsaved scene around a robot description (what opening a URDF or MJCF file gives): a
 // ground plane and the robot through a <robot file> element with an absolute path, its base fixed
 // and lifted so its lowest collision geometry rests 1 mm above the ground (an MJCF model with a
-// floor of its own keeps it and its placement), joints whose limits exclude 0 starting at the
-// nearest limit, URDF joints position-driven (kp 5000, kd 100, the URDF's effort limits) to hold
-// that pose, self collision off (robot files often overlap neighbouring links at rest). MJCF
-// keeps its own actuators. Named after the robot; `source_file` is empty.
+// floor of its own keeps it and its placement), URDF joints position-driven (kp 5000, kd 100, the
+// URDF's effort limits) to hold their initial pose. Everything else is the <robot> element's
+// default: self collision on (link pairs overlapping at rest filtered), joints whose limits
+// exclude 0 starting at the nearest limit. MJCF keeps its own actuators. Named after the robot;
+// `source_file` is empty.
 Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kind);
 // A scene file through load_scene_file, a URDF or MJCF file through robot_scene.
 Result<SceneSpec> load_description(const std::string& path);

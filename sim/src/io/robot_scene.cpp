@@ -43,18 +43,7 @@ Real lowest_point(const BodySpec& b, const ShapeSpec& s) {
   return std::numeric_limits<Real>::infinity();
 }
 
-// A joint whose limits exclude its zero coordinate starts at the nearest limit (the Allegro
-// thumb's base joint, say); name and coordinate.
-using InitialPositions = std::vector<std::pair<std::string, Real>>;
-InitialPositions positions_inside_limits(const SceneSpec& spec) {
-  InitialPositions out;
-  for (const JointSpec& j : spec.joints)
-    if (j.limited && (j.lower > 0 || j.upper < 0)) out.emplace_back(j.name, std::clamp(Real(0), j.lower, j.upper));
-  return out;
-}
-
-std::string scene_text(const std::string& robot_path, DescriptionKind kind, Real lift, bool ground,
-                       const InitialPositions& positions) {
+std::string scene_text(const std::string& robot_path, DescriptionKind kind, Real lift, bool ground) {
   tinyxml2::XMLPrinter x;  // escapes attribute values
   x.OpenElement("scene");
   x.PushAttribute("name", std::filesystem::path(robot_path).stem().string().c_str());
@@ -74,17 +63,10 @@ std::string scene_text(const std::string& robot_path, DescriptionKind kind, Real
   x.PushAttribute("format", kind == DescriptionKind::Urdf ? "urdf" : "mjcf");
   x.PushAttribute("pos", ("0 0 " + std::to_string(double(lift))).c_str());
   x.PushAttribute("fixed_base", "true");
-  x.PushAttribute("self_collision", "false");
   if (kind == DescriptionKind::Urdf) {
     x.PushAttribute("drive", "position");
     x.PushAttribute("stiffness", "5000");
     x.PushAttribute("damping", "100");
-  }
-  for (const auto& [name, position] : positions) {
-    x.OpenElement("joint");
-    x.PushAttribute("name", name.c_str());
-    x.PushAttribute("position", double(position));
-    x.CloseElement();
   }
   x.CloseElement();
   x.CloseElement();
@@ -114,13 +96,10 @@ Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kin
   // The messages name a scene beside the robot file (it is not written).
   const std::string scene_name = (std::filesystem::path(absolute).parent_path() /
                                   (std::filesystem::path(absolute).stem().string() + "_scene.xml")).string();
-  // First as authored, to find the joints to move inside their limits; then posed that way, to
-  // find how far it reaches down; then lifted onto the ground. An MJCF model with a floor of its
-  // own (a plane in its worldbody) keeps its floor and its placement.
-  auto authored = parse_scene_xml(scene_text(absolute, kind, 0, false, {}), scene_name);
-  if (!authored) return Error{authored.error()};
-  const InitialPositions positions = positions_inside_limits(*authored);
-  auto probe = parse_scene_xml(scene_text(absolute, kind, 0, false, positions), scene_name);
+  // First where it stands (joints inside their limits: the <robot> element sees to that), to find
+  // how far it reaches down; then lifted onto the ground. An MJCF model with a floor of its own (a
+  // plane in its worldbody) keeps its floor and its placement.
+  auto probe = parse_scene_xml(scene_text(absolute, kind, 0, false), scene_name);
   if (!probe) return Error{probe.error()};
   const bool own_floor = std::any_of(probe->world_shapes.begin(), probe->world_shapes.end(),
                                      [](const ShapeSpec& s) { return s.type == ShapeType::Plane; });
@@ -128,7 +107,7 @@ Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kin
   for (const BodySpec& b : probe->bodies)
     for (const ShapeSpec& s : b.shapes) lowest = std::min(lowest, lowest_point(b, s));
   const Real lift = !own_floor && std::isfinite(lowest) ? Real(0.001) - lowest : Real(0);
-  auto scene = parse_scene_xml(scene_text(absolute, kind, lift, !own_floor, positions), scene_name);
+  auto scene = parse_scene_xml(scene_text(absolute, kind, lift, !own_floor), scene_name);
   if (!scene) return Error{scene.error()};
   scene->source_file.clear();
   return scene;

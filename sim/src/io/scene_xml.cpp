@@ -786,6 +786,17 @@ class SceneParser {
     for (const XMLElement* child : e.children())
       if (std::string_view(child->Name()) == "joint" && child->Attribute("position"))
         set_robot_joint_position(child, file, r);
+    // A joint whose limits exclude its zero coordinate (the Allegro thumb's base) starts at the
+    // nearest limit, as if a <joint position> said so; not written back (re-reading repeats it).
+    for (int j = r.first_joint; j < r.first_joint + r.joint_count; ++j) {
+      const JointSpec& joint = spec_.joints[static_cast<std::size_t>(j)];
+      const bool positioned = std::any_of(r.joint_positions.begin(), r.joint_positions.end(),
+                                          [&](const auto& p) { return p.first == joint.name; });
+      const bool has_axis = joint.type == JointType::Revolute || joint.type == JointType::Prismatic;
+      if (!positioned && has_axis && joint.limited && (joint.lower > 0 || joint.upper < 0))
+        if (std::string loop = turn_robot_joint(r, j, std::clamp(Real(0), joint.lower, joint.upper)); !loop.empty())
+          e.fail("joint " + in_quotes(joint.name) + " starts outside its limits and " + loop);
+    }
     for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
       BodySpec copy = spec_.bodies[static_cast<std::size_t>(b)];
       copy.shapes.clear();
@@ -831,17 +842,26 @@ class SceneParser {
   }
 
   // <joint name=... position=...> inside <robot>: the initial coordinate of a revolute or
-  // prismatic joint. The child's subtree (bodies reached through the robot's joints away from the
-  // parent) turns about (slides along) the joint axis; the drive target becomes the position.
+  // prismatic joint (turn_robot_joint).
   void set_robot_joint_position(const XMLElement* el, const std::string& file, RobotIncludeSpec& r) {
     XmlElement e(el, file, {"name", "limit", "linear_compliance", "angular_compliance", "position"});
     const int index = robot_item(e, spec_.joints, r.first_joint, r.joint_count, "joint");
-    JointSpec& j = spec_.joints[static_cast<std::size_t>(index)];
+    const JointSpec& j = spec_.joints[static_cast<std::size_t>(index)];
     const Real position = *e.real("position");
     for (const auto& [name, value] : r.joint_positions)
       if (name == j.name) e.fail_attribute("position", "the position of joint " + in_quotes(j.name) + " is already set");
     if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
       e.fail_attribute("position", "only revolute and prismatic joints have a position");
+    if (std::string loop = turn_robot_joint(r, index, position); !loop.empty()) e.fail_attribute("position", loop);
+    r.joint_positions.emplace_back(j.name, position);
+  }
+
+  // Sets the coordinate of the robot's revolute or prismatic joint `index` from 0 to `position`:
+  // the child's subtree (bodies reached through the robot's joints away from the parent) turns
+  // about (slides along) the joint axis; the drive target becomes the position. Returns why it
+  // cannot (a closed loop), else "".
+  std::string turn_robot_joint(const RobotIncludeSpec& r, int index, Real position) {
+    JointSpec& j = spec_.joints[static_cast<std::size_t>(index)];
     const Pose parent = j.body_a >= 0 ? spec_.bodies[static_cast<std::size_t>(j.body_a)].pose : Pose{};
     const Pose frame = parent * j.frame_a;
     const Vec3 axis = (frame.rot * j.axis).normalized();
@@ -856,7 +876,7 @@ class SceneParser {
       for (int k = r.first_joint; k < r.first_joint + r.joint_count; ++k) {
         const JointSpec& other = spec_.joints[static_cast<std::size_t>(k)];
         if (k == index || other.body_a != b || other.body_b < 0) continue;
-        if (other.body_b == j.body_a) e.fail_attribute("position", "joint " + in_quotes(j.name) + " is on a closed loop");
+        if (other.body_b == j.body_a) return "joint " + in_quotes(j.name) + " is on a closed loop";
         if (!moved[static_cast<std::size_t>(other.body_b)]) {
           moved[static_cast<std::size_t>(other.body_b)] = 1;
           stack.push_back(other.body_b);
@@ -877,7 +897,7 @@ class SceneParser {
       pose.rot.normalize();
     }
     j.target = position;
-    r.joint_positions.emplace_back(j.name, position);
+    return {};
   }
 
   // <joint name=...> inside <robot>: replaces the limits (limit="lower upper" or "none"),
