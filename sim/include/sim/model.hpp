@@ -46,6 +46,13 @@ struct Model {
   int material_count = 0;
   std::vector<std::string> material_name;
   std::vector<Real> material_friction;      // μ (material_count)
+  // Anisotropic friction (thesis ch. 3): the ellipse's axes when grains are aligned (eq. 34), equal
+  // to μ for isotropic materials, and the material's structure field (index, -1: none).
+  std::vector<Real> material_friction_major;  // (material_count)
+  std::vector<Real> material_friction_minor;  // (material_count)
+  std::vector<int> material_structure_field;  // (material_count)
+  std::vector<StructureField> structure_fields;  // materials' and bodies' fields (sim/structure_field.hpp)
+  std::vector<int> body_structure_field;      // body's own field overriding its shapes' materials', -1 none (body_count)
 
   // ---- shapes (shape_count); body -1 means attached to the world ---------------------------
   int shape_count = 0;

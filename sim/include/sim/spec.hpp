@@ -10,6 +10,7 @@
 #include "sim/math.hpp"
 #include "sim/sdf.hpp"
 #include "sim/solver_options.hpp"
+#include "sim/structure_field.hpp"
 
 namespace sim {
 
@@ -22,7 +23,15 @@ struct SourceLocation {
 struct MaterialSpec {
   std::string name;
   Real friction = Real(0.5);  // Coulomb μ (combined per pair as the geometric mean)
+  // Anisotropic friction (thesis ch. 3, matchstick model): the cone's axes along and across the
+  // grain when both surfaces' grains are aligned (eq. 34; digest §2.3); < 0: = friction. They act
+  // only where a structure field gives a grain (this material's, a body's, or the other surface's).
+  Real friction_major = -1;
+  Real friction_minor = -1;
+  StructureFieldSpec structure;  // the grain of this material's surfaces (kind None: no field)
   SourceLocation source;
+  Real major() const { return friction_major >= 0 ? friction_major : friction; }
+  Real minor() const { return friction_minor >= 0 ? friction_minor : friction; }
 };
 
 enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh };
@@ -58,6 +67,7 @@ struct BodySpec {
   Quat inertia_frame = Quat::Identity();  // axes of `inertia` in the body frame (URDF/MJCF full tensors)
   Vec3 com = Vec3::Zero();       // centre of mass in the body frame (used when mass is given)
   std::vector<ShapeSpec> shapes;
+  StructureFieldSpec structure;  // grain of all its shapes in the body frame; None: their materials'
   SourceLocation source;
 };
 

@@ -3,6 +3,7 @@
 // fixed chunks (in parallel when there are many; the chunks, not the threads, decide the order)
 // and turn the raw points into Contacts.
 #include "collision/collide.hpp"
+#include "collision/contact_friction.hpp"
 #include "collision/particle_faces_sdf.hpp"
 
 #include <tbb/blocked_range.h>
@@ -26,6 +27,20 @@ Real material_mu(const Model& m, int material) {
   if (material >= 0 && material < m.material_count && material < static_cast<int>(m.material_friction.size()))
     return m.material_friction[material];
   return (m.material_count > 0 && !m.material_friction.empty()) ? m.material_friction[0] : Real(0.5);
+}
+
+// The anisotropic part of an object's friction (thesis ch. 3): its material's axes and the field
+// that gives its grain, the body's own before the material's, in the body frame or the world.
+void set_object_structure(const Model& m, int material, const CollisionScratch& sc, CollisionObject& o) {
+  if (!(material >= 0 && material < m.material_count)) material = m.material_count > 0 ? 0 : -1;
+  const bool known = material >= 0 && material < static_cast<int>(m.material_friction_major.size()) &&
+                     material < static_cast<int>(m.material_friction_minor.size());
+  o.friction_major = known ? m.material_friction_major[material] : o.friction;
+  o.friction_minor = known ? m.material_friction_minor[material] : o.friction;
+  o.structure_field = value_or(m.body_structure_field, o.body, -1);
+  if (o.structure_field < 0) o.structure_field = value_or(m.material_structure_field, material, -1);
+  if (o.structure_field >= static_cast<int>(m.structure_fields.size())) o.structure_field = -1;
+  if (o.structure_field >= 0 && o.body >= 0) o.field_frame = sc.body_pose[o.body] * value_or(m.body_frame_in_com, o.body, Pose{});
 }
 
 // Bounding radius of a shape about its frame's origin, from its geometry.
@@ -101,7 +116,7 @@ void dispatch(const Collider& first, const Collider& second, Real max_sep, Narro
   }
 }
 
-void process_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real margin,
+void process_pair(const Model& model, const CollisionScratch& sc, std::uint64_t pair, Real dt, Real margin,
                   NarrowScratch& ns, std::vector<Contact>& out) {
   const int i = pair_first(pair), j = pair_second(pair);
   const CollisionObject& oi = sc.objects[i];
@@ -121,16 +136,14 @@ void process_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real 
     collide_sdf(sa, sb, pair_margin + thickness, sc.sdf.options, ns, &sc.sdf.stats);
   else
     dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
-  const Real friction = std::sqrt(a.friction * b.friction);
   const std::uint64_t pair_key = hash_combine(object_key(a), object_key(b));
   for (const RawContact& rc : ns.contacts) {
     Contact& c = out.emplace_back();
     c.a = make_side(a, sc, rc.point_first);
     c.b = make_side(b, sc, rc.point_second);
     c.normal = rc.normal;
-    orthonormal_basis(c.normal, c.tangent1, c.tangent2);
+    set_contact_friction(model, a, rc.point_first, b, rc.point_second, c);
     c.thickness = thickness;
-    c.friction = friction;
     c.initial_gap = rc.separation() - thickness;
     c.key = hash_combine(pair_key, rc.feature);
     c.shape_a = a.shape;
@@ -176,6 +189,7 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
     o.is_plane = type == ShapeType::Plane;
     o.thickness = value_or(model.shape_thickness, s, Real(0));
     o.friction = material_mu(model, value_or(model.shape_material, s, -1));
+    set_object_structure(model, value_or(model.shape_material, s, -1), sc, o);
     const Pose local = value_or(model.shape_local, s, Pose{});
     const Real radius = shape_radius(model, s);
     o.size = std::max(radius, Real(1e-6));
@@ -226,6 +240,7 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
     o.is_static = !(value_or(model.particle_inv_mass, p, Real(0)) > 0);
     o.thickness = value_or(model.particle_radius, p, Real(0));
     o.friction = material_mu(model, value_or(model.particle_material, p, -1));
+    set_object_structure(model, value_or(model.particle_material, p, -1), sc, o);
     o.size = std::max(o.thickness, Real(1e-6));
     const int c = model.particle_coord(p), d = model.particle_dof(p);
     o.pose.pos = Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
@@ -418,7 +433,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   if (pair_count < scratch.parallel_pairs) {
     if (scratch.chunks.empty()) scratch.chunks.resize(1);
     for (std::size_t p = 0; p < pair_count; ++p)
-      process_pair(scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
+      process_pair(model, scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
     append_particle_face_contacts(model, dt, margin, scratch, out);
     return;
   }
@@ -431,7 +446,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
       chunk.contacts.clear();
       const std::size_t end = std::min(pair_count, (k + 1) * kChunkPairs);
       for (std::size_t p = k * kChunkPairs; p < end; ++p)
-        process_pair(scratch, scratch.pairs[p], dt, margin, chunk.narrow, chunk.contacts);
+        process_pair(model, scratch, scratch.pairs[p], dt, margin, chunk.narrow, chunk.contacts);
     }
   });
   std::size_t total = 0;

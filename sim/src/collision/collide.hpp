@@ -29,6 +29,9 @@ struct CollisionObject {
   Real thickness = 0;     // shape thickness, or the particle radius [m]
   Real speed = 0;         // bound on the speed of any of its points [m/s]
   Real friction = 0;      // μ of its material
+  Real friction_major = 0, friction_minor = 0;  // its material's anisotropic axes (= μ if isotropic)
+  int structure_field = -1;  // index into Model::structure_fields: the body's, else the material's
+  Pose field_frame;       // the field's frame in the world: the authored body frame, or the world
   Real size = 0;          // bounding radius, for tolerances [m]
   Pose pose;              // shape frame in the world (particles: position only)
 };

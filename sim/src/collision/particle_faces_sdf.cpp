@@ -2,6 +2,7 @@
 // in fixed chunks (in parallel for large cloths; chunk order decides the output order), then one
 // contact per supporting corner (see particle_faces_sdf.hpp for the constraint).
 #include "collision/particle_faces_sdf.hpp"
+#include "collision/contact_friction.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -88,7 +89,6 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
       });
     }
     // Contacts, in chunk order.
-    const Real shape_mu = so.friction;
     for (int c = 0; c < chunks; ++c) {
       for (const FaceHit& h : sd.cloth_hits[c]) {
         const auto& tri = model.particle_triangles[h.face];
@@ -119,9 +119,8 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
             ct.b.local_point = y_k;
           }
           ct.normal = h.normal;
-          orthonormal_basis(ct.normal, ct.tangent1, ct.tangent2);
+          set_contact_friction(model, po, po.pose.pos, so, y_k, ct);
           ct.thickness = po.thickness + so.thickness;
-          ct.friction = std::sqrt(po.friction * shape_mu);
           ct.initial_gap = h.phi - ct.thickness;
           ct.key = hash_combine(hash_combine(0x80000000ull | static_cast<std::uint64_t>(particle), static_cast<std::uint64_t>(s)),
                                 feature_id(kTagSdfClothFace, static_cast<std::uint32_t>(h.face), static_cast<std::uint32_t>(k)));

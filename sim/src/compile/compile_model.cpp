@@ -6,6 +6,7 @@
 
 #include "collision/cloth_edges.hpp"
 #include "collision/convex_hull.hpp"
+#include "collision/structure_field.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
 #include "sdf/mesh_shape.hpp"
@@ -23,6 +24,15 @@ std::string where(const SourceLocation& s, const std::string& element) {
   }
   out.append(": <").append(element).append(">");
   return out;
+}
+
+// Compiles a structure field into m.structure_fields: its index, -1 for kind None.
+Result<int> add_structure_field(const StructureFieldSpec& spec, const std::string& where_text, Model& m) {
+  if (spec.kind == StructureFieldKind::None) return -1;
+  auto field = detail::compile_structure_field(spec, where_text);
+  if (!field) return Error{field.error()};
+  m.structure_fields.push_back(std::move(field.value()));
+  return static_cast<int>(m.structure_fields.size()) - 1;
 }
 
 bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
@@ -86,8 +96,15 @@ Result<Model> compile_model(const SceneSpec& spec) {
   // Materials; -1 ("default") maps to a material named "default" (μ 0.5) appended when needed.
   for (const MaterialSpec& mat : spec.materials) {
     if (!(mat.friction >= 0)) return Error{where(mat.source, "material") + ": friction must be >= 0"};
+    if (std::isnan(mat.friction_major) || std::isnan(mat.friction_minor) || !(mat.major() >= 0) || !(mat.minor() >= 0))
+      return Error{where(mat.source, "material") + ": friction_major and friction_minor must be >= 0"};
     m.material_name.push_back(mat.name);
     m.material_friction.push_back(mat.friction);
+    m.material_friction_major.push_back(mat.major());
+    m.material_friction_minor.push_back(mat.minor());
+    auto field = add_structure_field(mat.structure, where(mat.source, "material") + " <grain>", m);
+    if (!field) return Error{field.error()};
+    m.material_structure_field.push_back(field.value());
   }
   int default_material = -1;
   auto material_index = [&](int authored) {
@@ -99,6 +116,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
         default_material = static_cast<int>(m.material_name.size());
         m.material_name.push_back("default");
         m.material_friction.push_back(Real(0.5));
+        m.material_friction_major.push_back(Real(0.5));
+        m.material_friction_minor.push_back(Real(0.5));
+        m.material_structure_field.push_back(-1);
       }
     }
     return default_material;
@@ -204,6 +224,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
     initial.rot.normalize();
     m.body_initial_pose.push_back(initial);
     m.body_frame_in_com.push_back(body_in_com);
+    auto field = add_structure_field(body.structure, w + " <grain>", m);
+    if (!field) return Error{field.error()};
+    m.body_structure_field.push_back(field.value());
     // Velocity of the com: v_com = v_frame + ω × (com offset in world).
     const Vec3 offset = body.pose.rot * com;
     m.body_initial_velocity.push_back(body.linear_velocity + body.angular_velocity.cross(offset));

@@ -7,6 +7,7 @@
 // a Result error at the edge; nothing here aborts on bad input.
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/structure_expression.hpp"
 #include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
@@ -179,13 +181,21 @@ class SceneParser {
   }
 
   void parse_material(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "friction"});
-    no_children(e);
+    XmlElement e(el, file, {"name", "friction", "friction_major", "friction_minor"});
     MaterialSpec m;
     m.name = e.required_text("name");
     if (m.name.empty()) e.fail_attribute("name", "must not be empty");
     if (material_index_.count(m.name)) e.fail_attribute("name", "duplicate material name " + in_quotes(m.name));
     m.friction = e.real_or("friction", m.friction, Range::NonNegative);
+    m.friction_major = e.real_or("friction_major", -1, Range::NonNegative);
+    m.friction_minor = e.real_or("friction_minor", -1, Range::NonNegative);
+    for (const XMLElement* child : e.children()) {
+      if (std::string_view(child->Name()) != "grain")
+        io::fail_at(file, child->GetLineNum(), child->Name(), "unexpected element inside <material> (expected grain)");
+      if (m.structure.kind != StructureFieldKind::None)
+        io::fail_at(file, child->GetLineNum(), "grain", "a material has at most one <grain>");
+      m.structure = parse_grain(child, file);
+    }
     m.source = e.location();
     material_index_[m.name] = static_cast<int>(spec_.materials.size());
     spec_.materials.push_back(std::move(m));
@@ -228,7 +238,7 @@ class SceneParser {
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
-                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, convex or mesh)");
+                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, convex" + (in_body ? ", mesh or grain)" : " or mesh)"));
     }
     XmlElement e(el, file, std::move(allowed));
     no_children(e);
@@ -334,6 +344,54 @@ class SceneParser {
     return out;
   }
 
+  // <grain type="..."/>: a structure field for anisotropic friction (sim/structure_field.hpp).
+  StructureFieldSpec parse_grain(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"type", "direction", "normal", "center", "width", "amplitude", "wavelength", "angle",
+                            "texture"});
+    no_children(e);
+    StructureFieldSpec g;
+    const std::string type = e.required_text("type");
+    const auto kind = parse_structure_field_kind(type);
+    if (!kind || *kind == StructureFieldKind::None)
+      e.fail_attribute("type", "unknown grain type " + in_quotes(type) +
+                                   " (expected constant, channel, spread, slalom, radial, expression or texture)");
+    g.kind = *kind;
+    using K = StructureFieldKind;
+    // Only the attributes the type uses (a misplaced one is an error, not silently ignored).
+    auto allow = [&](std::initializer_list<std::string_view> used) {
+      for (std::string_view a : {"direction", "normal", "center", "width", "amplitude", "wavelength", "angle", "texture"})
+        if (e.has(a) && std::find(used.begin(), used.end(), a) == used.end())
+          e.fail_attribute(a, "is not used by grain type " + in_quotes(type));
+    };
+    switch (g.kind) {
+      case K::Constant: allow({"direction"}); break;
+      case K::Channel: case K::Spread: allow({"direction", "normal", "center", "width"}); break;
+      case K::Slalom: allow({"direction", "normal", "center", "amplitude", "wavelength"}); break;
+      case K::Radial: allow({"direction", "normal", "center"}); break;
+      case K::Expression: allow({"direction", "normal", "center", "angle"}); break;
+      case K::Texture: allow({"texture"}); break;
+      case K::None: break;
+    }
+    g.direction = e.vec3_or("direction", g.direction);
+    g.normal = e.vec3_or("normal", g.normal);
+    g.center = e.vec3_or("center", g.center);
+    g.width = e.real_or("width", g.width, Range::Positive);
+    g.amplitude = e.real_or("amplitude", g.amplitude);
+    g.wavelength = e.real_or("wavelength", g.wavelength, Range::Positive);
+    if (g.kind == K::Expression) g.expression = e.required_text("angle");
+    if (g.kind == K::Texture) g.texture = e.required_text("texture");
+    if (g.direction.norm() == 0) e.fail_attribute("direction", "must not be zero");
+    if (g.normal.norm() == 0) e.fail_attribute("normal", "must not be zero");
+    if (g.kind != K::Constant && g.kind != K::Texture &&
+        (g.direction - g.direction.dot(g.normal) / g.normal.squaredNorm() * g.normal).norm() <= 1e-6 * g.direction.norm())
+      e.fail_attribute("direction", "must not be parallel to normal");
+    if (g.kind == K::Expression) {
+      auto program = detail::compile_expression(g.expression);
+      if (!program) e.fail_attribute("angle", program.error());
+    }
+    return g;
+  }
+
   // ---- bodies ------------------------------------------------------------------------------
 
   void parse_body(const XMLElement* el, const std::string& file) {
@@ -363,6 +421,12 @@ class SceneParser {
     defaults.density = e.real_or("density", defaults.density, Range::Positive);
     std::vector<std::optional<NameRef>> materials;
     for (const XMLElement* child : e.children()) {
+      if (std::string_view(child->Name()) == "grain") {
+        if (b.structure.kind != StructureFieldKind::None)
+          io::fail_at(file, child->GetLineNum(), "grain", "a body has at most one <grain>");
+        b.structure = parse_grain(child, file);
+        continue;
+      }
       ParsedShape s = parse_shape(child, file, /*in_body=*/true, defaults);
       b.shapes.push_back(std::move(s.spec));
       materials.push_back(std::move(s.material));

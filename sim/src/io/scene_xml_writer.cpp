@@ -257,9 +257,38 @@ class Writer {
     for (; m < end; ++m) {
       open("material", 1);
       attr("name", material_names_[m]);
-      attr("friction", number(spec_.materials[m].friction));
-      out_ += "/>\n";
+      const MaterialSpec& mat = spec_.materials[m];
+      attr("friction", number(mat.friction));
+      if (mat.friction_major >= 0) attr("friction_major", number(mat.friction_major));
+      if (mat.friction_minor >= 0) attr("friction_minor", number(mat.friction_minor));
+      if (mat.structure.kind == StructureFieldKind::None) {
+        out_ += "/>\n";
+        continue;
+      }
+      out_ += ">\n";
+      grain(mat.structure, 2);
+      out_ += "  </material>\n";
     }
+  }
+
+  // <grain>: the attributes its type uses (scene_xml.cpp rejects the others), defaults left out.
+  void grain(const StructureFieldSpec& g, int indent) {
+    using K = StructureFieldKind;
+    const StructureFieldSpec defaults;
+    open("grain", indent);
+    attr("type", to_string(g.kind));
+    const bool plane = g.kind != K::Constant && g.kind != K::Texture;
+    if (g.kind == K::Constant || (plane && g.direction != defaults.direction)) attr("direction", numbers(g.direction));
+    if (plane && g.normal != defaults.normal) attr("normal", numbers(g.normal));
+    if (plane && g.center != defaults.center) attr("center", numbers(g.center));
+    if ((g.kind == K::Channel || g.kind == K::Spread) && g.width != defaults.width) attr("width", number(g.width));
+    if (g.kind == K::Slalom) {
+      if (g.amplitude != defaults.amplitude) attr("amplitude", number(g.amplitude));
+      if (g.wavelength != defaults.wavelength) attr("wavelength", number(g.wavelength));
+    }
+    if (g.kind == K::Expression) attr("angle", g.expression);
+    if (g.kind == K::Texture) attr("texture", g.texture);
+    out_ += "/>\n";
   }
 
   void world(std::size_t& w, std::size_t end) {
@@ -424,11 +453,12 @@ class Writer {
     if (b.mass > 0) attr("mass", number(b.mass));
     if (b.inertia.minCoeff() > 0) attr("inertia", numbers(b.inertia));
     if (b.com != Vec3::Zero()) attr("com", numbers(b.com));
-    if (b.shapes.empty()) {
+    if (b.shapes.empty() && b.structure.kind == StructureFieldKind::None) {
       out_ += "/>\n";
       return;
     }
     out_ += ">\n";
+    if (b.structure.kind != StructureFieldKind::None) grain(b.structure, 2);
     for (const ShapeSpec& s : b.shapes) shape(s, 2, /*in_body=*/true);
     out_ += "  </body>\n";
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "constraint/contact_rows.hpp"
+#include "constraint/friction_cone.hpp"
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "core/parallel.hpp"
@@ -241,6 +242,28 @@ Real row_dot_u(const Model& m, const RowSet& rows, const Vec6* ga, const Vec6* g
   return s;
 }
 
+// The friction rows f, f+1 of an anisotropic contact (thesis ch. 3): φ_f = Dᵀu + W λ_f with the
+// diagonal W = ŵ diag(1/μ_t², 1/μ_b²) of the elliptic cone, block W/h; the error on the ellipse.
+void evaluate_elliptic_friction(const Contact& contact, bool fb, Real s1, Real s2, Real lambda_n, Real h, int f,
+                                RowSet& rows) {
+  const Real r = rows.row_r[f];
+  const Real l1 = rows.row_lambda[f], l2 = rows.row_lambda[f + 1];
+  const Real mu_t = contact.friction, mu_b = contact.friction_bitangent;
+  const EllipticFrictionW w = elliptic_friction_w(fb, s1, s2, l1, l2, mu_t, mu_b, lambda_n, r);
+  const Real slip[2] = {s1, s2};
+  const Real wk[2] = {w.w_t, w.w_b};
+  const Real error = elliptic_friction_error(s1, s2, l1, l2, mu_t, mu_b, lambda_n, r);
+  for (int k = 0; k < 2; ++k) {
+    rows.row_jac_a[f + k] = rows.row_grad_a[f + k];
+    rows.row_jac_b[f + k] = rows.row_grad_b[f + k];
+    rows.row_residual[f + k] = slip[k] + wk[k] * rows.row_lambda[f + k];
+    rows.row_diag_c[f + k] = wk[k] / h;
+    rows.row_w[f + k] = wk[k];
+    rows.row_active[f + k] = wk[k] > 0 ? 1 : 0;
+    rows.row_error[f + k] = error;
+  }
+}
+
 // Sets J, the C block, the residual h and the active flag of every row at the current (u, λ).
 void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOptions& o, Real h,
                   const VecX& u, RowSet& rows) {
@@ -314,12 +337,17 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
         rows.row_diag_c[f + k] = r / h;
         rows.row_w[f + k] = r;
         rows.row_active[f + k] = 0;
-        rows.row_error[f + k] = friction_error(0, 0, l1, l2, mu_ln, r);
+        rows.row_error[f + k] = contacts.contacts[c].anisotropic ? r * std::sqrt(l1 * l1 + l2 * l2)
+                                                                  : friction_error(0, 0, l1, l2, mu_ln, r);
       }
       return;
     }
     const Real s1 = row_dot_u(m, rows, &rows.row_grad_a[f], &rows.row_grad_b[f], f, u);
     const Real s2 = row_dot_u(m, rows, &rows.row_grad_a[f + 1], &rows.row_grad_b[f + 1], f + 1, u);
+    if (contacts.contacts[c].anisotropic) {  // matchstick ellipse: W = ŵ C (friction_cone.hpp)
+      evaluate_elliptic_friction(contacts.contacts[c], fb, s1, s2, rows.row_lambda[n], h, f, rows);
+      return;
+    }
     const Real v = std::sqrt(s1 * s1 + s2 * s2);
     const Real lf = std::sqrt(l1 * l1 + l2 * l2);
     const Real w = fb ? friction_w_fischer_burmeister(v, mu_ln, lf, r) : friction_w_min_map(v, mu_ln, lf, r);
@@ -431,9 +459,17 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
 // the next iteration, where the W fixed point reflects rather than projects it.
 void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
   parallel_for(contacts.size(), [&](int c) {
-    const Real radius = std::max(Real(0), contacts.contacts[c].friction * rows.row_lambda[rows.first_normal + c]);
+    const Contact& contact = contacts.contacts[c];
+    const Real lambda_n = std::max(Real(0), rows.row_lambda[rows.first_normal + c]);
+    const Real radius = contact.friction * lambda_n;
     Real& l1 = rows.row_lambda[rows.first_friction + 2 * c];
     Real& l2 = rows.row_lambda[rows.first_friction + 2 * c + 1];
+    if (contact.anisotropic) {  // Euclidean projection onto the ellipse (friction_cone.hpp)
+      const Vec2 l = project_onto_ellipse(Vec2(l1, l2), radius, contact.friction_bitangent * lambda_n);
+      l1 = l.x();
+      l2 = l.y();
+      return;
+    }
     const Real norm = std::sqrt(l1 * l1 + l2 * l2);
     if (norm > radius) {
       const Real scale = norm > 0 ? radius / norm : Real(0);
