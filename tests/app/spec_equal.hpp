@@ -67,10 +67,27 @@ inline void compare_shape(SpecDiff& d, const std::string& w, const sim::ShapeSpe
   d.same(w + ".density", a.density, b.density);
 }
 
+inline void compare_grain(SpecDiff& d, const std::string& w, const sim::StructureFieldSpec& a,
+                          const sim::StructureFieldSpec& b) {
+  d.same(w + ".kind", static_cast<int>(a.kind), static_cast<int>(b.kind));
+  if (a.kind == sim::StructureFieldKind::None && b.kind == sim::StructureFieldKind::None) return;
+  d.same(w + ".direction", a.direction, b.direction);
+  d.same(w + ".normal", a.normal, b.normal);
+  d.same(w + ".center", a.center, b.center);
+  d.same(w + ".width", a.width, b.width);
+  d.same(w + ".amplitude", a.amplitude, b.amplitude);
+  d.same(w + ".wavelength", a.wavelength, b.wavelength);
+  d.same(w + ".expression", a.expression, b.expression);
+  d.same(w + ".texture", a.texture, b.texture);
+}
+
 inline void compare_material(SpecDiff& d, const std::string& w, const sim::MaterialSpec& a,
                              const sim::MaterialSpec& b) {
   d.same(w + ".name", a.name, b.name);
   d.same(w + ".friction", a.friction, b.friction);
+  d.same(w + ".friction_major", a.friction_major, b.friction_major);
+  d.same(w + ".friction_minor", a.friction_minor, b.friction_minor);
+  compare_grain(d, w + ".structure", a.structure, b.structure);
 }
 
 inline void compare_body(SpecDiff& d, const std::string& w, const sim::BodySpec& a, const sim::BodySpec& b) {
@@ -84,6 +101,7 @@ inline void compare_body(SpecDiff& d, const std::string& w, const sim::BodySpec&
   d.same(w + ".inertia_frame", a.inertia_frame.coeffs(), b.inertia_frame.coeffs());
   d.same(w + ".com", a.com, b.com);
   d.each(w + ".shapes", a.shapes, b.shapes, compare_shape);
+  compare_grain(d, w + ".structure", a.structure, b.structure);
 }
 
 inline void compare_particle(SpecDiff& d, const std::string& w, const sim::ParticleSpec& a,

@@ -642,6 +642,10 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
   std::vector<std::string> lost;
   compare_robot_parts(spec, back, lost);
   if (spec.materials.size() != back.materials.size()) lost.push_back("materials");
+  else
+    for (std::size_t m = 0; m < spec.materials.size(); ++m)
+      if (!(spec.materials[m].structure == back.materials[m].structure))
+        lost.push_back("the grain of material '" + spec.materials[m].name + "'");
   compare_shapes(spec.world_shapes, back.world_shapes, "the world", lost);
   if (spec.bodies.size() != back.bodies.size()) {
     lost.push_back("bodies");
@@ -653,6 +657,7 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
       if (x.inertia.minCoeff() > 0 && !x.inertia_frame.coeffs().isApprox(back.bodies[b].inertia_frame.coeffs()) &&
           !x.inertia_frame.coeffs().isApprox(-back.bodies[b].inertia_frame.coeffs()))
         lost.push_back("the inertia axes of " + owner);
+      if (!(x.structure == back.bodies[b].structure)) lost.push_back("the grain of " + owner);
     }
   }
   if (spec.particles.size() != back.particles.size()) lost.push_back("particles");
