@@ -101,3 +101,60 @@ TEST_CASE("the slalom scene's crates weave along their waves", "[scene][friction
     CHECK(y_min[b] < -0.8 * a);    // and down to the trough
   }
 }
+
+TEST_CASE("the grooved slope steers its logs along the grooves", "[scene][friction][anisotropic]") {
+  // Slope 25° about x (normal (0, −sin 25°, cos 25°)), grooves 35° off the fall line towards +x.
+  const Real th = 25 * std::numbers::pi / 180;
+  const Vec3 normal(0, -std::sin(th), std::cos(th));
+  const Vec3 fall(0, -std::cos(th), -std::sin(th));
+  const Vec3 groove = std::cos(35 * std::numbers::pi / 180) * fall + std::sin(35 * std::numbers::pi / 180) * normal.cross(fall);
+  SceneRun r = load_and_run("friction_grooves", 1.5);
+  for (int b = 0; b < r.model.body_count; ++b) {
+    const Vec3 d = r.state.body_position(b) - r.model.body_initial_pose[b].pos;
+    const Real off_fall = std::acos(d.normalized().dot(fall)) * 180 / std::numbers::pi;
+    const Real off_groove = std::acos(d.normalized().dot(groove)) * 180 / std::numbers::pi;
+    INFO(r.model.body_name[b] << " moved " << d.transpose() << ": " << off_fall << " deg off the fall line, "
+                              << off_groove << " off the grooves");
+    CHECK(d.norm() > 1.0);                    // it slides (down)
+    CHECK(std::abs(d.dot(normal)) < 1e-3);    // on the slope
+    CHECK(d.dot(normal.cross(fall)) > 0);     // to the grooves' side of the fall line
+    CHECK(off_groove < 8);                    // nearly along the grooves (35° off the fall line)
+  }
+}
+
+TEST_CASE("stroking the sheet along its grain pulls mu_major over mu_minor times harder than across",
+          "[scene][friction][anisotropic]") {
+  // Friction on each pad (summed over its contacts), averaged over the last second of 2 s of
+  // steady stroking; the pair's ellipse (0.632, 0.316) predicts a ratio of 2 and forces μ m g.
+  Vec3 along = Vec3::Zero(), across = Vec3::Zero();
+  int samples = 0, step = 0;
+  int pad_along = -1, pad_across = -1;
+  SceneRun r = load_and_run("friction_stroke", 2.0, [&](const SceneRun& s) {
+    if (pad_along < 0)
+      for (int b = 0; b < s.model.body_count; ++b) {
+        if (s.model.body_name[b] == "pad_along") pad_along = b;
+        if (s.model.body_name[b] == "pad_across") pad_across = b;
+      }
+    if (++step * s.model.dt < 1.0) return;
+    ++samples;
+    for (int c = 0; c < s.ws.contacts.size(); ++c) {
+      const sim::Contact& k = s.ws.contacts.contacts[c];
+      const Vec3 f = s.ws.contact_friction_force[c].x() * k.tangent1 + s.ws.contact_friction_force[c].y() * k.tangent2;
+      const int body = k.a.kind == sim::ContactSide::Body ? k.a.index : -1;  // the pad (the sheet is fixed)
+      if (body == pad_along) along += f;
+      if (body == pad_across) across += f;
+    }
+  });
+  REQUIRE(samples > 0);
+  along /= samples;
+  across /= samples;
+  const Real weight = 1.0 * 9.81;  // pad 0.06 x 0.06 x 0.05 m at 5555.56 kg/m³
+  INFO("friction along " << along.transpose() << " N, across " << across.transpose() << " N");
+  CHECK(along.x() == Approx(-std::sqrt(0.8 * 0.5) * weight).epsilon(0.01));
+  CHECK(across.y() == Approx(-std::sqrt(0.2 * 0.5) * weight).epsilon(0.01));
+  CHECK(along.x() / across.y() == Approx(2).epsilon(0.01));
+  CHECK(std::abs(along.y()) < 1e-3 * std::abs(along.x()));    // on the axes: the force opposes the stroke
+  CHECK(std::abs(across.x()) < 1e-3 * std::abs(across.y()));
+  const Vec3 v = r.state.body_velocity(pad_along);
+  CHECK(v.x() == Approx(0.2).epsilon(0.01));
+}
