@@ -115,13 +115,15 @@ SIM_HD inline Vec2 project_onto_ellipse(const Vec2& z, Real a1, Real a2) {
   if (!(a1 > 0) && !(a2 > 0)) return Vec2::Zero();
   const Real s1 = a1 * a1, s2 = a2 * a2;
   const Real p1 = a1 * z.x(), p2 = a2 * z.y();
-  Real tau = 0;
+  // Start at the lower bound τ >= a_i|z_i| − a_i² (each term alone is <= 1 at the root), still
+  // left of the root: a few Newton steps instead of dozens for points far outside.
+  Real tau = std::max({Real(0), std::abs(p1) - s1, std::abs(p2) - s2});
   for (int it = 0; it < 64; ++it) {
     const Real d1 = s1 + tau, d2 = s2 + tau;
     const Real r1 = d1 > 0 ? p1 / d1 : Real(0), r2 = d2 > 0 ? p2 / d2 : Real(0);
     const Real f = r1 * r1 + r2 * r2 - Real(1);
     const Real df = -Real(2) * ((d1 > 0 ? r1 * r1 / d1 : Real(0)) + (d2 > 0 ? r2 * r2 / d2 : Real(0)));
-    if (!(df < 0)) break;
+    if (!(df < 0) || !(f > std::numeric_limits<Real>::epsilon())) break;
     const Real step = -f / df;
     tau += step;
     if (!(std::abs(step) > std::numeric_limits<Real>::epsilon() * (tau + s1 + s2))) break;
