@@ -123,7 +123,7 @@ void DebugPanels::prepare(VkCommandBuffer cmd) {
 }
 
 PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solver, double dt, float width,
-                              float height, float scale, ui::TeleopPanelView* teleop) {
+                              float height, float scale, ui::TeleopPanelView* teleop, ui::FrictionPanelView* friction) {
   PanelEdits edits;
   if (!ready_) return edits;
   ImGui::SetCurrentContext(context_);
@@ -243,6 +243,12 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     teleop->finger_forces = st.forces.get();
     edits.teleop = ui::teleop_panel(*teleop);
+  }
+  if (friction) {
+    ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 440 - margin)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(column, 230), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    edits.friction = ui::friction_panel(*friction);
   }
   ImGui::Render();
   return edits;

@@ -16,6 +16,7 @@
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
+#include "ui/friction_panel.hpp"
 #include "ui/teleop_panel.hpp"
 
 struct ImGuiContext;
@@ -31,6 +32,7 @@ struct PanelEdits {
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
   ui::TeleopPanelEdits teleop;                // the Teleop panel's edits (view: the one passed in)
+  ui::FrictionPanelEdits friction;            // the Friction panel's edits of a material
   // The SDF baker panel: new grid parameters for a model shape, already baked into the cache, to
   // apply through the document (a recompile), and the slice overlay's axis and position.
   std::optional<SdfApply> sdf_apply;
@@ -58,9 +60,9 @@ class DebugPanels {
   // Builds the panels for this frame. `solver`, `dt`: the document's values (what the Solver
   // panel shows). `width`, `height`: logical size; `scale`: device pixels per logical pixel.
   // `teleop`: the Teleop panel's view (filled by the caller; null: no Teleop panel); its finger
-  // force history is set here.
+  // force history is set here. `friction`: the Friction panel's view (null: no Friction panel).
   PanelEdits build(const Snapshot& snapshot, const sim::SolverOptions& solver, double dt, float width, float height,
-                   float scale, ui::TeleopPanelView* teleop = nullptr);
+                   float scale, ui::TeleopPanelView* teleop = nullptr, ui::FrictionPanelView* friction = nullptr);
   // Inside the render pass, after build().
   void record(VkCommandBuffer cmd);
 

@@ -20,6 +20,7 @@
 
 #include "cli/cli_common.hpp"
 #include "gui/property_panel.hpp"
+#include "gui/friction_authoring.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
@@ -124,6 +125,19 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     // The ImGui panels show the document's solver options and edit them like the property view.
     viewport_->set_solver_source([this] { return document_->spec().solver; },
                                  [this] { return static_cast<double>(document_->spec().dt); });
+    // The ImGui Friction panel edits the document's materials through the property path.
+    viewport_->set_friction_authoring(
+        [this](ui::FrictionPanelView& view, const sim::Workspace* workspace) {
+          fill_friction_view(document_->spec(), workspace, view);
+        },
+        [this](const ui::FrictionPanelEdits& edits) {
+          QString error;
+          for (const auto& [key, value] : friction_property_edits(edits))
+            if (!document_->set_property(key, value, &error)) {
+              statusBar()->showMessage(error, 5000);
+              break;
+            }
+        });
     connect(viewport_, &ViewportWindow::solver_edited, this, [this](const sim::SolverOptions& edited) {
       QString error;
       if (!document_->set_solver_options(edited, &error)) statusBar()->showMessage(error, 5000);

@@ -1,5 +1,8 @@
 #include "gui/scene_properties.hpp"
 
+#include "gui/friction_properties.hpp"
+#include "sim/compile.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -250,14 +253,24 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
                          0, kBig, "x bound radius", false, 3, 0.05));
       break;
     }
-    case ItemKind::Material:
-      out.push_back(real(item, "friction", "friction μ", spec.materials[i].friction, 0, 100, "", false, 3, 0.05));
+    case ItemKind::Material: {
+      const sim::MaterialSpec& m = spec.materials[i];
+      out.push_back(real(item, "friction", "friction μ", m.friction, 0, 100, "", false, 3, 0.05));
+      PropertyInfo major = real(item, "friction_major", "friction μ along the grain", m.major(), 0, 100, "", false, 3, 0.05);
+      major.tooltip = "μ_major: along the grain where both surfaces' grains are aligned (thesis eq. 34)";
+      out.push_back(major);
+      PropertyInfo minor = real(item, "friction_minor", "friction μ across the grain", m.minor(), 0, 100, "", false, 3, 0.05);
+      minor.tooltip = "μ_minor: across the grain where both surfaces' grains are aligned (thesis eq. 34)";
+      out.push_back(minor);
+      describe_grain(m.structure, item, out);
       break;
+    }
     case ItemKind::Body: {
       const sim::BodySpec& b = spec.bodies[i];
       PropertyInfo mass = real(item, "mass", "mass", b.mass, -1, kBig, "kg", false, 4, 0.1);
       mass.tooltip = "-1: computed from the shapes' volumes and densities";
       out.push_back(mass);
+      describe_grain(b.structure, item, out);
       out.push_back(boolean(item, "fixed", "fixed", b.fixed, true));
       vec3_properties(out, item, "pos", "position", b.pose.pos, -kBig, kBig, "m", true);
       vec3_properties(out, item, "velocity", "velocity", b.linear_velocity, -kBig, kBig, "m/s", true);
@@ -400,10 +413,26 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       spec.solver = o;
       break;
     }
-    case ItemKind::Material: spec.materials[i].friction = r; break;
+    case ItemKind::Material: {
+      sim::MaterialSpec& m = spec.materials[i];
+      if (is_grain_property(base)) {
+        if (std::string e = set_grain_property(m.structure, base, component, number, text); !e.empty())
+          return where + ": " + e;
+      } else if (base == "friction_major") {
+        m.friction_major = r;
+      } else if (base == "friction_minor") {
+        m.friction_minor = r;
+      } else {
+        m.friction = r;
+      }
+      break;
+    }
     case ItemKind::Body: {
       sim::BodySpec& b = spec.bodies[i];
-      if (base == "mass") {
+      if (is_grain_property(base)) {
+        if (std::string e = set_grain_property(b.structure, base, component, number, text); !e.empty())
+          return where + ": " + e;
+      } else if (base == "mass") {
         if (!(r > 0) && r != -1) return where + ": must be > 0 (or -1: from the shapes)";
         if (r == -1 && b.shapes.empty() && !b.fixed) return where + ": a body without shapes needs a mass";
         b.mass = r;
@@ -466,8 +495,10 @@ bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key) {
     case ItemKind::None: return false;
     case ItemKind::Scene: return base == "dt" || base == "gravity";
     case ItemKind::Solver: return true;
-    case ItemKind::Material: return base == "friction";
+    case ItemKind::Material:  // all of a material's properties are friction (sim::refresh_friction)
+      return base == "friction" || base == "friction_major" || base == "friction_minor" || is_grain_property(base);
     case ItemKind::Body: {
+      if (is_grain_property(base)) return true;
       // An authored mass scales the compiled inertia; going back to the shapes' mass (-1) needs them.
       if (base != "mass" || !in_range(spec.bodies, key.item.index)) return false;
       const sim::BodySpec& b = spec.bodies[static_cast<std::size_t>(key.item.index)];
@@ -528,10 +559,10 @@ bool patch_model(sim::Model& model, const sim::SceneSpec& spec, const PropertyKe
     case ItemKind::Solver: model.solver = spec.solver; return true;
     case ItemKind::Material:
       if (index >= model.material_count) return false;
-      model.material_friction[i] = spec.materials[i].friction;
-      return true;
+      return sim::refresh_friction(spec, model).empty();
     case ItemKind::Body: {
       if (index >= model.body_count) return false;
+      if (is_grain_property(base)) return sim::refresh_friction(spec, model).empty();
       const sim::BodySpec& b = spec.bodies[i];
       if (b.fixed || model.body_inv_mass[i] <= 0) return true;  // infinite mass either way
       // compile_model scales the shapes' inertia to an authored mass; an authored inertia stays.

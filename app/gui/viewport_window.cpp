@@ -135,8 +135,16 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       const sim::SolverOptions solver = w.solver_source_ ? w.solver_source_() : snap.model->solver;
       const double dt = w.dt_source_ ? w.dt_source_() : double(snap.model->dt);
       if (w.teleop_) w.teleop_->fill_panel_view(snap, teleop_view_);
+      if (w.friction_fill_) w.friction_fill_(friction_view_, snap.stepped ? &snap.workspace : nullptr);
       const PanelEdits edits = panels_->build(snap, solver, dt, float(w.width()), float(w.height()),
-                                              float(w.devicePixelRatio()), w.teleop_ ? &teleop_view_ : nullptr);
+                                              float(w.devicePixelRatio()), w.teleop_ ? &teleop_view_ : nullptr,
+                                              w.friction_fill_ ? &friction_view_ : nullptr);
+      if (edits.friction.any() && w.friction_apply_) {
+        const ui::FrictionPanelEdits friction = edits.friction;
+        QTimer::singleShot(0, window_, [window = window_, friction] {
+          if (window->friction_apply_) window->friction_apply_(friction);
+        });
+      }
       // Applied after the frame (edits reach the document and the runner, not this frame).
       ViewportWindow* window = window_;
       if (edits.solver) {
@@ -248,6 +256,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   render::ContactOverlay contacts_;
   std::vector<float> element_values_;  // the colour field's values for the frame being built
   ui::TeleopPanelView teleop_view_;
+  ui::FrictionPanelView friction_view_;
   std::vector<GizmoLine> gizmo_lines_;
   bool ready_ = false;
   std::uint64_t model_version_ = 0;

@@ -20,6 +20,7 @@
 #include "gui/pose_bridge.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/sim_runner.hpp"
+#include "ui/friction_panel.hpp"
 #include "render/frame_input.hpp"
 
 namespace coulomb::gui {
@@ -63,6 +64,13 @@ class ViewportWindow : public QVulkanWindow {
   void set_solver_source(std::function<sim::SolverOptions()> solver, std::function<double()> dt) {
     solver_source_ = std::move(solver);
     dt_source_ = std::move(dt);
+  }
+  // The Friction panel (friction_authoring.hpp): `fill` refreshes its view each frame, `apply`
+  // receives its edits after the frame. Unset: no Friction panel.
+  void set_friction_authoring(std::function<void(ui::FrictionPanelView&, const sim::Workspace*)> fill,
+                              std::function<void(const ui::FrictionPanelEdits&)> apply) {
+    friction_fill_ = std::move(fill);
+    friction_apply_ = std::move(apply);
   }
 
   // The next frame as shown on screen, read back (QVulkanWindow::grab() hands over the
@@ -118,6 +126,8 @@ class ViewportWindow : public QVulkanWindow {
   bool panels_visible_ = true;
   std::function<sim::SolverOptions()> solver_source_;
   std::function<double()> dt_source_;
+  std::function<void(ui::FrictionPanelView&, const sim::Workspace*)> friction_fill_;
+  std::function<void(const ui::FrictionPanelEdits&)> friction_apply_;
   QString render_error_;
   std::uint64_t frames_ = 0;
 };

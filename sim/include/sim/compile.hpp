@@ -12,6 +12,13 @@ namespace sim {
 
 Result<Model> compile_model(const SceneSpec& spec);
 
+// Refills the model's friction from the spec's materials and bodies: μ, the anisotropic axes and
+// the structure fields (thesis ch. 3), exactly as compile_model does (it calls this). For live
+// edits between steps (the app's parameter patches); the materials and bodies must be the ones
+// the model was compiled from. Returns "" or an error naming file, line and element (the model
+// is then partly updated: recompile or re-apply the previous spec).
+std::string refresh_friction(const SceneSpec& spec, Model& model);
+
 // "self-collision: filtered 1 link pair overlapping at the initial pose: base_link/link_13.0
 // (6.8 mm)" for the robot link pairs compile_model filtered (Model::initial_overlap_pairs); empty
 // when there are none.

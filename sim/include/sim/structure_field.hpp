@@ -31,6 +31,8 @@ enum class StructureFieldKind : std::uint8_t {
 };
 
 const char* to_string(StructureFieldKind kind);
+// Every kind's name, in enum order (None first): "none", "constant", ...
+inline constexpr int kStructureFieldKindCount = 8;
 std::optional<StructureFieldKind> parse_structure_field_kind(std::string_view text);
 
 // The procedural fields live in a plane frame of the owner: origin `center`, x axis `direction`
@@ -54,6 +56,9 @@ struct StructureFieldSpec {
   std::string texture;             // texture: image file (as written; resolved against the scene)
   bool operator==(const StructureFieldSpec&) const = default;
 };
+
+// "" when the field compiles (compile_model would accept it), else what is wrong ("width must be > 0").
+std::string check_structure_field(const StructureFieldSpec& spec);
 
 // A formula compiled to postfix code (collision/structure_expression.cpp): evaluated without
 // allocation at contact generation.

@@ -31,6 +31,13 @@ std::optional<StructureFieldKind> parse_structure_field_kind(std::string_view te
   return std::nullopt;
 }
 
+std::string check_structure_field(const StructureFieldSpec& spec) {
+  auto f = detail::compile_structure_field(spec, "grain");
+  if (f) return {};
+  const std::string& e = f.error();
+  return e.rfind("grain: ", 0) == 0 ? e.substr(7) : e;
+}
+
 namespace detail {
 
 Result<StructureField> compile_structure_field(const StructureFieldSpec& spec, const std::string& where,

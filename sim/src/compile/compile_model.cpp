@@ -26,15 +26,6 @@ std::string where(const SourceLocation& s, const std::string& element) {
   return out;
 }
 
-// Compiles a structure field into m.structure_fields: its index, -1 for kind None.
-Result<int> add_structure_field(const StructureFieldSpec& spec, const std::string& where_text, Model& m) {
-  if (spec.kind == StructureFieldKind::None) return -1;
-  auto field = detail::compile_structure_field(spec, where_text);
-  if (!field) return Error{field.error()};
-  m.structure_fields.push_back(std::move(field.value()));
-  return static_cast<int>(m.structure_fields.size()) - 1;
-}
-
 bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
 
 const char* shape_element(ShapeType t) {
@@ -96,15 +87,8 @@ Result<Model> compile_model(const SceneSpec& spec) {
   // Materials; -1 ("default") maps to a material named "default" (μ 0.5) appended when needed.
   for (const MaterialSpec& mat : spec.materials) {
     if (!(mat.friction >= 0)) return Error{where(mat.source, "material") + ": friction must be >= 0"};
-    if (std::isnan(mat.friction_major) || std::isnan(mat.friction_minor) || !(mat.major() >= 0) || !(mat.minor() >= 0))
-      return Error{where(mat.source, "material") + ": friction_major and friction_minor must be >= 0"};
     m.material_name.push_back(mat.name);
     m.material_friction.push_back(mat.friction);
-    m.material_friction_major.push_back(mat.major());
-    m.material_friction_minor.push_back(mat.minor());
-    auto field = add_structure_field(mat.structure, where(mat.source, "material") + " <grain>", m);
-    if (!field) return Error{field.error()};
-    m.material_structure_field.push_back(field.value());
   }
   int default_material = -1;
   auto material_index = [&](int authored) {
@@ -116,9 +100,6 @@ Result<Model> compile_model(const SceneSpec& spec) {
         default_material = static_cast<int>(m.material_name.size());
         m.material_name.push_back("default");
         m.material_friction.push_back(Real(0.5));
-        m.material_friction_major.push_back(Real(0.5));
-        m.material_friction_minor.push_back(Real(0.5));
-        m.material_structure_field.push_back(-1);
       }
     }
     return default_material;
@@ -224,9 +205,6 @@ Result<Model> compile_model(const SceneSpec& spec) {
     initial.rot.normalize();
     m.body_initial_pose.push_back(initial);
     m.body_frame_in_com.push_back(body_in_com);
-    auto field = add_structure_field(body.structure, w + " <grain>", m);
-    if (!field) return Error{field.error()};
-    m.body_structure_field.push_back(field.value());
     // Velocity of the com: v_com = v_frame + ω × (com offset in world).
     const Vec3 offset = body.pose.rot * com;
     m.body_initial_velocity.push_back(body.linear_velocity + body.angular_velocity.cross(offset));
@@ -323,8 +301,46 @@ Result<Model> compile_model(const SceneSpec& spec) {
   }
 
   m.material_count = static_cast<int>(m.material_name.size());
+  if (std::string e = refresh_friction(spec, m); !e.empty()) return Error{e};
   detail::filter_initial_overlaps(spec, m);
   return m;
+}
+
+std::string refresh_friction(const SceneSpec& spec, Model& m) {
+  // Compiles a field into m.structure_fields: its index, -1 for kind None.
+  auto add_field = [&m](const StructureFieldSpec& field_spec, const std::string& where_text) -> Result<int> {
+    if (field_spec.kind == StructureFieldKind::None) return -1;
+    auto field = detail::compile_structure_field(field_spec, where_text);
+    if (!field) return Error{field.error()};
+    m.structure_fields.push_back(std::move(field.value()));
+    return static_cast<int>(m.structure_fields.size()) - 1;
+  };
+  const std::size_t materials = static_cast<std::size_t>(m.material_count);
+  if (m.material_friction.size() != materials) return "refresh_friction: the model's materials do not match";
+  m.structure_fields.clear();
+  m.material_friction_major = m.material_friction;  // materials the spec does not have ("default"): isotropic
+  m.material_friction_minor = m.material_friction;
+  m.material_structure_field.assign(materials, -1);
+  for (std::size_t i = 0; i < spec.materials.size() && i < materials; ++i) {
+    const MaterialSpec& mat = spec.materials[i];
+    if (!(mat.friction >= 0)) return where(mat.source, "material") + ": friction must be >= 0";
+    if (std::isnan(mat.friction_major) || std::isnan(mat.friction_minor) || !(mat.major() >= 0) || !(mat.minor() >= 0))
+      return where(mat.source, "material") + ": friction_major and friction_minor must be >= 0";
+    m.material_friction[i] = mat.friction;
+    m.material_friction_major[i] = mat.major();
+    m.material_friction_minor[i] = mat.minor();
+    auto field = add_field(mat.structure, where(mat.source, "material") + " '" + mat.name + "' <grain>");
+    if (!field) return field.error();
+    m.material_structure_field[i] = field.value();
+  }
+  m.body_structure_field.assign(static_cast<std::size_t>(m.body_count), -1);
+  for (std::size_t b = 0; b < spec.bodies.size() && b < static_cast<std::size_t>(m.body_count); ++b) {
+    const BodySpec& body = spec.bodies[b];
+    auto field = add_field(body.structure, where(body.source, "body") + " '" + body.name + "' <grain>");
+    if (!field) return field.error();
+    m.body_structure_field[b] = field.value();
+  }
+  return {};
 }
 
 }  // namespace sim
