@@ -27,15 +27,16 @@ sim::Result<render::Overlays> parse_overlays(const std::string& list) {
     if (all || item == "contacts") o.contact_points = true;
     if (all || item == "normals") o.contact_normals = true;
     if (all || item == "forces") o.normal_forces = o.friction_forces = true;
+    if (item == "cones") o.friction_cones = true;  // friction ellipses; not in "all" (existing renders keep their lines)
     if (all || item == "joints") o.joint_frames = true;
     if (all || item == "frames") o.body_frames = true;
     if (all || item == "bounds") o.bounding_boxes = true;
     if (item == "sdf_slice") o.sdf_slice = true;      // not in "all": they draw over the scene
     if (item == "sdf_samples") o.sdf_samples = true;
-    if (!all && !item.empty() && item != "contacts" && item != "normals" && item != "forces" && item != "joints" &&
+    if (!all && !item.empty() && item != "contacts" && item != "normals" && item != "forces" && item != "cones" && item != "joints" &&
         item != "frames" && item != "bounds" && item != "sdf_slice" && item != "sdf_samples")
       return sim::Error{"unknown overlay '" + item +
-                        "' (contacts, normals, forces, joints, frames, bounds, all, sdf_slice, sdf_samples)"};
+                        "' (contacts, normals, forces, cones, joints, frames, bounds, all, sdf_slice, sdf_samples)"};
     start = end + 1;
   }
   return o;
@@ -49,7 +50,7 @@ int positive(const Args& args, const char* name, int fallback, int lowest) {
 void print_usage() {
   std::fprintf(stderr,
                "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
-               "                      [--steps-per-frame K] [--overlay contacts,normals,forces,joints,frames,bounds|all]\n"
+               "                      [--steps-per-frame K] [--overlay contacts,normals,forces,cones,joints,frames,bounds|all]\n"
                "                      [--color-by speed|contact_force|mass]\n"
                "                      [--overlay sdf_slice,sdf_samples] [--slice-axis x|y|z] [--slice-pos 0..1]\n"
                "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"

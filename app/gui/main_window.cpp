@@ -464,7 +464,7 @@ void MainWindow::apply_overlays() {
   render::Overlays o = viewport_ ? viewport_->overlays() : render::Overlays{};  // keeps the slice's axis and position
   o.contact_points = action(QStringLiteral("overlay_contacts"))->isChecked();
   o.contact_normals = action(QStringLiteral("overlay_normals"))->isChecked();
-  o.normal_forces = o.friction_forces = action(QStringLiteral("overlay_forces"))->isChecked();
+  o.normal_forces = o.friction_forces = o.friction_cones = action(QStringLiteral("overlay_forces"))->isChecked();
   o.joint_frames = action(QStringLiteral("overlay_joint_frames"))->isChecked();
   o.body_frames = action(QStringLiteral("overlay_body_frames"))->isChecked();
   o.bounding_boxes = action(QStringLiteral("overlay_bounds"))->isChecked();

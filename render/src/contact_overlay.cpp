@@ -48,9 +48,14 @@ void copy_contacts(const sim::Model& model, const sim::State& state, const sim::
       const sim::Vec2 lf = workspace.contact_friction_force[std::size_t(i)];
       out.normal_force.push_back(ln * normal);
       out.friction_force.push_back(float(lf.x()) * to_glm(c.tangent1) + float(lf.y()) * to_glm(c.tangent2));
+      const float loaded = std::max(ln, 0.0f);
+      out.friction_axis_t.push_back(float(c.friction) * loaded * to_glm(c.tangent1));
+      out.friction_axis_b.push_back(float(c.anisotropic ? c.friction_bitangent : c.friction) * loaded * to_glm(c.tangent2));
     } else {
       out.normal_force.emplace_back(0.0f);
       out.friction_force.emplace_back(0.0f);
+      out.friction_axis_t.emplace_back(0.0f);
+      out.friction_axis_b.emplace_back(0.0f);
     }
   }
 }

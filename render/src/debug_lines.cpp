@@ -20,6 +20,9 @@ const std::uint32_t kContactPoint = rgb(1.0f, 0.80f, 0.0f);
 const std::uint32_t kContactNormal = rgb(0.0f, 0.75f, 1.0f);
 const std::uint32_t kNormalForce = rgb(1.0f, 0.08f, 0.05f);
 const std::uint32_t kFrictionForce = rgb(0.05f, 0.85f, 0.1f);
+const std::uint32_t kFrictionCone = rgb(1.0f, 0.45f, 0.0f);
+constexpr int kEllipseSegments = 32;
+constexpr float kConeScale = 4.0f;
 const std::uint32_t kAxisColor[3] = {rgb(0.95f, 0.1f, 0.1f), rgb(0.1f, 0.85f, 0.1f), rgb(0.1f, 0.25f, 1.0f)};
 const std::uint32_t kJointAxis = rgb(1.0f, 0.1f, 0.9f);
 const std::uint32_t kJointLink = rgb(1.0f, 1.0f, 1.0f);
@@ -134,6 +137,23 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
         w.arrow(p, contacts->normal_force[std::size_t(i)] * force_scale, scale.max_arrow, eye, kNormalForce);
       if (overlays.friction_forces)
         w.arrow(p, contacts->friction_force[std::size_t(i)] * force_scale, scale.max_arrow, eye, kFrictionForce);
+      if (overlays.friction_cones && i < static_cast<int>(contacts->friction_axis_t.size())) {
+        // At kConeScale times the force scale (a contact carries a fraction of a body's weight) and
+        // not clamped, so the force line stays inside its ellipse.
+        const float cone_scale = kConeScale * force_scale;
+        const glm::vec3 a = contacts->friction_axis_t[std::size_t(i)] * cone_scale;
+        const glm::vec3 b = contacts->friction_axis_b[std::size_t(i)] * cone_scale;
+        if (glm::dot(a, a) + glm::dot(b, b) > 0.0f) {
+          glm::vec3 previous = p + a;
+          for (int k = 1; k <= kEllipseSegments; ++k) {
+            const float phi = 6.2831853f * float(k) / float(kEllipseSegments);
+            const glm::vec3 next = p + std::cos(phi) * a + std::sin(phi) * b;
+            w.line(previous, next, kFrictionCone);
+            previous = next;
+          }
+          w.line(p, p + contacts->friction_force[std::size_t(i)] * cone_scale, kFrictionCone);
+        }
+      }
     }
   }
 

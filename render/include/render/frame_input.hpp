@@ -21,6 +21,10 @@ struct Overlays {
   bool contact_normals = false;  // cyan, from the point along the normal (b towards a)
   bool normal_forces = false;    // red arrows λ_n n, on side a
   bool friction_forces = false;  // green arrows λ_f1 d1 + λ_f2 d2, on side a
+  bool friction_cones = false;   // orange: each loaded contact's friction ellipse (semi-axes μ_t λ_n
+                                 // along tangent1, μ_b λ_n along tangent2: thesis ch. 3) in the
+                                 // contact plane, with the current friction force as a line inside
+                                 // (4x the force scale: a contact carries a part of a weight)
   bool joint_frames = false;     // both joint frames (short RGB axes), the joint axis (magenta),
                                  // and a white line between the two frame origins
   bool body_frames = false;      // centre-of-mass frames (RGB = xyz)
@@ -39,7 +43,7 @@ struct Overlays {
   // of their own colours; the values come in FrameInput::element_values.
   ElementField element_field = ElementField::None;
   bool any() const {
-    return contact_points || contact_normals || normal_forces || friction_forces || joint_frames || body_frames ||
+    return contact_points || contact_normals || normal_forces || friction_forces || friction_cones || joint_frames || body_frames ||
            bounding_boxes || sdf_slice || sdf_samples;
   }
 };
@@ -51,10 +55,13 @@ struct ContactOverlay {
   std::vector<glm::vec3> normal;          // unit, from side b towards side a
   std::vector<glm::vec3> normal_force;    // λ_n n, the force on side a [N]
   std::vector<glm::vec3> friction_force;  // λ_f1 d1 + λ_f2 d2 on side a [N]
+  std::vector<glm::vec3> friction_axis_t;  // the friction ellipse's semi-axes μ_t λ_n d1, μ_b λ_n d2 [N]
+  std::vector<glm::vec3> friction_axis_b;  //   (zero without a normal force)
   std::vector<sim::SdfFeature> sdf_feature;    // Contact::sdf_feature (None: not an SDF contact)
   std::vector<std::uint16_t> sdf_iterations;   // Contact::sdf_iterations
   void clear() {
     point.clear(), normal.clear(), normal_force.clear(), friction_force.clear();
+    friction_axis_t.clear(), friction_axis_b.clear();
     sdf_feature.clear(), sdf_iterations.clear();
   }
   int size() const { return static_cast<int>(point.size()); }
