@@ -129,6 +129,9 @@ TEST_CASE("a box under a slowly increasing push starts to slide where the push l
     spec.dt = Real(1) / 120;
     spec.solver.newton_iterations = 20;
     spec.solver.linear_iterations = 40;
+    // The paper's fixed damped step (§8.1): with the line search (the default) the box holds on
+    // past the cone, isotropic as well: up to the ramp's end at +5 % (reported to issue 9).
+    spec.solver.line_search = false;
     const int mat = add_grained_material(spec, "grain", 0.5, major, minor, Vec3::UnitX());
     spec.world_shapes.push_back(test::ground_plane(mat));
     test::add_body(spec, "box", Vec3(0, 0, 0.05), mass, test::box_shape(Vec3(0.15, 0.1, 0.05), mat));
@@ -165,6 +168,9 @@ TEST_CASE("a box launched at 45 degrees to the grain curves towards the low-fric
   spec.dt = Real(1) / 240;
   spec.solver.newton_iterations = 8;
   spec.solver.linear_iterations = 40;
+  // Fixed damped step as above: with the line search the slide is under-converged at its
+  // iteration cap (2.5 % off the ODE at the default velocity tolerance, 2.0 % at 1e-8).
+  spec.solver.line_search = false;
   const int mat = add_grained_material(spec, "grain", 0.4, major, minor, Vec3::UnitX());
   spec.world_shapes.push_back(test::ground_plane(mat));
   test::add_body(spec, "box", Vec3(0, 0, 0.02), 1.0, test::box_shape(Vec3(0.1, 0.1, 0.02), mat));
