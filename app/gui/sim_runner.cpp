@@ -299,6 +299,10 @@ void SimRunner::publish(Core& c) {
   s.state.u = c.state.u;
   s.state.time = c.state.time;
   s.state.step_index = c.state.step_index;
+  s.state.joint_position = c.state.joint_position;  // the whole State: a snapshot continues bit for bit
+  s.state.warm_start.contact_key = c.state.warm_start.contact_key;
+  s.state.warm_start.contact_lambda = c.state.warm_start.contact_lambda;
+  s.state.warm_start.row_lambda = c.state.warm_start.row_lambda;
   s.workspace.contacts.contacts = c.workspace.contacts.contacts;
   s.workspace.contact_normal_force = c.workspace.contact_normal_force;
   s.workspace.contact_friction_force = c.workspace.contact_friction_force;
