@@ -58,6 +58,8 @@ struct Model {
   std::vector<int> shape_hull;              // index into hull arrays for ConvexMesh, else -1
   std::vector<int> shape_material;          // (shape_count)
   std::vector<Real> shape_thickness;        // d of eq. 9 [m]
+  std::vector<std::uint32_t> shape_contype;      // collision filter bits (ShapeSpec::contype)
+  std::vector<std::uint32_t> shape_conaffinity;  // (ShapeSpec::conaffinity)
   std::vector<Real> shape_bound_radius;     // bounding sphere radius about the shape origin [m]
 
   // ---- convex hulls (hull_count) ------------------------------------------------------------

@@ -139,6 +139,10 @@ struct ImportResult {
   std::vector<TriangleMesh> meshes;
   std::vector<RobotSite> sites;
   std::vector<RobotActuator> actuators;
+  // Body pairs (indices into scene.bodies, lower first) that never collide: MJCF <exclude> and
+  // parent/child bodies (MuJoCo filters those by default). Kept by a scene's <robot> element
+  // (RobotIncludeSpec::no_collision_pairs); append_robot() does not apply them.
+  std::vector<std::array<int, 2>> no_collision_body_pairs;
   std::vector<std::string> warnings;  // "file:line: <element>: message"
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,10 @@ struct ShapeSpec {
   Real sdf_band = 3;        // SDF exterior band [voxels]; widened to cover the contact margin
   int material = -1;        // index into SceneSpec::materials, -1: default material
   Real thickness = 0;       // d of eq. 9: the gap this shape keeps [m]
+  // Collision filter bitmasks (MuJoCo's contype/conaffinity): shapes a and b can touch when
+  // (contype_a & conaffinity_b) | (contype_b & conaffinity_a) is non-zero. Particles are 1/1.
+  std::uint32_t contype = 1;
+  std::uint32_t conaffinity = 1;
   Real density = Real(1000);  // for mass properties when the body gives no mass [kg/m^3]
   SourceLocation source;
 };
@@ -138,6 +143,14 @@ struct RobotIncludeSpec {
   // before the other overrides.
   std::vector<BodySpec> imported_bodies;
   std::vector<JointSpec> imported_joints;
+  // The file's own timestep and gravity (MJCF <option>): the scene's win, a robot opened as a
+  // scene (robot_scene) takes them.
+  bool has_timestep = false, has_gravity = false;
+  // Body pairs of the robot that never collide (MJCF <exclude>, parent/child), as offsets from
+  // first_body (Model::no_collision_pairs).
+  std::vector<std::array<int, 2>> no_collision_pairs;
+  Real file_dt = 0;
+  Vec3 file_gravity = Vec3::Zero();
   std::vector<std::string> warnings;  // the importer's ("file:line: <element>: message")
   double load_seconds = 0;            // wall time of the import (reading, meshes, hulls)
   SourceLocation source;

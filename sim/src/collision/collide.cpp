@@ -51,6 +51,7 @@ bool skip_pair(const CollisionObject& x, const CollisionObject& y, const std::ve
   if (x.particle >= 0 && y.particle >= 0) return true;
   if (x.is_plane && y.is_plane) return true;
   if (x.body >= 0 && x.body == y.body) return true;
+  if (!(x.contype & y.conaffinity) && !(y.contype & x.conaffinity)) return true;  // MuJoCo's bit rule
   if (x.body >= 0 && y.body >= 0)
     return std::binary_search(joints.begin(), joints.end(),
                               pack_pair(std::min(x.body, y.body), std::max(x.body, y.body)));
@@ -175,6 +176,8 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
                                                  model.hulls[hull].vertices.size() >= 4);
     o.is_plane = type == ShapeType::Plane;
     o.thickness = value_or(model.shape_thickness, s, Real(0));
+    o.contype = value_or(model.shape_contype, s, std::uint32_t(1));
+    o.conaffinity = value_or(model.shape_conaffinity, s, std::uint32_t(1));
     o.friction = material_mu(model, value_or(model.shape_material, s, -1));
     const Pose local = value_or(model.shape_local, s, Pose{});
     const Real radius = shape_radius(model, s);

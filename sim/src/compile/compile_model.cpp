@@ -135,6 +135,8 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.shape_mesh.push_back(mesh);
     m.shape_material.push_back(material_index(s.material));
     m.shape_thickness.push_back(s.thickness);
+    m.shape_contype.push_back(s.contype);
+    m.shape_conaffinity.push_back(s.conaffinity);
     ++m.shape_count;
     m.shape_bound_radius.push_back(shape_bound(m, m.shape_count - 1));
     return {};
@@ -290,6 +292,12 @@ Result<Model> compile_model(const SceneSpec& spec) {
     ++m.joint_count;
   }
 
+  for (const RobotIncludeSpec& r : spec.robots)
+    for (const auto& [a, b] : r.no_collision_pairs) {
+      if (a < 0 || b < 0 || a >= r.body_count || b >= r.body_count)
+        return Error{where(r.source, "robot") + ": a no-collision body pair is out of range"};
+      m.no_collision_pairs.push_back({r.first_body + a, r.first_body + b});
+    }
   for (const RobotIncludeSpec& r : spec.robots) {
     if (r.self_collision) continue;
     if (r.first_body < 0 || r.first_body + r.body_count > m.body_count)
