@@ -318,8 +318,11 @@ TEST_CASE("URDF: the gripper arm asset imports cleanly and simulates", "[unit][i
   INFO((r.ok() ? all_warnings(r.value()) : r.error()));
   REQUIRE(r.ok());
   const sim::ImportResult& robot = r.value();
-  REQUIRE(robot.warnings.size() == 1);  // the one simplification: its mimic finger is not coupled
-  CHECK(robot.warnings[0].find("gripper_arm.urdf:161: <mimic>: joint 'right_finger_joint' = 1 x 'left_finger_joint'") !=
+  // The simplifications: two cylinders collide as prisms, the mimic finger is not coupled.
+  REQUIRE(robot.warnings.size() == 3);
+  CHECK(robot.warnings[0].find("gripper_arm.urdf:27: <cylinder>: collides as a 16-sided prism") != std::string::npos);
+  CHECK(robot.warnings[1].find("gripper_arm.urdf:53: <cylinder>: collides as a 16-sided prism") != std::string::npos);
+  CHECK(robot.warnings[2].find("gripper_arm.urdf:161: <mimic>: joint 'right_finger_joint' = 1 x 'left_finger_joint'") !=
         std::string::npos);
   CHECK(robot.links.size() == 8);
   CHECK(robot.joints.size() == 7);
@@ -451,7 +454,9 @@ TEST_CASE("MJCF: the gripper arm asset imports with classes, actuators and optio
   INFO((r.ok() ? all_warnings(r.value()) : r.error()));
   REQUIRE(r.ok());
   const sim::ImportResult& robot = r.value();
-  CHECK(robot.warnings.empty());
+  REQUIRE(robot.warnings.size() == 2);  // the two cylinders collide as prisms, nothing else
+  CHECK(robot.warnings[0].find("gripper_arm.xml:28: <geom>: collides as a 16-sided prism") != std::string::npos);
+  CHECK(robot.warnings[1].find("gripper_arm.xml:31: <geom>: collides as a 16-sided prism") != std::string::npos);
   CHECK(robot.name == "gripper_arm");
   CHECK(robot.has_timestep);
   CHECK(robot.scene.dt == Approx(0.004));

@@ -789,6 +789,9 @@ class MjcfParser {
       } else {
         s.type = ShapeType::ConvexMesh;
         s.vertices = io::cylinder_vertices(r, h, options_.cylinder_segments);
+        if (collides)
+          a.warn(warnings_, "collides as a " + std::to_string(options_.cylinder_segments) +
+                                "-sided prism (no native cylinder shape)");
       }
       shapes.push_back(s);
     } else if (type == "box") {
@@ -811,6 +814,9 @@ class MjcfParser {
       }
       v.geometry = RobotVisual::Geometry::Ellipsoid;
       v.half_extents = radii;
+      if (collides)
+        a.warn(warnings_, "collides as the convex hull of " + std::to_string(s.vertices.size()) +
+                              " surface points (no native ellipsoid shape)");
       shapes.push_back(s);
     } else if (type == "mesh") {
       const std::string name = a.required_text("mesh");

@@ -271,6 +271,8 @@ class UrdfParser {
       case RobotVisual::Geometry::Cylinder:
         s.type = ShapeType::ConvexMesh;
         s.vertices = io::cylinder_vertices(g.radius, g.half_length, options_.cylinder_segments);
+        warnings_.add(file_, g.source.line, "cylinder",
+                      "collides as a " + std::to_string(options_.cylinder_segments) + "-sided prism (no native cylinder shape)");
         break;
       case RobotVisual::Geometry::Mesh: {
         std::string error;
