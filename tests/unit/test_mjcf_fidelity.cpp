@@ -449,3 +449,39 @@ TEST_CASE("MJCF: a pendulum on two hinges of one body swings with the closed-for
     CHECK(off_axis < 1e-6);  // the other hinge stays at rest
   }
 }
+
+TEST_CASE("scene XML: contype and conaffinity read, filter and write back", "[unit][import][mjcf]") {
+  const std::string xml = xml_lines({
+      "<scene>",
+      "  <world><plane contype='3' conaffinity='3'/></world>",
+      "  <body name='a' pos='0 0 0.1'><sphere radius='0.1' contype='2' conaffinity='2'/></body>",
+      "  <body name='b' pos='0 0 0.1'><sphere radius='0.1'/></body>",
+      "</scene>",
+  });
+  const sim::SceneSpec spec = test::parse_scene_ok(xml, "bits.xml");
+  CHECK(spec.world_shapes[0].contype == 3);
+  CHECK(spec.bodies[0].shapes[0].conaffinity == 2);
+  CHECK(spec.bodies[1].shapes[0].contype == 1);
+  const std::string written = sim::write_scene_xml(spec);
+  CHECK(written.find("contype=\"2\" conaffinity=\"2\"") != std::string::npos);
+  const sim::SceneSpec reread = test::parse_scene_ok(written, "bits2.xml");
+  CHECK(reread.world_shapes[0].contype == 3);
+  CHECK(reread.world_shapes[0].conaffinity == 3);
+  CHECK(reread.bodies[0].shapes[0].contype == 2);
+  CHECK(reread.bodies[0].shapes[0].conaffinity == 2);
+  CHECK(reread.bodies[1].shapes[0].contype == 1);
+  CHECK(sim::write_scene_xml(reread) == written);
+  // The overlapping spheres a and b never touch (2 & 1 = 0 both ways); both stand on the plane.
+  auto model = sim::compile_model(reread);
+  REQUIRE(model.ok());
+  sim::State state = sim::make_initial_state(*model);
+  const sim::Control control = sim::make_initial_control(*model);
+  sim::Workspace ws;
+  for (int i = 0; i < 60; ++i) REQUIRE(sim::step(*model, state, control, ws).ok());
+  CHECK(std::abs(state.body_position(0).x()) < 1e-6);  // no push apart
+  CHECK(state.body_position(0).z() == Approx(0.1).margin(0.005));
+  CHECK(state.body_position(1).z() == Approx(0.1).margin(0.005));
+  // Malformed bits are errors naming the attribute.
+  test::check_error(sim::parse_scene_xml("<scene>\n  <world><plane contype='-1'/></world>\n</scene>\n", "bad.xml"),
+                    "bad.xml", 2, "plane", {"contype"});
+}
