@@ -51,9 +51,11 @@ ImportMessagesDialog::ImportMessagesDialog(QWidget* parent) : QDialog(parent) {
 
 bool ImportMessagesDialog::set_scene(const sim::SceneSpec& spec) {
   const int count = import_message_count(spec);
-  summary_->setText(count == 0 ? tr("The robots of this scene imported without simplifications.")
-                               : tr("%n feature(s) of the robot files were dropped or approximated on import "
-                                    "(file:line: element: what):", nullptr, count));
+  summary_->setText(count == 0   ? tr("The robots of this scene imported without simplifications.")
+                    : count == 1 ? tr("1 feature of the robot files was dropped or approximated on import "
+                                      "(file:line: element: what):")
+                                 : tr("%1 features of the robot files were dropped or approximated on import "
+                                      "(file:line: element: what):").arg(count));
   list_->setPlainText(import_messages_text(spec));
   return count > 0;
 }
