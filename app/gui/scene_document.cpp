@@ -265,6 +265,8 @@ bool SceneDocument::duplicate_body(int body, QString* error) {
   for (const sim::ShapeSpec& s : copy.shapes) {
     sim::Real r = s.radius;
     if (s.type == sim::ShapeType::Box) r = s.half_extents.norm();
+    if (s.type == sim::ShapeType::Ellipsoid) r = s.half_extents.maxCoeff();
+    if (s.type == sim::ShapeType::Cylinder) r = std::hypot(s.radius, s.half_length);
     if (s.type == sim::ShapeType::Capsule) r = s.radius + s.half_length;
     for (const sim::Vec3& v : s.vertices) r = std::max(r, v.norm());
     extent = std::max(extent, s.local.pos.norm() + r);

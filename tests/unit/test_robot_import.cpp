@@ -318,11 +318,9 @@ TEST_CASE("URDF: the gripper arm asset imports cleanly and simulates", "[unit][i
   INFO((r.ok() ? all_warnings(r.value()) : r.error()));
   REQUIRE(r.ok());
   const sim::ImportResult& robot = r.value();
-  // The simplifications: two cylinders collide as prisms, the mimic finger is not coupled.
-  REQUIRE(robot.warnings.size() == 3);
-  CHECK(robot.warnings[0].find("gripper_arm.urdf:27: <cylinder>: collides as a 16-sided prism") != std::string::npos);
-  CHECK(robot.warnings[1].find("gripper_arm.urdf:53: <cylinder>: collides as a 16-sided prism") != std::string::npos);
-  CHECK(robot.warnings[2].find("gripper_arm.urdf:161: <mimic>: joint 'right_finger_joint' = 1 x 'left_finger_joint'") !=
+  // The one simplification: the mimic finger is not coupled.
+  REQUIRE(robot.warnings.size() == 1);
+  CHECK(robot.warnings[0].find("gripper_arm.urdf:161: <mimic>: joint 'right_finger_joint' = 1 x 'left_finger_joint'") !=
         std::string::npos);
   CHECK(robot.links.size() == 8);
   CHECK(robot.joints.size() == 7);
@@ -378,9 +376,9 @@ TEST_CASE("URDF: the gripper arm asset imports cleanly and simulates", "[unit][i
       CHECK(b.mass == Approx(0.3));
       CHECK(near(b.com, Vec3(0, 0, 0.0125)));
     }
-  // Cylinders are convex prisms.
-  CHECK(robot.scene.bodies[0].shapes[0].type == sim::ShapeType::ConvexMesh);
-  CHECK(robot.scene.bodies[0].shapes[0].vertices.size() == 32);
+  // Cylinders are native cylinders.
+  CHECK(robot.scene.bodies[0].shapes[0].type == sim::ShapeType::Cylinder);
+  CHECK(robot.scene.bodies[0].shapes[0].radius == Approx(0.08));
 
   // Placed fixed at a base pose, it compiles and holds still for a few steps.
   const Pose base{Vec3(0.3, -0.2, 0.1), Quat(Eigen::AngleAxis<Real>(Real(0.4), Vec3::UnitZ()))};
@@ -454,9 +452,7 @@ TEST_CASE("MJCF: the gripper arm asset imports with classes, actuators and optio
   INFO((r.ok() ? all_warnings(r.value()) : r.error()));
   REQUIRE(r.ok());
   const sim::ImportResult& robot = r.value();
-  REQUIRE(robot.warnings.size() == 2);  // the two cylinders collide as prisms, nothing else
-  CHECK(robot.warnings[0].find("gripper_arm.xml:28: <geom>: collides as a 16-sided prism") != std::string::npos);
-  CHECK(robot.warnings[1].find("gripper_arm.xml:31: <geom>: collides as a 16-sided prism") != std::string::npos);
+  CHECK(robot.warnings.empty());
   CHECK(robot.name == "gripper_arm");
   CHECK(robot.has_timestep);
   CHECK(robot.scene.dt == Approx(0.004));
@@ -710,10 +706,9 @@ TEST_CASE("MJCF: geoms (fromto, mass, visual-only, ellipsoid) and inertials", "[
   CHECK(a.shapes[0].half_length == Approx(0.2));
   CHECK(near(a.shapes[0].local.pos, Vec3(0.2, 0, 0)));
   CHECK(near(a.shapes[0].local.rot * Vec3::UnitZ(), Vec3::UnitX()));
-  CHECK(a.shapes[1].type == sim::ShapeType::ConvexMesh);
-  const Real ellipsoid_mass = 1000 * 4.0 / 3 * std::numbers::pi * 0.1 * 0.2 * 0.3;  // hull of samples: a bit less
-  CHECK(a.mass > 3 + 0.8 * ellipsoid_mass);                                         // ...but has mass
-  CHECK(a.mass < 3 + ellipsoid_mass);
+  CHECK(a.shapes[1].type == sim::ShapeType::Ellipsoid);
+  const Real ellipsoid_mass = 1000 * 4.0 / 3 * std::numbers::pi * 0.1 * 0.2 * 0.3;  // exact
+  CHECK(a.mass == Approx(3 + ellipsoid_mass).epsilon(1e-9));                        // ...the box has mass too
   CHECK(r.visuals.size() == 4);
   // The inertial: mass, com, and the tensor's axes rotated 45 degrees about z.
   const sim::BodySpec& b = r.scene.bodies[1];

@@ -26,14 +26,22 @@ struct MaterialSpec {
   SourceLocation source;
 };
 
-enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh };
+// Cylinder: `radius`, `half_length` along local z. Ellipsoid: semi-axes `half_extents` along
+// local x, y, z. Both collide exactly against planes (closed-form support points: an ellipsoid
+// touches at one point, a cylinder at up to four rim points per cap) and through a convex hull of
+// points on their surface against other shapes; their mass properties are exact.
+enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh, Cylinder, Ellipsoid };
+// Shapes that also carry a convex hull in the Model (Model::shape_hull).
+inline bool has_hull(ShapeType t) {
+  return t == ShapeType::ConvexMesh || t == ShapeType::Cylinder || t == ShapeType::Ellipsoid;
+}
 
 struct ShapeSpec {
   ShapeType type = ShapeType::Sphere;
   Pose local;               // shape frame in the body frame
-  Real radius = Real(0.5);  // sphere, capsule [m]
-  Real half_length = Real(0.5);  // capsule: half length of the segment along local z [m]
-  Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box [m]
+  Real radius = Real(0.5);  // sphere, capsule, cylinder [m]
+  Real half_length = Real(0.5);  // capsule: half length of the segment along local z; cylinder: half height [m]
+  Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box; ellipsoid semi-axes [m]
   std::vector<Vec3> vertices;    // convex mesh: points whose hull is the shape (shape frame) [m]
   // Triangle mesh (thesis ch. 6): with triangles, the shape is the (possibly non-convex) mesh
   // over `vertices`, collided through its baked signed distance field (sim/sdf.hpp); `type` must be

@@ -782,17 +782,9 @@ class MjcfParser {
       v.geometry = type == "capsule" ? RobotVisual::Geometry::Capsule : RobotVisual::Geometry::Cylinder;
       v.radius = r;
       v.half_length = h;
-      if (type == "capsule") {
-        s.type = ShapeType::Capsule;
-        s.radius = r;
-        s.half_length = h;
-      } else {
-        s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_vertices(r, h, options_.cylinder_segments);
-        if (collides)
-          a.warn(warnings_, "collides as a " + std::to_string(options_.cylinder_segments) +
-                                "-sided prism (no native cylinder shape)");
-      }
+      s.type = type == "capsule" ? ShapeType::Capsule : ShapeType::Cylinder;
+      s.radius = r;
+      s.half_length = h;
       shapes.push_back(s);
     } else if (type == "box") {
       s.type = ShapeType::Box;
@@ -802,21 +794,10 @@ class MjcfParser {
       shapes.push_back(s);
     } else if (type == "ellipsoid") {
       const Vec3 radii(size_at(0), size_at(1), fromto_half >= 0 ? fromto_half : size_at(2));
-      s.type = ShapeType::ConvexMesh;
-      constexpr int kRings = 8, kSegments = 16;  // points on the ellipsoid, hulled
-      for (int i = 0; i <= kRings; ++i) {
-        const double theta = std::numbers::pi * i / kRings;
-        for (int k = 0; k < (i == 0 || i == kRings ? 1 : kSegments); ++k) {
-          const double phi = 2 * std::numbers::pi * k / kSegments;
-          s.vertices.emplace_back(radii.x() * Real(std::sin(theta) * std::cos(phi)),
-                                  radii.y() * Real(std::sin(theta) * std::sin(phi)), radii.z() * Real(std::cos(theta)));
-        }
-      }
+      s.type = ShapeType::Ellipsoid;
+      s.half_extents = radii;
       v.geometry = RobotVisual::Geometry::Ellipsoid;
       v.half_extents = radii;
-      if (collides)
-        a.warn(warnings_, "collides as the convex hull of " + std::to_string(s.vertices.size()) +
-                              " surface points (no native ellipsoid shape)");
       shapes.push_back(s);
     } else if (type == "mesh") {
       const std::string name = a.required_text("mesh");

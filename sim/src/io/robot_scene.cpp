@@ -34,6 +34,15 @@ Real lowest_point(const BodySpec& b, const ShapeSpec& s) {
                                       Vec3(corner & 1 ? 1 : -1, corner & 2 ? 1 : -1, corner & 4 ? 1 : -1))));
       return lowest;
     }
+    case ShapeType::Cylinder: {
+      // The lower cap's rim: its centre less r sqrt(1 - a_z²), a the axis in the world.
+      const Vec3 a = pose.rot * Vec3::UnitZ();
+      return pose.pos.z() - s.half_length * std::abs(a.z()) - s.radius * std::sqrt(std::max(Real(0), 1 - a.z() * a.z()));
+    }
+    case ShapeType::Ellipsoid: {
+      const Mat3 r = pose.rot.toRotationMatrix();
+      return pose.pos.z() - r.row(2).cwiseProduct(s.half_extents.transpose()).norm();
+    }
     case ShapeType::ConvexMesh: {
       Real lowest = std::numeric_limits<Real>::infinity();
       for (const Vec3& v : s.vertices) lowest = std::min(lowest, z(v));

@@ -222,6 +222,8 @@ class SceneParser {
       if (type == "cylinder") allowed.push_back("segments");
     } else if (type == "box") {
       allowed.insert(allowed.end(), {"half_extents", "size"});
+    } else if (type == "ellipsoid") {
+      allowed.push_back("radii");
     } else if (type == "convex") {
       allowed.insert(allowed.end(), {"vertices", "file", "scale"});
     } else if (type == "mesh") {
@@ -229,7 +231,7 @@ class SceneParser {
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
-                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, convex or mesh)");
+                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, ellipsoid, convex or mesh)");
     }
     XmlElement e(el, file, std::move(allowed));
     no_children(e);
@@ -262,8 +264,10 @@ class SceneParser {
       if (auto l = e.real("length", range)) s.half_length = *l / 2;
       if (type == "capsule") {
         s.type = ShapeType::Capsule;
+      } else if (!e.has("segments")) {
+        s.type = ShapeType::Cylinder;  // the exact cylinder
       } else {
-        const int segments = e.integer("segments", 3).value_or(16);
+        const int segments = *e.integer("segments", 3);
         if (segments > 1024) e.fail_attribute("segments", "must be at most 1024");
         s.type = ShapeType::ConvexMesh;
         s.vertices = io::cylinder_vertices(s.radius, s.half_length, segments);
@@ -273,6 +277,11 @@ class SceneParser {
       e.exactly_one_of({"half_extents", "size"});
       if (auto h = e.vec3("half_extents", Range::Positive)) s.half_extents = *h;
       if (auto z = e.vec3("size", Range::Positive)) s.half_extents = *z / 2;
+    } else if (type == "ellipsoid") {
+      s.type = ShapeType::Ellipsoid;
+      const auto radii = e.vec3("radii", Range::Positive);
+      if (!radii) e.fail("missing required attribute 'radii'");
+      s.half_extents = *radii;
     } else if (type == "convex") {
       s.type = ShapeType::ConvexMesh;
       e.exactly_one_of({"vertices", "file"});

@@ -376,6 +376,8 @@ class Writer {
       case ShapeType::Capsule: open("capsule", indent); break;
       case ShapeType::Box: open("box", indent); break;
       case ShapeType::ConvexMesh: open(mesh ? "mesh" : segments ? "cylinder" : "convex", indent); break;
+      case ShapeType::Cylinder: open("cylinder", indent); break;
+      case ShapeType::Ellipsoid: open("ellipsoid", indent); break;
     }
     pose(s.local);
     switch (s.type) {
@@ -386,6 +388,11 @@ class Writer {
         attr("half_length", number(s.half_length));
         break;
       case ShapeType::Box: attr("half_extents", numbers(s.half_extents)); break;
+      case ShapeType::Cylinder:  // no segments: the exact cylinder
+        attr("radius", number(s.radius));
+        attr("half_length", number(s.half_length));
+        break;
+      case ShapeType::Ellipsoid: attr("radii", numbers(s.half_extents)); break;
       case ShapeType::ConvexMesh:
         if (segments) {
           attr("radius", number(s.radius));

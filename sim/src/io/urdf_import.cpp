@@ -269,10 +269,9 @@ class UrdfParser {
         s.half_length = g.half_length;
         break;
       case RobotVisual::Geometry::Cylinder:
-        s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_vertices(g.radius, g.half_length, options_.cylinder_segments);
-        warnings_.add(file_, g.source.line, "cylinder",
-                      "collides as a " + std::to_string(options_.cylinder_segments) + "-sided prism (no native cylinder shape)");
+        s.type = ShapeType::Cylinder;
+        s.radius = g.radius;
+        s.half_length = g.half_length;
         break;
       case RobotVisual::Geometry::Mesh: {
         std::string error;
