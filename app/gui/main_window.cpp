@@ -302,6 +302,15 @@ void MainWindow::build_actions() {
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(action("open"));
+  QAction* free_base = file->addAction(tr("URDF robots open with a &free base"));
+  free_base->setObjectName(QStringLiteral("urdf_free_base"));
+  free_base->setCheckable(true);
+  free_base->setToolTip(tr("A URDF opened by itself gets a free root link (a mobile or floating robot) instead of a fixed one"));
+  connect(free_base, &QAction::toggled, this, [this](bool on) {
+    sim::DescriptionOptions o = document_->description_options();
+    o.urdf_free_base = on;
+    document_->set_description_options(o);
+  });
   QMenu* shipped = file->addMenu(tr("Open &example"));
   for (const std::string& name : shipped_scenes()) {
     QAction* a = shipped->addAction(QString::fromStdString(name));

@@ -94,7 +94,8 @@ std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& s
 
 bool SceneDocument::open_file(const QString& path, QString* error) {
   auto kind = sim::description_kind(path.toStdString());
-  auto spec = kind ? sim::load_description(path.toStdString()) : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});
+  auto spec = kind ? sim::load_description(path.toStdString(), description_options_)
+                   : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});
   if (!spec) {
     if (error) *error = q(spec.error());
     return false;

@@ -3,6 +3,7 @@
 // file:line; a scene without any hides it. Skips with a message when there is no display.
 #include <catch2/catch.hpp>
 
+#include <QAction>
 #include <QDialog>
 #include <QPlainTextEdit>
 #include <filesystem>
@@ -56,4 +57,26 @@ TEST_CASE("opening a model lists its import simplifications with file and line",
   // Another scene without messages: the dialog goes away.
   REQUIRE(window.open_scene(QString::fromStdString(app_test::scene_path("incline").toStdString())));
   CHECK_FALSE(dialog->isVisible());
+}
+
+TEST_CASE("File > URDF robots open with a free base frees the root link", "[app][window][mjcf]") {
+  if (!app_test::window_system_or_skip("the free base test")) return;
+  const fs::path dir = test::scratch_dir("app_urdf_free_base");
+  test::write_file(dir / "r.urdf", test::xml_lines({
+      "<robot name='r'>",
+      "  <link name='base'><inertial><mass value='2'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>",
+      "    <collision><geometry><box size='0.2 0.2 0.2'/></geometry></collision></link>",
+      "</robot>",
+  }));
+  MainWindow window(app_test::window_options("incline", dir, nullptr));
+  window.set_error_reporter([](const QString&, const QString&) {});
+  app_test::show_loaded(window);
+  const QString path = QString::fromStdString((dir / "r.urdf").string());
+  REQUIRE(window.open_scene(path));
+  CHECK(window.document().spec().bodies.at(0).fixed);  // the default: a mounted robot
+  QAction* free_base = window.findChild<QAction*>(QStringLiteral("urdf_free_base"));
+  REQUIRE(free_base != nullptr);
+  free_base->setChecked(true);
+  REQUIRE(window.open_scene(path));
+  CHECK_FALSE(window.document().spec().bodies.at(0).fixed);
 }
