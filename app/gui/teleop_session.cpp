@@ -114,7 +114,11 @@ bool TeleopSession::start(const sim::Model& m, const sim::State& state, const Te
 }
 
 void TeleopSession::stop() {
-  if (controller_) ++session_;
+  if (controller_) {
+    ++session_;
+    const std::vector<int>& bodies = controller_->robot_bodies();
+    stale_wrench_bodies_.insert(stale_wrench_bodies_.end(), bodies.begin(), bodies.end());
+  }
   controller_.reset();
   command_ = sim::TeleopCommand{};
   pending_gripper_ = 0;
@@ -145,7 +149,22 @@ void TeleopSession::set_command(const sim::TeleopCommand& command) {
 }
 
 void TeleopSession::set_target(const sim::Vec3& position, const sim::Quat& orientation) {
-  if (controller_) controller_->set_target(position, orientation);
+  if (controller_) controller_->set_goal(position, orientation);
+}
+
+bool TeleopSession::move_to_object(const sim::Model& m, const sim::State& state, int body) {
+  if (!controller_) {
+    message_ = "move to object: teleoperation is off";
+    return false;
+  }
+  auto pose = sim::pre_grasp_pose(m, state, *controller_, body);
+  if (!pose) {
+    message_ = pose.error();
+    return false;
+  }
+  message_.clear();
+  controller_->set_goal(pose->position, pose->orientation);
+  return true;
 }
 
 void TeleopSession::set_gripper(bool closed) { pending_gripper_ = closed ? 1 : -1; }
@@ -156,12 +175,16 @@ void TeleopSession::toggle_gripper() {
   set_gripper(!closed);
 }
 
-void TeleopSession::update(const sim::Model& m, const sim::State& state, sim::Real dt, sim::Control& control) {
+void TeleopSession::update(const sim::Model& m, const sim::State& state, const sim::Workspace* workspace, sim::Real dt,
+                           sim::Control& control) {
+  for (int b : stale_wrench_bodies_)
+    if (b >= 0 && b < static_cast<int>(control.body_wrench.size())) control.body_wrench[static_cast<std::size_t>(b)].setZero();
+  stale_wrench_bodies_.clear();
   if (!controller_) return;
   sim::TeleopCommand command = command_;
   command.gripper = pending_gripper_;
   pending_gripper_ = 0;
-  controller_->update(m, state, command, dt, control);
+  controller_->update(m, state, workspace, command, dt, control);
 }
 
 void TeleopSession::write_status(const sim::Model& m, const sim::State& state, TeleopStatus& out) const {
@@ -186,6 +209,20 @@ void TeleopSession::write_status(const sim::Model& m, const sim::State& state, T
   const auto b = static_cast<std::size_t>(setup_.end_effector);
   if (static_cast<int>(state.q.size()) == m.coord_count() && setup_.end_effector < m.body_count)
     out.effector_position = (state.body_pose(setup_.end_effector) * m.body_frame_in_com[b]).apply(setup_.point);
+  const sim::TeleopFeedback& f = c.feedback();
+  out.tracking_error = f.tracking_error;
+  out.tracking_angle_error = f.tracking_angle_error;
+  out.target_held = f.target_held;
+  out.tracking_bound = c.limits().tracking_bound;
+  out.pushing_body = f.pushing_body;
+  out.pushing_force = f.pushing_force;
+  out.link_force_limit = c.limits().link_force_limit;
+  out.force_exceeded = f.force_exceeded;
+  out.largest_force = f.largest_force_seen;
+  out.moving_to_goal = c.has_goal();
+  out.grip_force_limit = c.grip_force_limit(m);
+  out.finger_force.resize(finger_bodies_.size());
+  for (std::size_t i = 0; i < finger_bodies_.size(); ++i) out.finger_force[i] = c.body_force(finger_bodies_[i]);
   out.ik_position_error = c.last_solution().position_error;
   out.ik_orientation_error = c.last_solution().orientation_error;
   out.ik_converged = c.last_solution().converged;

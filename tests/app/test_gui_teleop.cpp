@@ -61,21 +61,21 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
     QCoreApplication::sendEvent(viewport, &event);
   };
 
-  // On from the Simulation menu: the palm, between the fingers, with the gripper.
+  // On from the Simulation menu: the hand, between the fingers, with the gripper.
   QAction* teleop = window.action(QStringLiteral("teleop"));
   REQUIRE(teleop != nullptr);
   teleop->trigger();
   CHECK(window.teleop().enabled());
   REQUIRE(settle());
   REQUIRE(runner.latest().teleop.active);
-  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "palm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "hand"));
 
   // The Teleop panel reports the robot, the gamepad's state, and is drawn with the gizmo.
   ui::TeleopPanelView view;
   window.teleop().fill_panel_view(runner.latest(), view);
   CHECK(view.available);
   CHECK(view.enabled);
-  CHECK(view.end_effector == test::body_index(m, "palm"));
+  CHECK(view.end_effector == test::body_index(m, "hand"));
   CHECK(view.has_gripper);
   CHECK_FALSE(view.gamepad_status.empty());
   INFO("gamepad: " << view.gamepad_status);
@@ -126,6 +126,10 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK_FALSE(window.teleop().gizmo_dragging());
   CHECK(viewport->camera().yaw == yaw);  // the drag was the gizmo's, not the camera's
   REQUIRE(settle());
+  // The dragged pose is a goal the target approaches at the approach speed: it is there once
+  // the panel no longer says "moving".
+  REQUIRE(steps(static_cast<int>(std::lround(1.0 / m.dt))));
+  CHECK_FALSE(runner.latest().teleop.moving_to_goal);
   // The oracle: both cursor rays meet the plane through p0 that contains the x axis and faces the
   // camera; the target moves by the difference of the hits' x coordinates.
   const sim::Vec3 f = camera.forward();

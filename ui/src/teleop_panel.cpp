@@ -4,6 +4,31 @@
 
 namespace ui {
 
+namespace {
+
+const ImVec4 kHint(0.55f, 0.85f, 1.0f, 1.0f);
+const ImVec4 kCurrent(1.0f, 0.9f, 0.3f, 1.0f);
+const ImVec4 kWarning(1.0f, 0.35f, 0.25f, 1.0f);
+
+// The pick-and-place steps, the current one highlighted (from the gripper state).
+void hints(const TeleopPanelView& v) {
+  if (!v.enabled) {
+    ImGui::TextColored(kCurrent, "Press T (or tick the box) to drive the robot.");
+    return;
+  }
+  const bool holding = v.gripper_closed;
+  const ImVec4 first = holding ? kHint : kCurrent;
+  const ImVec4 second = holding ? kCurrent : kHint;
+  ImGui::TextColored(first, "1. Pick an object below, press M: the hand moves above it");
+  ImGui::TextColored(first, "   (or steer: arrows move x/y, Page Up/Down move z).");
+  ImGui::TextColored(first, "2. Page Down until the fingers straddle it, G closes.");
+  ImGui::TextColored(second, "3. Page Up lifts, arrow Up carries it to the scale (+x),");
+  ImGui::TextColored(second, "   Page Down lowers it onto the platform, G releases.");
+  if (v.orientation_tracked) ImGui::TextColored(kHint, "   U/O I/K J/L turn the hand.");
+}
+
+}  // namespace
+
 TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   TeleopPanelEdits edits;
   if (!ImGui::Begin("Teleop")) {
@@ -17,6 +42,7 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   }
   bool enabled = v.enabled;
   if (ImGui::Checkbox("Teleoperate (T)", &enabled)) edits.toggle_enabled = true;
+  hints(v);
   int current = 0;
   for (std::size_t i = 0; i < v.bodies.size(); ++i)
     if (v.bodies[i] == v.end_effector) current = static_cast<int>(i);
@@ -30,6 +56,23 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   }
   if (!v.message.empty()) ImGui::TextWrapped("%s", v.message.c_str());
   if (v.enabled) {
+    if (!v.objects.empty()) {
+      int chosen = -1;
+      for (std::size_t i = 0; i < v.objects.size(); ++i)
+        if (v.objects[i] == v.object) chosen = static_cast<int>(i);
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      if (ImGui::BeginCombo("##object", chosen >= 0 ? v.object_names[static_cast<std::size_t>(chosen)].c_str() : "object")) {
+        for (std::size_t i = 0; i < v.objects.size(); ++i)
+          if (ImGui::Selectable(v.object_names[i].c_str(), static_cast<int>(i) == chosen)) edits.object = v.objects[i];
+        ImGui::EndCombo();
+      }
+      ImGui::SameLine();
+      if (ImGui::Button("Move above (M)")) edits.move_to_object = true;
+      if (v.moving_to_goal) {
+        ImGui::SameLine();
+        ImGui::TextColored(kHint, "moving...");
+      }
+    }
     ImGui::Text("target   %7.3f %7.3f %7.3f m", static_cast<double>(v.target_position[0]),
                 static_cast<double>(v.target_position[1]), static_cast<double>(v.target_position[2]));
     ImGui::Text("effector %7.3f %7.3f %7.3f m", static_cast<double>(v.effector_position[0]),
@@ -39,15 +82,27 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
                   static_cast<double>(v.target_rotation[1]), static_cast<double>(v.target_rotation[2]));
     else
       ImGui::TextDisabled("orientation: not tracked (< 6 joints)");
-    ImGui::Text("IK error %.2f mm  %.3f rad  %s", 1000.0 * static_cast<double>(v.ik_position_error),
-                static_cast<double>(v.ik_orientation_error), v.ik_converged ? "converged" : "not converged");
+    // The real tracking error (target against the measured hand), then the IK residual.
+    ImGui::Text("tracking error %.1f mm  %.3f rad (bound %.0f mm)", 1000.0 * static_cast<double>(v.tracking_error),
+                static_cast<double>(v.tracking_angle_error), 1000.0 * static_cast<double>(v.tracking_bound));
+    if (v.target_held) ImGui::TextColored(kWarning, "hand blocked or lagging: the target waits for it");
+    ImGui::TextDisabled("IK residual (drive targets) %.2f mm  %.3f rad  %s", 1000.0 * static_cast<double>(v.ik_position_error),
+                        static_cast<double>(v.ik_orientation_error), v.ik_converged ? "converged" : "not converged");
     if (v.has_gripper) {
       ImGui::Text("gripper: %s", v.gripper_closed ? "closed" : "open");
       ImGui::SameLine();
       if (ImGui::Button(v.gripper_closed ? "Open (G)" : "Close (G)")) edits.toggle_gripper = true;
+      ImGui::Text("grip force limit %.1f N, fingers", static_cast<double>(v.grip_force_limit));
+      for (float f : v.finger_force) {
+        ImGui::SameLine();
+        ImGui::Text("%.1f N", static_cast<double>(f));
+      }
     } else {
       ImGui::TextDisabled("no gripper");
     }
+    ImGui::Text("largest link force %.1f N%s%s (limit %.0f N)", static_cast<double>(v.pushing_force),
+                v.pushing_body.empty() ? "" : " on ", v.pushing_body.c_str(), static_cast<double>(v.link_force_limit));
+    if (!v.force_warning.empty()) ImGui::TextColored(kWarning, "WARNING: %s", v.force_warning.c_str());
   }
   if (ImGui::SliderFloat("speed m/s", &v.linear_speed, 0.01f, 0.5f, "%.2f")) edits.speeds_changed = true;
   if (ImGui::SliderFloat("turn rad/s", &v.angular_speed, 0.05f, 2.0f, "%.2f")) edits.speeds_changed = true;
