@@ -294,11 +294,11 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
   if (t.pushing_body >= 0 && t.pushing_body < m.body_count) v.pushing_body = m.body_name[static_cast<std::size_t>(t.pushing_body)];
   // A link pushing beyond the limit: the warning stays up for a moment (it lasts a step in the status).
   const auto now = std::chrono::steady_clock::now();
-  if (t.active && t.force_exceeded) {
+  if (t.active && (t.force_exceeded || t.sprang_back)) {
     warning_until_ = now + std::chrono::milliseconds(1500);
     char text[160];
-    std::snprintf(text, sizeof text, "%s pushed %.0f N (limit %.0f N): the target sprang back", v.pushing_body.c_str(),
-                  t.pushing_force, t.link_force_limit);
+    std::snprintf(text, sizeof text, "%s pushes %.0f N (limit %.0f N): %s", v.pushing_body.c_str(), t.pushing_force,
+                  t.link_force_limit, t.force_exceeded ? "beyond the limit" : "the target sprang back");
     warning_ = text;
   }
   v.force_warning = now < warning_until_ ? warning_ : std::string();

@@ -218,6 +218,7 @@ void TeleopSession::write_status(const sim::Model& m, const sim::State& state, T
   out.pushing_force = f.pushing_force;
   out.link_force_limit = c.limits().link_force_limit;
   out.force_exceeded = f.force_exceeded;
+  out.sprang_back = f.sprang_back;
   out.largest_force = f.largest_force_seen;
   out.moving_to_goal = c.has_goal();
   out.grip_force_limit = c.grip_force_limit(m);

@@ -65,7 +65,8 @@ struct TeleopStatus {
   int pushing_body = -1;                // the robot link with the largest contact force
   double pushing_force = 0;             // [N]
   double link_force_limit = 0;          // [N]
-  bool force_exceeded = false;          // pushing_force > link_force_limit: the target sprang back
+  bool sprang_back = false;             // a link pressed near the limit: the target sprang back onto the hand
+  bool force_exceeded = false;          // pushing_force > link_force_limit: a warning
   double largest_force = 0;             // largest link force since the session started [N]
   bool moving_to_goal = false;          // approaching a goal (gizmo, pre-grasp)
   std::string message;                  // why the last start failed, else empty
@@ -93,6 +94,10 @@ class TeleopSession {
   // (sim::pre_grasp_pose). False with the reason in status().message when it cannot.
   bool move_to_object(const sim::Model& model, const sim::State& state, int body);
   void set_gripper(bool closed);
+  // The contact limits of the running session (sim::TeleopLimits; the defaults at start).
+  void set_limits(const sim::TeleopLimits& limits) {
+    if (controller_) controller_->set_limits(limits);
+  }
   void toggle_gripper();
 
   // Before every step (and with dt = 0 after a request): moves the target by the held command over

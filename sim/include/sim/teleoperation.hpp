@@ -6,9 +6,15 @@
 // - the target never runs away from the hand: it is held within `tracking_bound` (and
 //   `tracking_bound_angle`) of the measured end effector, so a blocked hand stops the target
 //   (a drive then pushes with at most its stiffness times that bound);
-// - when a link of the robot receives more contact force than `link_force_limit` (sum of its
-//   contacts' normal forces after the last step), the target springs back onto the measured
-//   hand and a warning names the link: the push relaxes instead of growing;
+// - when the net contact force on the robot's links (normal forces after the last step; a grip's
+//   squeeze cancels in it) passes `spring_back_fraction` of `link_force_limit`, the target
+//   springs back onto the measured hand: the push relaxes instead of growing, and the force stays
+//   under the limit (the margin covers the rise within one step); a link whose sum of contact
+//   normal forces passes the limit itself (an impact, a push from outside) is flagged as a
+//   warning naming the link; below it,
+//   the part of the commanded motion that pushes against the net contact force on the robot is
+//   slowed in proportion to that force (zero at the spring-back force), so a push settles rather
+//   than saw-tooths;
 // - the grip force is the fingers' drive effort (Model::joint_max_force), reported in newtons;
 // - the arm's weight is compensated (a wrench −m g at each moved body's centre of mass, what a
 //   robot's gravity-compensating torque controller applies, τ = Jᵀ(−m g)), so the drives track
@@ -37,7 +43,10 @@ struct TeleopCommand {
 struct TeleopLimits {
   Real tracking_bound = Real(0.02);        // largest target-to-hand distance [m]
   Real tracking_bound_angle = Real(0.3);   // largest target-to-hand rotation [rad]
-  Real link_force_limit = Real(40);        // contact force on a robot link that springs the target back [N]
+  // Contact force on a robot link that springs the target back [N]; at least 1.5 times the grip
+  // force limit (create() raises it), so that a firm grip alone never trips it.
+  Real link_force_limit = Real(50);
+  Real spring_back_fraction = Real(0.6);   // of link_force_limit
   Real approach_speed = Real(0.15);        // towards a goal [m/s]
   Real approach_turn_rate = Real(1.0);     // towards a goal's orientation [rad/s]
   bool gravity_compensation = true;
@@ -52,14 +61,18 @@ struct TeleopFeedback {
   bool target_held = false;                // the bound held the target back this update
   int pushing_body = -1;                   // the robot body with the largest contact force
   Real pushing_force = 0;                  // its sum of contact normal forces [N]
-  bool force_exceeded = false;             // pushing_force > link_force_limit: sprung back
+  Vec3 contact_force = Vec3::Zero();       // net contact force on the robot's bodies, world [N]
+  bool sprang_back = false;                // pushing_force > spring_back_fraction × limit: the target sprang back
+  bool force_exceeded = false;             // pushing_force > link_force_limit: a warning
   Real largest_force_seen = 0;             // the largest pushing_force since the session began [N]
 };
 
 class TeleopController {
  public:
   // `end_effector`: body driven to the target; `point`: in its authored frame; `gripper_joints`:
-  // driven joints that close towards their upper limit and open towards their lower limit.
+  // driven joints that close towards the limit that brings their finger nearer the driven point
+  // (prismatic fingers; e.g. the workcell's close towards their upper limits, Fetch's towards
+  // their lower ones) and open towards the other; revolute ones close towards their upper limit.
   // Orientation is tracked only if asked and the chain has at least 6 coordinates.
   static Result<TeleopController> create(const Model& model, const State& state, int end_effector,
                                          const Vec3& point, std::vector<int> gripper_joints,
@@ -109,8 +122,10 @@ class TeleopController {
   TeleopFeedback feedback_;
   std::optional<IkTarget> goal_;
   std::vector<int> gripper_joints_;
+  std::vector<char> gripper_closes_up_;  // per gripper joint: closing is towards the upper limit
   std::vector<int> robot_bodies_;
   std::vector<Real> body_force_;  // per body, scratch of measure()
+  std::vector<char> is_robot_;    // per body: in robot_bodies_
   bool gripper_closed_ = false;
 };
 

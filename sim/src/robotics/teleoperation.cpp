@@ -69,6 +69,22 @@ Result<TeleopController> TeleopController::create(const Model& model, const Stat
       t.robot_bodies_.push_back(b);
   }
   t.body_force_.assign(static_cast<std::size_t>(model.body_count), Real(0));
+  t.is_robot_.assign(static_cast<std::size_t>(model.body_count), 0);
+  for (int b : t.robot_bodies_) t.is_robot_[b] = 1;
+  // Which way each finger closes: towards the driven point.
+  const Vec3 centre = t.target_.position;
+  for (int j : t.gripper_joints_) {
+    bool up = true;
+    if (model.joint_type[j] == JointType::Prismatic) {
+      const int a = model.joint_body_a[j], b = model.joint_body_b[j];
+      const Pose frame = (a >= 0 ? state.body_pose(a) : Pose{}) * model.joint_frame_a[j];
+      const Vec3 axis = frame.rot * model.joint_axis[j];
+      up = axis.dot(centre - state.body_pose(b).pos) >= 0;
+    }
+    t.gripper_closes_up_.push_back(up ? 1 : 0);
+  }
+  const Real grip = t.grip_force_limit(model);
+  if (std::isfinite(grip)) t.limits_.link_force_limit = std::max(t.limits_.link_force_limit, Real(1.5) * grip);
   t.feedback_.effector_position = t.target_.position;
   t.feedback_.effector_orientation = ee.rot;
   return t;
@@ -106,6 +122,8 @@ void TeleopController::measure(const Model& m, const State& s, const Workspace* 
   feedback_.pushing_body = -1;
   feedback_.pushing_force = 0;
   feedback_.force_exceeded = false;
+  feedback_.sprang_back = false;
+  feedback_.contact_force.setZero();
   if (body_force_.size() != static_cast<std::size_t>(m.body_count)) return;
   for (int b : robot_bodies_) body_force_[b] = 0;
   if (ws == nullptr) return;
@@ -114,8 +132,13 @@ void TeleopController::measure(const Model& m, const State& s, const Workspace* 
   for (int c = 0; c < n; ++c) {
     const Contact& k = ws->contacts.contacts[c];
     const Real f = ws->contact_normal_force[c];
-    if (k.a.kind == ContactSide::Body && k.a.index >= 0 && k.a.index < m.body_count) body_force_[k.a.index] += f;
-    if (k.b.kind == ContactSide::Body && k.b.index >= 0 && k.b.index < m.body_count) body_force_[k.b.index] += f;
+    const bool a = k.a.kind == ContactSide::Body && k.a.index >= 0 && k.a.index < m.body_count;
+    const bool b = k.b.kind == ContactSide::Body && k.b.index >= 0 && k.b.index < m.body_count;
+    if (a) body_force_[k.a.index] += f;
+    if (b) body_force_[k.b.index] += f;
+    // The normal force acts along +n on side a, −n on side b; a contact within the robot cancels.
+    if (a && is_robot_[k.a.index]) feedback_.contact_force += f * k.normal;
+    if (b && is_robot_[k.b.index]) feedback_.contact_force -= f * k.normal;
   }
   for (int b : robot_bodies_)
     if (body_force_[b] > feedback_.pushing_force) {
@@ -124,6 +147,9 @@ void TeleopController::measure(const Model& m, const State& s, const Workspace* 
     }
   feedback_.largest_force_seen = std::max(feedback_.largest_force_seen, feedback_.pushing_force);
   feedback_.force_exceeded = feedback_.pushing_force > limits_.link_force_limit;
+  // Springing back looks at the net push of the robot on its surroundings: a grip's squeeze
+  // (equal and opposite finger forces) cancels in it.
+  feedback_.sprang_back = feedback_.contact_force.norm() > limits_.spring_back_fraction * limits_.link_force_limit;
 }
 
 void TeleopController::approach_goal(Real dt) {
@@ -151,7 +177,17 @@ void TeleopController::update(const Model& model, const State& state, const Work
   const bool commanded = !command.linear_velocity.isZero() || !command.angular_velocity.isZero();
   if (commanded) goal_.reset();
   if (commanded) {
-    target_.position += dt * command.linear_velocity;
+    // Slow the part of the motion that pushes against the contact force on the robot (f points
+    // out of the obstacle): v −= s (v·f̂) f̂ for v·f̂ < 0, s = |f| / spring-back force, at most 1.
+    Vec3 v = command.linear_velocity;
+    const Real f = feedback_.contact_force.norm();
+    const Real spring_back = limits_.spring_back_fraction * limits_.link_force_limit;
+    if (f > Real(1e-9) && spring_back > 0) {
+      const Vec3 n = feedback_.contact_force / f;
+      const Real into = v.dot(n);
+      if (into < 0) v -= std::min(Real(1), f / spring_back) * into * n;
+    }
+    target_.position += dt * v;
     const Real angle = dt * command.angular_velocity.norm();
     if (angle > 0)
       target_.orientation = (Quat(Eigen::AngleAxis<Real>(angle, command.angular_velocity.normalized())) *
@@ -164,7 +200,7 @@ void TeleopController::update(const Model& model, const State& state, const Work
 
   const Vec3 p = feedback_.effector_position;
   const Quat& r = feedback_.effector_orientation;
-  if (feedback_.force_exceeded && dt > 0) {
+  if (feedback_.sprang_back && dt > 0) {
     // A link pushes harder than the limit: the target springs back onto the hand, the push relaxes.
     target_.position = p;
     if (target_.use_orientation) target_.orientation = r;
@@ -194,17 +230,15 @@ void TeleopController::update(const Model& model, const State& state, const Work
     for (std::size_t k = 0; k < solution_.joints.size(); ++k) {
       const int j = solution_.joints[k];
       if (model.joint_drive[j] == DriveMode::None) continue;
-      // The drive's velocity target: the rate of the target (feed-forward, no lag while moving),
-      // none when the target jumped back.
-      Real rate = 0;
-      if (dt > 0 && !feedback_.force_exceeded && j < static_cast<int>(control.joint_target_velocity.size()))
-        rate = std::clamp((solution_.positions[k] - control.joint_target[j]) / dt, Real(-2), Real(2));
+      // No velocity feed-forward: its damping term kd θ̇* would keep pushing a blocked hand.
       control.joint_target[j] = solution_.positions[k];
-      if (j < static_cast<int>(control.joint_target_velocity.size())) control.joint_target_velocity[j] = rate;
+      if (j < static_cast<int>(control.joint_target_velocity.size())) control.joint_target_velocity[j] = 0;
     }
   }
-  for (int j : gripper_joints_)
-    control.joint_target[j] = gripper_closed_ ? model.joint_upper[j] : model.joint_lower[j];
+  for (std::size_t k = 0; k < gripper_joints_.size(); ++k) {
+    const int j = gripper_joints_[k];
+    control.joint_target[j] = gripper_closed_ == (gripper_closes_up_[k] != 0) ? model.joint_upper[j] : model.joint_lower[j];
+  }
   // Gravity compensation: −m g at each moved body's centre of mass.
   if (static_cast<int>(control.body_wrench.size()) == model.body_count)
     for (int b : robot_bodies_) {
