@@ -80,6 +80,9 @@ bool TeleopDriver::set_enabled(bool on) {
       emit enabled_changed(false);
       return false;
     }
+    // The target moves with simulated time: a paused simulation starts playing, or the keys would
+    // seem dead to someone who has not found Play yet.
+    if (!runner_.playing_requested()) runner_.set_playing(true);
   } else {
     enabled_ = false;
     gizmo_.end_drag();

@@ -34,7 +34,8 @@ class TeleopDriver : public QObject {
   ~TeleopDriver() override;
 
   // On: starts a session on the current scene (and on every scene opened later) for the chosen
-  // body, else the default end effector. False when the scene has nothing to drive (message()).
+  // body, else the default end effector, and plays the simulation if it was paused. False when
+  // the scene has nothing to drive (message()).
   bool set_enabled(bool on);
   bool enabled() const { return enabled_; }
   // The end effector to drive (−1: the scene's default); restarts a running session.

@@ -32,6 +32,36 @@ sim::Pose authored_initial_pose(const sim::Model& m, int body) {
   return m.body_initial_pose[b] * m.body_frame_in_com[b];
 }
 
+// A dexterous hand's synergy: when the chain of `tip` passes a body from which several driven chains
+// branch (the palm), the driven revolute joints of the other branches that flex one way (a range
+// not centred on zero; spreading joints, centred, keep their pose). Empty for a single chain.
+std::vector<int> synergy_joints(const sim::Model& m, int tip) {
+  const std::vector<int> chain = sim::joint_chain(m, tip);
+  int palm = -1;
+  for (int j : chain) {
+    const int a = m.joint_body_a[static_cast<std::size_t>(j)];
+    int children = 0;
+    for (int k = 0; k < m.joint_count; ++k)
+      if (m.joint_body_a[static_cast<std::size_t>(k)] == a && is_driven_axis(m, k)) ++children;
+    if (a >= 0 && children >= 2) palm = a;  // the last branching body towards the tip
+  }
+  std::vector<int> joints;
+  if (palm < 0) return joints;
+  for (int k = 0; k < m.joint_count; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    if (!is_driven_axis(m, k) || m.joint_type[kk] != sim::JointType::Revolute || !m.joint_limited[kk]) continue;
+    if (std::find(chain.begin(), chain.end(), k) != chain.end()) continue;
+    const std::vector<int> own = sim::joint_chain(m, m.joint_body_b[kk]);
+    const bool on_palm = !own.empty() && std::any_of(own.begin(), own.end(), [&](int o) {
+      return m.joint_body_a[static_cast<std::size_t>(o)] == palm;
+    });
+    const double range = m.joint_upper[kk] - m.joint_lower[kk];
+    const bool flexes = std::abs(m.joint_upper[kk] + m.joint_lower[kk]) > 0.25 * range;
+    if (on_palm && flexes) joints.push_back(k);
+  }
+  return joints;
+}
+
 }  // namespace
 
 TeleopSetup default_teleop_setup(const sim::Model& m) {
@@ -66,6 +96,7 @@ TeleopSetup default_teleop_setup(const sim::Model& m) {
       best.end_effector = b;
     }
   }
+  if (best.valid()) best.gripper_joints = synergy_joints(m, best.end_effector);
   return best;
 }
 

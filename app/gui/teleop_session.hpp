@@ -28,7 +28,9 @@ struct TeleopSetup {
 // The default for a model: the "hand", a body on a joint chain carrying two or more
 // position-driven prismatic or revolute joints whose child bodies carry nothing further (the
 // fingers), driven at the centre of its fingers; without such a hand, the body at the end of the
-// longest driven joint chain and no gripper. Invalid when no body is on a driven joint chain.
+// longest driven joint chain (a fingertip of a dexterous hand), with, where that chain leaves a
+// palm that other driven chains leave too, the flexing joints of those other fingers as the
+// gripper (a synergy grasp: G curls them). Invalid when no body is on a driven joint chain.
 // Workcell: the palm, at the point between the two fingers, with finger_left and finger_right.
 TeleopSetup default_teleop_setup(const sim::Model& model);
 

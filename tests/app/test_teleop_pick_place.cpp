@@ -17,6 +17,7 @@
 #include "gui/teleop_input.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/contact_forces.hpp"
+#include "sim/inverse_kinematics.hpp"
 #include "sim/step.hpp"
 #include "support/model_names.hpp"
 #include "support/shared_robots.hpp"
@@ -270,4 +271,63 @@ TEST_CASE("a blocked hand: a finger pushed onto an object stops the target and n
   CHECK(runaway_tracking > 0.2);  // 0.4 m of commanded travel against the cylinder
   CHECK(runaway_force > 2 * limit);
   CHECK(stopped_force < runaway_force);
+}
+
+TEST_CASE("the Allegro hand teleoperated the same way: a fingertip follows the keys, G curls the other fingers round the can",
+          "[teleop][pick_place][allegro]") {
+  if (!test::shared_robots_available()) {
+    WARN("skipped: " << test::shared_robots_dir().string() << " is absent (Allegro hand)");
+    return;
+  }
+  const runner_test::Loaded scene = runner_test::load("allegro");
+  const sim::Model& m = *scene.model;
+  const TeleopSetup setup = default_teleop_setup(m);
+  REQUIRE(setup.valid());
+  // The tip of the first finger (4 joints) is driven; the synergy is the other fingers' flexing
+  // joints: 3 fingers x 4 joints less the two spreading joints centred on zero (middle, ring).
+  const std::vector<int> chain = sim::joint_chain(m, setup.end_effector);
+  CHECK(chain.size() >= 4);
+  INFO("end effector " << m.body_name[static_cast<std::size_t>(setup.end_effector)]);
+  CHECK(setup.gripper_joints.size() == 10);
+  for (int j : setup.gripper_joints) {
+    CHECK(std::find(chain.begin(), chain.end(), j) == chain.end());
+    CHECK(m.joint_name[static_cast<std::size_t>(j)] != "joint_4.0");
+    CHECK(m.joint_name[static_cast<std::size_t>(j)] != "joint_8.0");
+  }
+
+  ScriptedUser u(m);
+  REQUIRE(u.start());
+  CHECK_FALSE(u.status.orientation_tracked);  // a 4-joint finger tracks its tip's position only
+  u.wait(0.5);
+  // Page Up for 0.2 s: the fingertip rises by speed x time (0.02 m), the target exactly so.
+  const Vec3 tip0 = u.hand(), target0 = u.status.target_position;
+  const double held = 0.2;
+  u.hold(TeleopKey::ZPlus, true);
+  u.wait(held);
+  u.hold(TeleopKey::ZPlus, false);
+  u.wait(0.5);
+  INFO("fingertip " << tip0.transpose() << " -> " << u.hand().transpose());
+  CHECK(u.status.target_position.z() - target0.z() == Approx(u.speeds.linear * std::round(held / m.dt) * m.dt).margin(1e-3));
+  CHECK(u.hand().z() - tip0.z() == Approx(0.02).margin(0.004));
+  // G: the synergy curls the other fingers onto the can in the palm.
+  const int can = test::body_index(m, "can");
+  const Vec3 can0 = u.body(can);
+  u.session.toggle_gripper();
+  u.wait(1.5);
+  double on_can = 0;  // contact normal forces between the synergy's fingers and the can
+  const int n = std::min<int>(u.workspace.contacts.size(), static_cast<int>(u.workspace.contact_normal_force.size()));
+  for (int c = 0; c < n; ++c) {
+    const sim::Contact& k = u.workspace.contacts.contacts[static_cast<std::size_t>(c)];
+    const bool a_can = k.a.kind == sim::ContactSide::Body && k.a.index == can;
+    const bool b_can = k.b.kind == sim::ContactSide::Body && k.b.index == can;
+    const int other = a_can ? (k.b.kind == sim::ContactSide::Body ? k.b.index : -1) : (b_can && k.a.kind == sim::ContactSide::Body ? k.a.index : -1);
+    if (other >= 0 && std::find(u.status.finger_bodies.begin(), u.status.finger_bodies.end(), other) != u.status.finger_bodies.end())
+      on_can += u.workspace.contact_normal_force[static_cast<std::size_t>(c)];
+  }
+  WARN("Allegro synergy grasp: the curled fingers press the can with " << on_can << " N; can moved "
+                                                                       << 1000 * (u.body(can) - can0).norm() << " mm");
+  CHECK(u.status.gripper_closed);
+  CHECK(on_can > 0.1);
+  CHECK((u.body(can) - can0).norm() < 0.03);  // held in the palm, not thrown
+  CHECK(u.failed_steps == 0);
 }

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace ui {
 
 namespace {
@@ -29,8 +31,42 @@ void hints(const TeleopPanelView& v) {
 
 }  // namespace
 
+void teleop_hint_bar(const TeleopPanelView& v) {
+  if (!v.available) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - 8.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.6f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+  if (ImGui::Begin("##teleop_hints", nullptr, flags)) {
+    if (!v.enabled) {
+      ImGui::TextColored(kCurrent, "T: teleoperate the robot (steps in the Teleop panel)");
+    } else {
+      ImGui::TextColored(kHint, "arrows: x/y   PgUp/PgDn: up/down   M: above object   G: grip   U/O I/K J/L: turn   T: stop");
+      const char* next = v.gripper_closed
+                             ? "next: PgUp lifts, Up arrow to the scale, PgDn onto it, G releases"
+                             : (v.moving_to_goal ? "moving above the object..."
+                                                 : "next: M moves above the object, PgDn lowers the open fingers around it, G grips");
+      ImGui::TextColored(kCurrent, "%s", next);
+      if (!v.force_warning.empty()) ImGui::TextColored(kWarning, "WARNING: %s", v.force_warning.c_str());
+    }
+  }
+  ImGui::End();
+}
+
 TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   TeleopPanelEdits edits;
+  if (v.enabled && !v.shown_enabled) {
+    // Teleoperation just started: open the panel, tall enough for the hints and read-outs.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float height = 470.0f;
+    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(400.0f, height), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, display.x - 408.0f), std::max(8.0f, display.y - height - 60.0f)),
+                            ImGuiCond_Always);
+  }
+  v.shown_enabled = v.enabled;
   if (!ImGui::Begin("Teleop")) {
     ImGui::End();
     return edits;

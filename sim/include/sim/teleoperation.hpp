@@ -72,7 +72,9 @@ class TeleopController {
   // `end_effector`: body driven to the target; `point`: in its authored frame; `gripper_joints`:
   // driven joints that close towards the limit that brings their finger nearer the driven point
   // (prismatic fingers; e.g. the workcell's close towards their upper limits, Fetch's towards
-  // their lower ones) and open towards the other; revolute ones close towards their upper limit.
+  // their lower ones) and open towards the other; revolute ones (a hand's synergy: the other
+  // fingers of a dexterous hand) open to their initial target and close 80 % of the way from it
+  // to their limit farther from zero (a finger's flexion).
   // Orientation is tracked only if asked and the chain has at least 6 coordinates.
   static Result<TeleopController> create(const Model& model, const State& state, int end_effector,
                                          const Vec3& point, std::vector<int> gripper_joints,
@@ -122,7 +124,7 @@ class TeleopController {
   TeleopFeedback feedback_;
   std::optional<IkTarget> goal_;
   std::vector<int> gripper_joints_;
-  std::vector<char> gripper_closes_up_;  // per gripper joint: closing is towards the upper limit
+  std::vector<Real> gripper_open_, gripper_close_;  // per gripper joint: its open and closed targets
   std::vector<int> robot_bodies_;
   std::vector<Real> body_force_;  // per body, scratch of measure()
   std::vector<char> is_robot_;    // per body: in robot_bodies_

@@ -71,17 +71,24 @@ Result<TeleopController> TeleopController::create(const Model& model, const Stat
   t.body_force_.assign(static_cast<std::size_t>(model.body_count), Real(0));
   t.is_robot_.assign(static_cast<std::size_t>(model.body_count), 0);
   for (int b : t.robot_bodies_) t.is_robot_[b] = 1;
-  // Which way each finger closes: towards the driven point.
+  // Which way each finger closes: a prismatic one towards the driven point; a revolute one from its
+  // initial target towards its limit farther from zero.
   const Vec3 centre = t.target_.position;
   for (int j : t.gripper_joints_) {
-    bool up = true;
+    const Real lower = model.joint_lower[j], upper = model.joint_upper[j];
     if (model.joint_type[j] == JointType::Prismatic) {
       const int a = model.joint_body_a[j], b = model.joint_body_b[j];
       const Pose frame = (a >= 0 ? state.body_pose(a) : Pose{}) * model.joint_frame_a[j];
       const Vec3 axis = frame.rot * model.joint_axis[j];
-      up = axis.dot(centre - state.body_pose(b).pos) >= 0;
+      const bool up = axis.dot(centre - state.body_pose(b).pos) >= 0;
+      t.gripper_open_.push_back(up ? lower : upper);
+      t.gripper_close_.push_back(up ? upper : lower);
+    } else {
+      const Real open = model.joint_initial_target[j];
+      const Real far = std::abs(upper) >= std::abs(lower) ? upper : lower;
+      t.gripper_open_.push_back(open);
+      t.gripper_close_.push_back(open + Real(0.8) * (far - open));
     }
-    t.gripper_closes_up_.push_back(up ? 1 : 0);
   }
   const Real grip = t.grip_force_limit(model);
   if (std::isfinite(grip)) t.limits_.link_force_limit = std::max(t.limits_.link_force_limit, Real(1.5) * grip);
@@ -235,10 +242,8 @@ void TeleopController::update(const Model& model, const State& state, const Work
       if (j < static_cast<int>(control.joint_target_velocity.size())) control.joint_target_velocity[j] = 0;
     }
   }
-  for (std::size_t k = 0; k < gripper_joints_.size(); ++k) {
-    const int j = gripper_joints_[k];
-    control.joint_target[j] = gripper_closed_ == (gripper_closes_up_[k] != 0) ? model.joint_upper[j] : model.joint_lower[j];
-  }
+  for (std::size_t k = 0; k < gripper_joints_.size(); ++k)
+    control.joint_target[gripper_joints_[k]] = gripper_closed_ ? gripper_close_[k] : gripper_open_[k];
   // Gravity compensation: −m g at each moved body's centre of mass.
   if (static_cast<int>(control.body_wrench.size()) == model.body_count)
     for (int b : robot_bodies_) {

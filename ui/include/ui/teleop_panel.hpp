@@ -52,6 +52,7 @@ struct TeleopPanelView {
   float angular_speed = 0.5f;           // [rad/s]
   std::string message;                  // why teleoperation is not running, else empty
   const ForceHistory* finger_forces = nullptr;
+  bool shown_enabled = false;           // UI state: the panel opens itself when teleoperation starts
 };
 
 struct TeleopPanelEdits {
@@ -66,6 +67,11 @@ struct TeleopPanelEdits {
   }
 };
 
+// The panel; it opens (and grows to show everything) when teleoperation is switched on.
 TeleopPanelEdits teleop_panel(TeleopPanelView& view);
+
+// A one-line key legend at the bottom of the viewport, over the scene, for a scene with a robot:
+// "T teleoperates" while off; the keys and the next step of a pick and place while on.
+void teleop_hint_bar(const TeleopPanelView& view);
 
 }  // namespace ui
