@@ -284,6 +284,7 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
   v.tracking_error = static_cast<float>(t.tracking_error);
   v.tracking_angle_error = static_cast<float>(t.tracking_angle_error);
   v.target_held = t.target_held;
+  v.out_of_reach = t.out_of_reach;
   v.tracking_bound = static_cast<float>(t.tracking_bound);
   v.moving_to_goal = t.moving_to_goal;
   v.grip_force_limit = static_cast<float>(t.grip_force_limit);

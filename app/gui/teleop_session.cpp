@@ -244,6 +244,7 @@ void TeleopSession::write_status(const sim::Model& m, const sim::State& state, T
   out.tracking_error = f.tracking_error;
   out.tracking_angle_error = f.tracking_angle_error;
   out.target_held = f.target_held;
+  out.out_of_reach = f.out_of_reach;
   out.tracking_bound = c.limits().tracking_bound;
   out.pushing_body = f.pushing_body;
   out.pushing_force = f.pushing_force;

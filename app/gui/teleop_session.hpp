@@ -58,6 +58,7 @@ struct TeleopStatus {
   double tracking_angle_error = 0;      // [rad]
   bool target_held = false;             // the target is held at the tracking bound (hand blocked or lagging)
   double tracking_bound = 0;            // [m]
+  bool out_of_reach = false;            // the last move was undone: beyond the arm's reach
   double ik_position_error = 0;         // of the last IK solve, on the drive targets [m]
   double ik_orientation_error = 0;      // [rad]
   bool ik_converged = false;
@@ -81,6 +82,7 @@ class TeleopSession {
   bool start(const sim::Model& model, const sim::State& state, const TeleopSetup& setup);
   void stop();
   bool active() const { return controller_.has_value(); }
+  const sim::TeleopController* controller() const { return controller_ ? &*controller_ : nullptr; }
 
   // The model was replaced (structural edit, reload of the same scene, reset): the setup is found
   // again by body and joint names and the session restarts from the state's pose; it stops when

@@ -10,8 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <tuple>
 
 #include "app/sim_runner_support.hpp"
 #include "gui/teleop_input.hpp"
@@ -53,14 +52,39 @@ struct ScriptedUser {
   Vec3 hand() const { return status.effector_position; }
   Vec3 body(int b) const { return state.body_position(b); }
 
+  bool gamepad = false;  // the gamepad instead of the keys: sticks and triggers at full deflection
+  GamepadState pad;
+
+  void send() {
+    session.set_command(gamepad ? gamepad_command(pad, speeds) : keys_command(keys, speeds));
+  }
   void hold(TeleopKey k, bool down) {
     keys[static_cast<std::size_t>(k)] = down;
-    session.set_command(keys_command(keys, speeds));
+    const double v = down ? 1.0 : 0.0;
+    switch (k) {  // the gamepad's layout (teleop_input.hpp): stick up is −1
+      case TeleopKey::XPlus: pad.left_y = -v; break;
+      case TeleopKey::XMinus: pad.left_y = v; break;
+      case TeleopKey::YPlus: pad.left_x = -v; break;
+      case TeleopKey::YMinus: pad.left_x = v; break;
+      case TeleopKey::ZPlus: pad.right_trigger = v; break;
+      case TeleopKey::ZMinus: pad.left_trigger = v; break;
+      default: break;
+    }
+    send();
   }
-  void release_all() {
-    keys.fill(false);
-    session.set_command(keys_command(keys, speeds));
+  // G toggles (the driver's toggle_gripper); on the gamepad A closes, B opens.
+  void grip(bool close) {
+    if (!gamepad) {
+      if (status.gripper_closed != close) session.toggle_gripper();
+      return;
+    }
+    (close ? pad.a : pad.b) = true;
+    send();
+    step();
+    (close ? pad.a : pad.b) = false;
+    send();
   }
+
   void step() {
     session.update(m, state, &workspace, m.dt, control);
     if (!sim::step(m, state, control, workspace).ok()) ++failed_steps;
@@ -82,17 +106,27 @@ struct ScriptedUser {
   template <class Done>
   bool hold_until(TeleopKey k, Done done, double seconds) {
     hold(k, true);
+    step();  // what the panel shows is about this key from here on
     const bool ok = until(done, seconds);
     hold(k, false);
     return ok;
   }
-  // Arrows until the hand is over (x, y) within `tolerance`, one axis at a time.
+  // Arrows until the hand is over (x, y) within `tolerance`, one axis at a time; when the panel
+  // says "out of reach" the person lets go and tries the other axis first.
   bool steer_to(double x, double y, double tolerance, double seconds) {
-    const bool dx = hold_until(hand().x() < x ? TeleopKey::XPlus : TeleopKey::XMinus,
-                               [&] { return std::abs(hand().x() - x) < tolerance; }, seconds);
-    const bool dy = hold_until(hand().y() < y ? TeleopKey::YPlus : TeleopKey::YMinus,
-                               [&] { return std::abs(hand().y() - y) < tolerance; }, seconds);
-    return dx && dy;
+    auto x_done = [&] { return std::abs(hand().x() - x) < tolerance; };
+    auto y_done = [&] { return std::abs(hand().y() - y) < tolerance; };
+    const double end = time() + seconds;
+    for (int round = 0; round < 4 && !(x_done() && y_done()) && time() < end; ++round) {
+      if (!x_done())
+        hold_until(hand().x() < x ? TeleopKey::XPlus : TeleopKey::XMinus, [&] { return x_done() || status.out_of_reach; },
+                   end - time());
+      if (!y_done())
+        hold_until(hand().y() < y ? TeleopKey::YPlus : TeleopKey::YMinus, [&] { return y_done() || status.out_of_reach; },
+                   end - time());
+      wait(0.2);
+    }
+    return x_done() && y_done();
   }
 };
 
@@ -119,7 +153,7 @@ PickPlaceResult pick_and_place(ScriptedUser& u, int object, int platform, double
   //    above the object's centre), G closes.
   const double grasp_z = u.body(object).z() + 0.01;
   CHECK(u.hold_until(TeleopKey::ZMinus, [&] { return u.hand().z() <= grasp_z; }, 10));
-  u.session.toggle_gripper();
+  u.grip(true);
   u.wait(0.6);
   // 3. Page Up lifts it 10 cm above the platform's top.
   const double carry_z = platform_top + object_half_height + 0.1;
@@ -132,7 +166,7 @@ PickPlaceResult pick_and_place(ScriptedUser& u, int object, int platform, double
   CHECK(u.steer_to(platform_xy.x() - held.x(), platform_xy.y() - held.y(), 0.005, 15));
   // 5. Page Down until it rests on the platform (a person sees it touch: it stops sinking with the hand).
   CHECK(u.hold_until(TeleopKey::ZMinus, [&] { return u.body(object).z() - object_half_height <= platform_top + 0.002; }, 10));
-  u.session.toggle_gripper();  // G opens
+  u.grip(false);  // G opens
   u.wait(0.6);
   CHECK(u.hold_until(TeleopKey::ZPlus, [&] { return u.hand().z() >= carry_z; }, 10));
   r.seconds = u.time();
@@ -176,7 +210,7 @@ TEST_CASE("pick and place in the workcell through the keys: the box ends on the 
   CHECK(u.status.grip_force_limit == Approx(10));
 }
 
-TEST_CASE("pick and place with Fetch through the gamepad and keys: the box ends on the scale", "[teleop][pick_place][fetch]") {
+TEST_CASE("pick and place with Fetch through the gamepad: the box ends on the scale", "[teleop][pick_place][fetch]") {
   if (!test::shared_robots_available()) {
     WARN("skipped: " << test::shared_robots_dir().string() << " is absent (Fetch)");
     return;
@@ -184,6 +218,7 @@ TEST_CASE("pick and place with Fetch through the gamepad and keys: the box ends 
   const runner_test::Loaded scene = runner_test::load("fetch");
   const sim::Model& m = *scene.model;
   ScriptedUser u(m);
+  u.gamepad = true;  // left stick x/y, triggers z, A closes, B opens
   REQUIRE(u.start());
   CHECK(u.status.orientation_tracked);
   CHECK(u.status.gripper_joints.size() == 2);
@@ -200,6 +235,7 @@ TEST_CASE("pick and place with Fetch through the gamepad and keys: the box ends 
   CHECK(std::abs(r.placed.y() - p.y()) < 0.1);
   CHECK(r.placed.z() == Approx(p.z() + 0.01 + 0.025).margin(0.005));
   CHECK(u.largest_finger_force <= u.status.link_force_limit);
+  CHECK_FALSE(u.status.gripper_closed);
 }
 
 TEST_CASE("a blocked hand: a finger pushed onto an object stops the target and never presses beyond the limit",
@@ -228,9 +264,6 @@ TEST_CASE("a blocked hand: a finger pushed onto an object stops the target and n
       u.step();
       worst_tracking = std::max(worst_tracking, u.status.tracking_error);
       held = held || u.status.target_held || u.status.sprang_back;
-      if (std::getenv("COULOMB_TEST_VERBOSE") && u.state.step_index % (std::getenv("COULOMB_TEST_EVERY") ? std::atoi(std::getenv("COULOMB_TEST_EVERY")) : 30) == 0)
-        std::printf("t %.2f hand %.3f %.3f %.3f target z %.3f held %d force %.1f on %d\n", u.time(), u.hand().x(), u.hand().y(),
-                    u.hand().z(), u.status.target_position.z(), int(u.status.target_held), u.status.pushing_force, u.status.pushing_body);
     }
     u.hold(TeleopKey::ZMinus, false);
     return std::make_tuple(u.largest_finger_force, worst_tracking, held);
@@ -329,5 +362,33 @@ TEST_CASE("the Allegro hand teleoperated the same way: a fingertip follows the k
   CHECK(u.status.gripper_closed);
   CHECK(on_can > 0.1);
   CHECK((u.body(can) - can0).norm() < 0.03);  // held in the palm, not thrown
+  CHECK(u.failed_steps == 0);
+}
+
+TEST_CASE("a target driven beyond the arm's reach stops at the edge of the workspace and does not drift",
+          "[teleop][pick_place]") {
+  const runner_test::Loaded scene = runner_test::load("workcell");
+  const sim::Model& m = *scene.model;
+  ScriptedUser u(m);
+  REQUIRE(u.start());
+  // Up (+x) held for 8 s at 0.1 m/s: 0.8 m of travel from x = 0.05, far past the 0.8 m arm
+  // (shoulder at x = -0.35) holding the hand 0.83 m high.
+  bool flagged = false;
+  u.hold(TeleopKey::XPlus, true);
+  for (double end = u.time() + 8; u.time() < end;) {
+    u.step();
+    flagged = flagged || u.status.out_of_reach;
+  }
+  u.hold(TeleopKey::XPlus, false);
+  const Vec3 stopped = u.status.target_position;
+  u.wait(2);
+  INFO("target stopped at " << stopped.transpose() << ", hand " << u.hand().transpose());
+  CHECK(flagged);
+  CHECK(stopped.x() < 0.05 + 0.8 - 0.2);                               // well short of the commanded 0.85
+  CHECK((u.status.target_position - stopped).norm() < 0.02);           // no drift once released
+  CHECK((u.hand() - u.status.target_position).norm() < 0.02);          // the hand within the bound of it
+  // The shoulder-to-wrist-centre distance is at most the two 0.4 m links.
+  const Vec3 wrist = u.hand() + Vec3(0, 0, 0.09);
+  CHECK((wrist - Vec3(-0.35, 0, 0.52)).norm() <= 0.8 + 1e-3);
   CHECK(u.failed_steps == 0);
 }

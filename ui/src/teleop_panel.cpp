@@ -21,11 +21,14 @@ void hints(const TeleopPanelView& v) {
   const bool holding = v.gripper_closed;
   const ImVec4 first = holding ? kHint : kCurrent;
   const ImVec4 second = holding ? kCurrent : kHint;
-  ImGui::TextColored(first, "1. Pick an object below, press M: the hand moves above it");
-  ImGui::TextColored(first, "   (or steer: arrows move x/y, Page Up/Down move z).");
-  ImGui::TextColored(first, "2. Page Down until the fingers straddle it, G closes.");
-  ImGui::TextColored(second, "3. Page Up lifts, arrow Up carries it to the scale (+x),");
-  ImGui::TextColored(second, "   Page Down lowers it onto the platform, G releases.");
+  ImGui::TextColored(first, "1. Pick an object below, press M:");
+  ImGui::TextColored(first, "   the hand moves above it (or steer:");
+  ImGui::TextColored(first, "   arrows x/y, Page Up/Down z).");
+  ImGui::TextColored(first, "2. Page Down until the open fingers are");
+  ImGui::TextColored(first, "   either side of it, G grips.");
+  ImGui::TextColored(second, "3. Page Up lifts, arrows carry it over");
+  ImGui::TextColored(second, "   the scale, Page Down sets it on the");
+  ImGui::TextColored(second, "   platform, G lets go.");
   if (v.orientation_tracked) ImGui::TextColored(kHint, "   U/O I/K J/L turn the hand.");
 }
 
@@ -60,10 +63,10 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
   if (v.enabled && !v.shown_enabled) {
     // Teleoperation just started: open the panel, tall enough for the hints and read-outs.
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float height = 470.0f;
+    const float height = 520.0f;
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(400.0f, height), ImGuiCond_Always);
-    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, display.x - 408.0f), std::max(8.0f, display.y - height - 60.0f)),
+    ImGui::SetNextWindowSize(ImVec2(360.0f, height), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, display.x - 368.0f), std::max(8.0f, display.y - height - 60.0f)),
                             ImGuiCond_Always);
   }
   v.shown_enabled = v.enabled;
@@ -119,24 +122,29 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
     else
       ImGui::TextDisabled("orientation: not tracked (< 6 joints)");
     // The real tracking error (target against the measured hand), then the IK residual.
-    ImGui::Text("tracking error %.1f mm  %.3f rad (bound %.0f mm)", 1000.0 * static_cast<double>(v.tracking_error),
+    ImGui::Text("tracking error %.1f mm %.3f rad (max %.0f mm)", 1000.0 * static_cast<double>(v.tracking_error),
                 static_cast<double>(v.tracking_angle_error), 1000.0 * static_cast<double>(v.tracking_bound));
-    if (v.target_held) ImGui::TextColored(kWarning, "hand blocked or lagging: the target waits for it");
-    ImGui::TextDisabled("IK residual (drive targets) %.2f mm  %.3f rad  %s", 1000.0 * static_cast<double>(v.ik_position_error),
-                        static_cast<double>(v.ik_orientation_error), v.ik_converged ? "converged" : "not converged");
+    if (v.target_held) ImGui::TextColored(kWarning, "hand blocked or lagging: target waits");
+    if (v.out_of_reach) ImGui::TextColored(kWarning, "out of reach: the target stops here");
+    ImGui::TextDisabled("IK residual on drive targets %.2f mm %s", 1000.0 * static_cast<double>(v.ik_position_error),
+                        v.ik_converged ? "(converged)" : "(not converged)");
     if (v.has_gripper) {
       ImGui::Text("gripper: %s", v.gripper_closed ? "closed" : "open");
       ImGui::SameLine();
       if (ImGui::Button(v.gripper_closed ? "Open (G)" : "Close (G)")) edits.toggle_gripper = true;
-      ImGui::Text("grip force limit %.1f N, fingers", static_cast<double>(v.grip_force_limit));
-      for (float f : v.finger_force) {
+      ImGui::Text("grip limit %.1f N, fingers", static_cast<double>(v.grip_force_limit));
+      for (std::size_t i = 0; i < v.finger_force.size() && i < 4; ++i) {
         ImGui::SameLine();
-        ImGui::Text("%.1f N", static_cast<double>(f));
+        ImGui::Text("%.1f N", static_cast<double>(v.finger_force[i]));
+      }
+      if (v.finger_force.size() > 4) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted("...");
       }
     } else {
       ImGui::TextDisabled("no gripper");
     }
-    ImGui::Text("largest link force %.1f N%s%s (limit %.0f N)", static_cast<double>(v.pushing_force),
+    ImGui::Text("link force %.1f N%s%s (limit %.0f N)", static_cast<double>(v.pushing_force),
                 v.pushing_body.empty() ? "" : " on ", v.pushing_body.c_str(), static_cast<double>(v.link_force_limit));
     if (!v.force_warning.empty()) ImGui::TextColored(kWarning, "WARNING: %s", v.force_warning.c_str());
   }

@@ -19,6 +19,8 @@
 // - the arm's weight is compensated (a wrench −m g at each moved body's centre of mass, what a
 //   robot's gravity-compensating torque controller applies, τ = Jᵀ(−m g)), so the drives track
 //   without sagging and the tracking error measures what blocks the hand;
+// - a move (keys, gamepad, goal) that takes the target out of the arm's reach (the IK position
+//   residual grows past 1 cm) is undone: the target stops at the edge of the workspace;
 // - goals (the gizmo, "move to the selected object") are approached at a bounded speed.
 #pragma once
 
@@ -59,6 +61,7 @@ struct TeleopFeedback {
   Real tracking_error = 0;                 // |target − driven point| before the bound [m]
   Real tracking_angle_error = 0;           // [rad] (0 when orientation is not tracked)
   bool target_held = false;                // the bound held the target back this update
+  bool out_of_reach = false;               // this update's move was undone: IK could not reach it
   int pushing_body = -1;                   // the robot body with the largest contact force
   Real pushing_force = 0;                  // its sum of contact normal forces [N]
   Vec3 contact_force = Vec3::Zero();       // net contact force on the robot's bodies, world [N]

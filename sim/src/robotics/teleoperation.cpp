@@ -30,6 +30,10 @@ std::vector<int> moved_bodies(const Model& m, const std::vector<int>& chain) {
   return bodies;
 }
 
+// IK position residual beyond which a target counts as out of reach [m] (a long chain such as
+// Fetch's lags its target by a few millimetres while it moves: 20 iterations per update).
+constexpr Real kReachTolerance = Real(1e-2);
+
 Real rotation_angle(const Quat& q) {
   const Real w = std::min(Real(1), std::abs(q.w()));
   return 2 * std::acos(w);
@@ -183,6 +187,11 @@ void TeleopController::update(const Model& model, const State& state, const Work
   measure(model, state, workspace);
   const bool commanded = !command.linear_velocity.isZero() || !command.angular_velocity.isZero();
   if (commanded) goal_.reset();
+  // Where the target was, and how well IK reached it: a move that takes it out of reach is undone.
+  const IkTarget before = target_;
+  const Real position_error_before = solution_.position_error;
+  feedback_.out_of_reach = false;
+  const bool moving = dt > 0 && (commanded || goal_.has_value());
   if (commanded) {
     // Slow the part of the motion that pushes against the contact force on the robot (f points
     // out of the obstacle): v −= s (v·f̂) f̂ for v·f̂ < 0, s = |f| / spring-back force, at most 1.
@@ -233,7 +242,17 @@ void TeleopController::update(const Model& model, const State& state, const Work
   // IK warm-started at the previous solution rather than the measured pose: the drives lag, and
   // solving from the lagging pose would make the targets chase the robot.
   // In place: no allocation once the first update has sized the buffers.
-  if (solve_ik_in_place(model, state, target_, options_, solution_, workspace_)) {
+  bool solved = solve_ik_in_place(model, state, target_, options_, solution_, workspace_);
+  // Out of reach (or a singular direction): IK leaves a position residual that grew with this
+  // move. The target stops where the arm could still follow it.
+  const bool worse = solution_.position_error > kReachTolerance && solution_.position_error > position_error_before + Real(1e-6);
+  if (solved && moving && !feedback_.sprang_back && worse) {
+    target_ = before;
+    goal_.reset();
+    feedback_.out_of_reach = true;
+    solved = solve_ik_in_place(model, state, target_, options_, solution_, workspace_);
+  }
+  if (solved) {
     for (std::size_t k = 0; k < solution_.joints.size(); ++k) {
       const int j = solution_.joints[k];
       if (model.joint_drive[j] == DriveMode::None) continue;

@@ -33,6 +33,7 @@ struct TeleopPanelView {
   float tracking_angle_error = 0;       // [rad]
   float tracking_bound = 0;             // [m]
   bool target_held = false;             // the bound holds the target back
+  bool out_of_reach = false;            // the target stopped at the edge of the arm's reach
   // Forces.
   float grip_force_limit = 0;           // the finger drives' effort [N]
   std::vector<float> finger_force;      // per finger: sum of contact normal forces [N]
