@@ -212,7 +212,7 @@ TEST_CASE("structural edits from the scene tree: delete and duplicate bodies, un
   REQUIRE(document.open_file(app_test::scene_path("workcell"), &error));
   const std::size_t bodies = document.spec().bodies.size();
   const std::size_t joints = document.spec().joints.size();
-  REQUIRE(document.duplicate_body(7, &error));  // the box
+  REQUIRE(document.duplicate_body(8, &error));  // the box
   CHECK(document.spec().bodies.size() == bodies + 1);
   CHECK(document.spec().bodies.back().name == "box_copy");
   REQUIRE(document.delete_body(2, &error));  // the forearm: its joints go with it
