@@ -243,6 +243,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     teleop->finger_forces = st.forces.get();
     edits.teleop = ui::teleop_panel(*teleop);
+    ui::teleop_hint_bar(*teleop);
   }
   if (friction) {
     ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 440 - margin)), ImGuiCond_FirstUseEver);

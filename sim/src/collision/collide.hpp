@@ -33,6 +33,7 @@ struct CollisionObject {
   int structure_field = -1;  // index into Model::structure_fields: the body's, else the material's
   Pose field_frame;       // the field's frame in the world: the authored body frame, or the world
   Real size = 0;          // bounding radius, for tolerances [m]
+  std::uint32_t contype = 1, conaffinity = 1;  // collision filter bits (ShapeSpec)
   Pose pose;              // shape frame in the world (particles: position only)
 };
 
