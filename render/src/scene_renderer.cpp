@@ -130,6 +130,8 @@ struct SceneRenderer::Impl {
   int pose_slot = 0;
   bool frame_ready = false;
   bool frame_shadows = false;
+  bool frame_wireframe = false;
+  bool frame_transparent = false;
   OrbitCamera camera;
   std::vector<LineVertex> line_scratch;
   std::vector<LineVertex> top_scratch, top_line_scratch;
@@ -449,6 +451,8 @@ void SceneRenderer::update(const FrameInput& input) {
 
   m.camera = input.camera;
   m.frame_shadows = input.shadows;
+  m.frame_wireframe = input.wireframe;
+  m.frame_transparent = input.transparent;
   FrameUniforms& u = *m.uniform_slot(m.slot);
   u.view_proj = m.camera.view_projection(1.0f);  // replaced in record() with the pass's aspect
   u.light_view_proj = light_view_projection(casters, kLightDirection, m.shadow.size);
@@ -535,7 +539,10 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
   const VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
-  m.bind_common(cmd, m.pipelines.mesh);
+  VkPipeline shapes = m.pipelines.mesh;
+  if (m.frame_wireframe && m.pipelines.mesh_wireframe) shapes = m.pipelines.mesh_wireframe;
+  else if (m.frame_transparent && m.pipelines.mesh_transparent) shapes = m.pipelines.mesh_transparent;
+  m.bind_common(cmd, shapes);
   m.draw_shapes(cmd, false);
   const VkShaderStageFlags line_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   const std::uint32_t top_fill = m.top_fill_counts[std::size_t(m.slot)];
