@@ -91,7 +91,11 @@ ViewerController::ViewerController(QMainWindow& window, SceneDocument& document,
   });
   if (!viewport_) return;
   viewport_->set_recorder(recorder_);
-  viewport_->set_msaa_choice(settings_.value(QStringLiteral("preferences/msaa"), 4).toInt());
+  // Anti-aliasing: the user's choice (View panel) where the device has it; the swapchain is made
+  // with it when the window is first shown.
+  const int msaa = settings_.value(QStringLiteral("preferences/msaa"), 4).toInt();
+  viewport_->set_msaa_choice(msaa);
+  if (viewport_->supportedSampleCounts().contains(msaa)) viewport_->setSampleCount(msaa);
   auto apply_display = [this, wireframe, transparent, shadows] {
     RenderSettings r;
     r.wireframe = wireframe->isChecked();

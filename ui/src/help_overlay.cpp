@@ -18,7 +18,7 @@ void help_overlay(const std::vector<ShortcutRow>& rows, bool* open) {
                                                             ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::IsWindowFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) *open = false;
     if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, size.x * 0.32f);
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, size.x * 0.4f);
       ImGui::TableSetupColumn("what");
       for (const ShortcutRow& r : rows) {
         ImGui::TableNextRow();

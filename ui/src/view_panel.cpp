@@ -41,9 +41,11 @@ ViewPanelEdits view_panel(ViewPanelView& v) {
   if (ImGui::Button("Side")) edits.snap = SnapView::Side;
   ImGui::SameLine();
   if (ImGui::Button("Front")) edits.snap = SnapView::Front;
+  ImGui::SameLine();
   if (v.has_gripper) {
-    ImGui::SameLine();
     if (ImGui::Button("Gripper")) edits.snap = SnapView::Gripper;
+  } else {
+    ImGui::TextDisabled("Gripper: teleoperation on (T)");
   }
   const char* tracked = v.tracked_body >= 0 && v.tracked_body < static_cast<int>(v.bodies.size())
                             ? v.bodies[static_cast<std::size_t>(v.tracked_body)].c_str()
