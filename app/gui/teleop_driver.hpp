@@ -81,6 +81,7 @@ class TeleopDriver : public QObject {
   bool enabled_ = false;
   int chosen_body_ = -1;
   std::uint64_t session_scene_ = 0;
+  std::uint64_t seen_scene_ = 0;       // the scene poll() last saw (chosen body and message belong to it)
   TeleopSpeeds speeds_;
   HeldKeys keys_{};
   GamepadState pad_;

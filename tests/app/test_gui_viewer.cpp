@@ -22,6 +22,8 @@
 #include "gui/main_window.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/sim_runner.hpp"
+#include "gui/teleop_driver.hpp"
+#include "gui/teleop_session.hpp"
 #include "gui/video_recorder.hpp"
 #include "gui/viewer_controller.hpp"
 #include "gui/viewport_window.hpp"
@@ -263,4 +265,34 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
   }
   INFO("Vulkan validation: " << vulkan_validation_errors().join('\n').toStdString());
   CHECK(vulkan_validation_error_count() == validation_errors);
+}
+
+TEST_CASE("viewer: the Teleop panel shows the opened scene's robot, not the last one's choice", "[app][viewer][teleop]") {
+  if (!app_test::window_system_or_skip("the teleop panel refresh test")) return;
+  const fs::path dir = test::scratch_dir("app_viewer_teleop_panel");
+  MainWindow window(app_test::window_options("workcell", dir, nullptr));
+  window.set_close_prompt([] { return MainWindow::CloseChoice::Discard; });
+  app_test::show_loaded(window);
+  const Snapshot& first = window.runner().latest();
+  int chosen = -1;
+  for (int b = 0; b < first.model->body_count; ++b)
+    if (first.model->body_name[static_cast<std::size_t>(b)] == "forearm") chosen = b;
+  REQUIRE(chosen >= 0);
+  window.teleop().set_end_effector(chosen);  // teleoperation off: a choice for later
+  ui::TeleopPanelView view;
+  window.teleop().fill_panel_view(window.runner().latest(), view);
+  CHECK(view.end_effector == chosen);
+
+  REQUIRE(window.open_scene(app_test::scene_path("grasp")));
+  REQUIRE(app_test::pump_until([&] {
+    const Snapshot& s = window.runner().latest();
+    return s.model && s.model->body_count > 0 && window.document().spec().name == "grasp" &&
+           static_cast<int>(s.state.q.size()) == s.model->coord_count();
+  }));
+  app_test::pump_until([] { return false; }, 100);  // the driver's 16 ms poll sees the new scene
+  window.teleop().fill_panel_view(window.runner().latest(), view);
+  const sim::Model& grasp = *window.runner().latest().model;
+  CHECK(view.end_effector == coulomb::gui::default_teleop_setup(grasp).end_effector);
+  REQUIRE(view.end_effector >= 0);
+  CHECK(grasp.body_name[static_cast<std::size_t>(view.end_effector)] == "palm");
 }
