@@ -12,6 +12,8 @@
 #include <QImage>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QUrl>
 #include <cstdlib>
 #include <filesystem>
@@ -230,6 +232,29 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
         CHECK(first.size() == viewport.screenshot().size());
       }
       CHECK(recorder->status().contains(QStringLiteral("5 frames")));
+      // MP4 where ffmpeg is installed: the same number of frames in the video, encoded after the last.
+      if (!VideoRecorder::ffmpeg().isEmpty()) {
+        const fs::path mp4_dir = dir / "clip";
+        REQUIRE(window.viewer().start_recording(QString::fromStdString(mp4_dir.string()), 0, true, 4, &error));
+        CHECK(app_test::pump_until([&] { return !recorder->recording() && !recorder->encoding(); }, 120000));
+        INFO(recorder->status().toStdString());
+        const QString mp4 = recorder->mp4_path();
+        CHECK(QFileInfo(mp4).size() > 0);
+        CHECK(recorder->encode_progress() == Approx(1.0));
+        const QString ffprobe = QStandardPaths::findExecutable(QStringLiteral("ffprobe"));
+        if (!ffprobe.isEmpty()) {
+          QProcess probe;
+          probe.start(ffprobe, {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"),
+                                QStringLiteral("-select_streams"), QStringLiteral("v:0"), QStringLiteral("-show_entries"),
+                                QStringLiteral("stream=nb_read_frames,codec_name"), QStringLiteral("-of"),
+                                QStringLiteral("csv=p=0"), mp4});
+          REQUIRE(probe.waitForFinished(60000));
+          const QString out = QString::fromLocal8Bit(probe.readAllStandardOutput()).trimmed();
+          CHECK(out == QStringLiteral("h264,4"));
+        }
+      } else {
+        WARN("skipped: MP4 recording (no ffmpeg on PATH; apt-get install ffmpeg)");
+      }
       // Starting again into a folder that holds frames is refused (nothing overwritten).
       CHECK_FALSE(window.viewer().start_recording(QString::fromStdString(frames_dir.string()), 0, false, 2, &error));
       CHECK(error.contains(QStringLiteral("already holds frames")));
