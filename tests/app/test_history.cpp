@@ -64,7 +64,10 @@ TEST_CASE("the history ring holds the newest states within its byte budget", "[a
   // 13 per-body reals x 8 bytes x 10 bodies + 8 targets x 8 bytes + the entry's own vectors.
   CHECK(entry == sizeof(HistoryEntry) + (130 + 8) * sizeof(sim::Real));
   StateHistory history(25 * entry + entry / 2);  // room for 25 entries, not 26
-  for (int n = 0; n < 100; ++n) history.push(numbered_state(n, bodies), control);
+  for (int n = 0; n < 100; ++n) {
+    history.push(numbered_state(n, bodies), control);
+    REQUIRE(history.bytes() <= history.budget());
+  }
   CHECK(history.capacity() == 25);
   REQUIRE(history.size() == 25);
   CHECK(history.bytes() <= history.budget());
@@ -80,10 +83,22 @@ TEST_CASE("the history ring holds the newest states within its byte budget", "[a
   CHECK(history.at(10).state.step_index == 500);
   CHECK(history.at(9).state.step_index == 84);
 
+  // Larger states (more bodies: another model's) are counted by their own size.
+  StateHistory mixed(8 * entry);
+  for (int n = 0; n < 5; ++n) mixed.push(numbered_state(n, bodies), control);
+  mixed.push(numbered_state(5, 4 * bodies), control);  // about 4 entries' worth
+  CHECK(mixed.bytes() <= mixed.budget());
+  CHECK(mixed.size() < 6);
+  CHECK(mixed.at(mixed.size() - 1).state.q.size() == std::size_t(7 * 4 * bodies));
+  // A budget below two states still keeps the two newest (scrubbing needs a step back).
+  mixed.set_budget(1);
+  CHECK(mixed.size() == 2);
+
   // A smaller budget keeps the newest that fit.
   history.set_budget(4 * entry);
   CHECK(history.capacity() == 4);
   REQUIRE(history.size() == 4);
+  CHECK(history.bytes() == 4 * entry);
   CHECK(history.at(3).state.step_index == 500);
   CHECK(history.at(0).state.step_index == 82);
   CHECK(history.bytes() <= history.budget());
