@@ -268,6 +268,10 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
       rects_.push_back(PanelRect{"Help", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   }
   ImGui::Render();
+  // Popups (a combo's list) reach outside their panel: they take clicks too.
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && !w->Hidden && (w->Flags & ImGuiWindowFlags_Popup))
+      rects_.push_back(PanelRect{w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   return edits;
 }
 

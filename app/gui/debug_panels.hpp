@@ -87,7 +87,7 @@ class DebugPanels {
   ImGuiInputQueue& input() { return input_; }
   // True when queued input is left for the next frame (the viewport asks for one).
   bool wants_frame() const { return !input_.empty() || settle_frames_ > 0; }
-  // Whether the point (logical pixels) is on a panel drawn in the last frame.
+  // Whether the point (logical pixels) is on a panel or popup drawn in the last frame.
   bool hit(float x, float y) const;
   // The docked panels of the last frame (panel_layout.hpp).
   const std::vector<PanelRect>& panel_rects() const { return rects_; }

@@ -379,12 +379,13 @@ bool ViewportWindow::panels_take_mouse(QMouseEvent* event) {
   queue.modifiers(mods & Qt::ControlModifier, mods & Qt::ShiftModifier, mods & Qt::AltModifier);
   queue.mouse_position(x, y);
   requestUpdate();  // hover and clicks need a frame, paused or not
-  // A drag the camera started stays the camera's; a press on a panel (or while ImGui holds the
-  // mouse: a slider being dragged, an open combo) is the panels' until every button is up.
+  // A drag the camera started stays the camera's; a press on a panel or an open popup (a combo's
+  // list) is the panels' until every button is up. (Not ImGui's WantCaptureMouse: with queued
+  // input it describes where the mouse was at the last frame, not where this press is.)
   if (drag_ != Drag::None) return false;
   const QEvent::Type type = event->type();
   const bool press = type == QEvent::MouseButtonPress || type == QEvent::MouseButtonDblClick;
-  if (press && (panels_->hit(x, y) || panels_->wants_mouse())) panel_buttons_ = true;
+  if (press && panels_->hit(x, y)) panel_buttons_ = true;
   if (!panel_buttons_) return panels_->hit(x, y);
   int button = -1;
   switch (event->button()) {
@@ -549,7 +550,7 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
 void ViewportWindow::wheelEvent(QWheelEvent* event) {
   const QPoint degrees = event->angleDelta() / 8;
   if (panels_ && panels_->ready() && panels_visible_ &&
-      (panels_->wants_mouse() || panels_->hit(float(event->position().x()), float(event->position().y())))) {
+      panels_->hit(float(event->position().x()), float(event->position().y()))) {
     panels_->input().mouse_wheel(float(degrees.y()) / 15.0f);
     requestUpdate();
     return;
