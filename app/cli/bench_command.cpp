@@ -21,6 +21,9 @@ struct BenchResult {
   double ms_per_step = 0;            // median over repeats
   double collision_ms = 0, assembly_ms = 0, solve_ms = 0, integrate_ms = 0;  // per step, median repeat
   double newton_per_step = 0, linear_per_newton = 0;
+  int newton_max = 0;                // most Newton iterations one step used
+  int unconverged = 0;               // steps that ended above the Newton tolerance
+  double mean_normal = 0, mean_friction = 0, mean_bilateral = 0;  // final residuals, mean over steps
   double contacts = 0, rows = 0;     // mean per step
   double final_normal = 0, final_friction = 0, final_bilateral = 0, final_complementarity = 0;  // last step
   double max_complementarity = 0;    // over all measured steps
@@ -54,6 +57,11 @@ BenchResult bench_one(const std::string& name, const LoadedScene& scene, int war
       run.solve_ms += rep.timings.solve;
       run.integrate_ms += rep.timings.integrate;
       newton += rep.newton_iterations;
+      run.newton_max = std::max(run.newton_max, rep.newton_iterations);
+      run.unconverged += rep.unconverged_solves > 0 ? 1 : 0;
+      run.mean_normal += ws.trace.final_normal_max;
+      run.mean_friction += ws.trace.final_friction_max;
+      run.mean_bilateral += ws.trace.final_bilateral_max;
       linear += rep.linear_iterations;
       run.contacts += rep.contact_count;
       run.rows += rep.row_count;
@@ -66,6 +74,9 @@ BenchResult bench_one(const std::string& name, const LoadedScene& scene, int war
     run.solve_ms /= steps;
     run.integrate_ms /= steps;
     run.newton_per_step = double(newton) / steps;
+    run.mean_normal /= steps;
+    run.mean_friction /= steps;
+    run.mean_bilateral /= steps;
     run.linear_per_newton = newton > 0 ? double(linear) / newton : 0;
     run.contacts /= steps;
     run.rows /= steps;
@@ -80,18 +91,20 @@ BenchResult bench_one(const std::string& name, const LoadedScene& scene, int war
 }
 
 void print_table(const std::vector<BenchResult>& results) {
-  std::printf("%-14s %6s %6s %7s %9s %8s %6s %6s %6s %6s %9s %8s %9s %9s %9s %9s\n", "scene", "bodies", "parts",
-              "contact", "ms/step", "steps/s", "coll", "asm", "solve", "integ", "newton", "lin/nwt", "normal",
-              "friction", "bilat", "compl");
+  std::printf("%-14s %6s %6s %7s %9s %8s %6s %6s %6s %6s %6s %4s %7s %8s %9s %9s %9s %9s\n", "scene", "bodies",
+              "parts", "contact", "ms/step", "steps/s", "coll", "asm", "solve", "integ", "newton", "max", "unconv",
+              "lin/nwt", "normal", "friction", "bilat", "compl");
   for (const BenchResult& r : results) {
-    std::printf("%-14s %6d %6d %7.0f %9.3f %8.0f %6.2f %6.2f %6.2f %6.2f %9.2f %8.1f %9.2e %9.2e %9.2e %9.2e%s\n",
+    std::printf("%-14s %6d %6d %7.0f %9.3f %8.0f %6.2f %6.2f %6.2f %6.2f %6.2f %4d %7d %8.1f %9.2e %9.2e %9.2e %9.2e%s\n",
                 r.scene.c_str(), r.bodies, r.particles, r.contacts, r.ms_per_step, 1000.0 / r.ms_per_step,
-                r.collision_ms, r.assembly_ms, r.solve_ms, r.integrate_ms, r.newton_per_step, r.linear_per_newton,
-                r.final_normal, r.final_friction, r.final_bilateral, r.max_complementarity,
-                r.diverged ? "  DIVERGED" : "");
+                r.collision_ms, r.assembly_ms, r.solve_ms, r.integrate_ms, r.newton_per_step, r.newton_max,
+                r.unconverged, r.linear_per_newton, r.mean_normal, r.mean_friction, r.mean_bilateral,
+                r.max_complementarity, r.diverged ? "  DIVERGED" : "");
   }
-  std::printf("(ms per step: median of repeats; real time needs ms/step < dt; normal/friction/bilat: final max "
-              "residual of the last step [m, m/s, m]; compl: max |min(C, r lambda)| over the measured steps [m])\n");
+  std::printf("(ms per step: median of repeats; real time needs ms/step < dt; newton: mean and max Newton iterations "
+              "per step; unconv: steps that ended above the Newton tolerance; normal/friction/bilat: final max "
+              "residual, mean over the measured steps [m, m/s, m]; compl: max |min(C, r lambda)| over the measured "
+              "steps [m])\n");
 }
 
 void print_json(const std::vector<BenchResult>& results) {
@@ -101,13 +114,15 @@ void print_json(const std::vector<BenchResult>& results) {
     std::printf("  {\"scene\":\"%s\",\"bodies\":%d,\"particles\":%d,\"joints\":%d,\"dt\":%g,\"steps\":%d,"
                 "\"repeats\":%d,\"ms_per_step\":%.6g,\"steps_per_second\":%.6g,\"real_time_factor\":%.6g,"
                 "\"ms\":{\"collision\":%.6g,\"assembly\":%.6g,\"solve\":%.6g,\"integrate\":%.6g},"
-                "\"newton_per_step\":%.6g,\"linear_per_newton\":%.6g,\"contacts\":%.6g,\"rows\":%.6g,"
+                "\"newton_per_step\":%.6g,\"newton_max\":%d,\"unconverged_steps\":%d,\"linear_per_newton\":%.6g,\"contacts\":%.6g,\"rows\":%.6g,"
                 "\"final\":{\"normal_max\":%.6g,\"friction_max\":%.6g,\"bilateral_max\":%.6g,"
-                "\"complementarity_max\":%.6g},\"max_complementarity\":%.6g,\"diverged_steps\":%d}%s\n",
+                "\"complementarity_max\":%.6g},\"mean_final\":{\"normal_max\":%.6g,\"friction_max\":%.6g,"
+                "\"bilateral_max\":%.6g},\"max_complementarity\":%.6g,\"diverged_steps\":%d}%s\n",
                 r.scene.c_str(), r.bodies, r.particles, r.joints, r.dt, r.steps, r.repeats, r.ms_per_step,
                 1000.0 / r.ms_per_step, r.dt * 1000.0 / r.ms_per_step, r.collision_ms, r.assembly_ms, r.solve_ms,
-                r.integrate_ms, r.newton_per_step, r.linear_per_newton, r.contacts, r.rows, r.final_normal,
-                r.final_friction, r.final_bilateral, r.final_complementarity, r.max_complementarity, r.diverged,
+                r.integrate_ms, r.newton_per_step, r.newton_max, r.unconverged, r.linear_per_newton, r.contacts, r.rows,
+                r.final_normal, r.final_friction, r.final_bilateral, r.final_complementarity, r.mean_normal,
+                r.mean_friction, r.mean_bilateral, r.max_complementarity, r.diverged,
                 i + 1 < results.size() ? "," : "");
   }
   std::printf("]\n");

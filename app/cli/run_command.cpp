@@ -61,7 +61,7 @@ int run_command(int argc, char** argv, int first) {
   sim::Recording session;
   const auto session_path = args->value("save-session");
   if (session_path) session.begin(args->positional[0], model, model.solver, state);
-  std::printf("scene %s: %d bodies, %d particles, %d joints, dt %.4g s, solver %s/%s/%s, %d x %d iterations\n",
+  std::printf("scene %s: %d bodies, %d particles, %d joints, dt %.4g s, solver %s/%s/%s, at most %d x %d iterations\n",
               scene->spec.name.c_str(), model.body_count, model.particle_count, model.joint_count, double(model.dt),
               std::string(sim::to_string(model.solver.ncp)).c_str(),
               std::string(sim::to_string(model.solver.preconditioner)).c_str(),
@@ -72,11 +72,15 @@ int run_command(int argc, char** argv, int first) {
     std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "newton", "linear",
                 "contacts", "normal", "friction", "bilateral", "compl");
   double total_ms = 0;
-  int failures = 0;
+  int failures = 0, unconverged = 0, fallbacks = 0;
   for (int i = 0; i < steps; ++i) {
     if (session_path) session.record(control);
     const sim::StepReport r = sim::step(model, state, control, ws);
     total_ms += r.timings.total;
+    unconverged += r.unconverged_solves > 0 ? 1 : 0;
+    fallbacks += r.linear_fallbacks;
+    if ((r.warnings & sim::kStepLinearFallback) && !quiet)
+      std::printf("step %d: linear solve broke down, redone with Gauss-Seidel (%d time(s))\n", i, r.linear_fallbacks);
     if (!r.ok()) {
       ++failures;
       std::printf("step %d: DIVERGED: %s (rows:", i, r.message.c_str());
@@ -104,9 +108,11 @@ int run_command(int argc, char** argv, int first) {
     std::printf("session saved to %s (%zu steps)\n", session_path->c_str(), session.controls.size());
   }
   const double sim_time = double(model.dt) * steps;
-  std::printf("ran %d steps in %.1f ms (%.3f ms/step, real-time factor %.2f), %d diverged steps, state hash %016llx\n",
+  std::printf("ran %d steps in %.1f ms (%.3f ms/step, real-time factor %.2f), %d diverged steps, %d not converged "
+              "(tolerance %.3g m, %.3g m/s within %d iterations), %d linear fallbacks, state hash %016llx\n",
               steps, total_ms, total_ms / std::max(steps, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
-              static_cast<unsigned long long>(sim::state_hash(state)));
+              unconverged, double(model.solver.newton_tolerance), double(model.solver.newton_velocity_tolerance),
+              model.solver.newton_iterations, fallbacks, static_cast<unsigned long long>(sim::state_hash(state)));
   return failures == 0 ? 0 : 3;
 }
 

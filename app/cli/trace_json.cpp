@@ -24,7 +24,9 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
                       const sim::SolverTrace& t) {
   out << "{\"step\":" << step << ",\"time\":";
   num(out, time);
-  out << ",\"ok\":" << (r.ok() ? "true" : "false") << ",\"flags\":" << r.flags << ",\"contacts\":" << r.contact_count
+  out << ",\"ok\":" << (r.ok() ? "true" : "false") << ",\"flags\":" << r.flags << ",\"warnings\":" << r.warnings
+      << ",\"returned_to_best\":" << (t.returned_to_best ? "true" : "false") << ",\"linear_fallbacks\":" << r.linear_fallbacks
+      << ",\"contacts\":" << r.contact_count
       << ",\"rows\":" << r.row_count << ",\"newton_iterations\":" << r.newton_iterations
       << ",\"linear_iterations\":" << r.linear_iterations << ",\"ms\":{\"collision\":";
   num(out, r.timings.collision);
@@ -46,6 +48,8 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
   num(out, t.final_joint_angle_error_max);
   out << ",\"joint_position_error_max\":";
   num(out, t.final_joint_position_error_max);
+  out << ",\"momentum_max\":";
+  num(out, t.final_momentum_max);
   out << "},\"iterations\":[";
   for (std::size_t k = 0; k < t.iterations.size(); ++k) {
     const sim::NewtonIterationTrace& it = t.iterations[k];
@@ -64,7 +68,19 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
     num(out, it.bilateral_l2);
     out << ",\"momentum_l2\":";
     num(out, it.momentum_l2);
-    out << ",\"linear_iterations\":" << it.linear_iterations << ",\"step_size\":";
+    out << ",\"momentum_max\":";
+    num(out, it.momentum_max);
+    out << ",\"complementarity_max\":";
+    num(out, it.complementarity_max);
+    out << ",\"position_error_max\":";
+    num(out, it.position_error_max);
+    out << ",\"velocity_error_max\":";
+    num(out, it.velocity_error_max);
+    out << ",\"merit\":";
+    num(out, it.merit);
+    out << ",\"linear_iterations\":" << it.linear_iterations << ",\"linear_breakdown\":" << it.linear_breakdown
+        << ",\"linear_fallback\":" << (it.linear_fallback ? "true" : "false")
+        << ",\"line_search_trials\":" << it.line_search_trials << ",\"watchdog\":" << (it.watchdog ? "true" : "false") << ",\"step_size\":";
     num(out, it.step_size);
     out << ",\"active_set_changes\":" << it.active_set_changes << ",\"linear_residuals\":[";
     for (int j = 0; j < it.linear_iterations; ++j) {

@@ -47,6 +47,20 @@ sim::State remap_state(const sim::Model& old_model, const sim::State& old_state,
     }
   }
 
+  // Joint coordinates from the remapped poses, on the branch of the old joint of the same name
+  // (a wheel keeps its turns). The warm-start record stays empty: its rows and contact keys
+  // belong to the old model (a fresh start costs a Newton iteration or two, nothing more).
+  sim::reset_joint_positions(new_model, out);
+  const auto old_joints = index_by_name(old_model.joint_name);
+  const bool old_positions = static_cast<int>(old_state.joint_position.size()) == old_model.joint_count;
+  for (int j = 0; old_positions && j < new_model.joint_count; ++j) {
+    const auto it = old_joints.find(new_model.joint_name[static_cast<std::size_t>(j)]);
+    if (it == old_joints.end() || old_model.joint_type[static_cast<std::size_t>(it->second)] != new_model.joint_type[static_cast<std::size_t>(j)])
+      continue;
+    out.joint_position[static_cast<std::size_t>(j)] = old_state.joint_position[static_cast<std::size_t>(it->second)];
+    out.joint_position[static_cast<std::size_t>(j)] = sim::joint_position(new_model, out, j);
+  }
+
   const int particles = std::min(old_model.particle_count, new_model.particle_count);
   for (int p = 0; p < particles; ++p) {
     for (int k = 0; k < 3; ++k) {

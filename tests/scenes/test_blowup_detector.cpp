@@ -119,6 +119,12 @@ TEST_CASE("blow-up detector: a robot link pushed into its base against a joint l
   auto spec = test::load_overlap_robot_scene("blowup_detector", "true");
   REQUIRE(spec.ok());
   spec->solver.max_depenetration_velocity = std::numeric_limits<Real>::infinity();
+  // The paper's fixed damped steps: there the infeasible contact wins against the hinges and the
+  // joints come apart while every residual stays small. (With the line search the hinges hold and
+  // the contact force grows until the residual check flags the step: see below.)
+  spec->solver.line_search = false;
+  spec->solver.newton_tolerance = 0;
+  spec->solver.newton_iterations = 6;
   sim::Model m = test::compile(*spec);
   unfilter_initial_overlaps(m);
   sim::State s = sim::make_initial_state(m);
@@ -138,6 +144,21 @@ TEST_CASE("blow-up detector: a robot link pushed into its base against a joint l
   sim::State s2 = sim::make_initial_state(m);
   sim::Workspace ws2;
   for (int i = 0; i <= at; ++i) REQUIRE(sim::step(m, s2, sim::make_initial_control(m), ws2).ok());
+  // With the default solver (line search, adaptive stopping) the same infeasible contact is
+  // caught too, and no step before it reports success with a broken joint.
+  sim::Model defaults = m;
+  const sim::SolverOptions fresh;
+  defaults.solver.line_search = fresh.line_search;
+  defaults.solver.newton_tolerance = fresh.newton_tolerance;
+  defaults.solver.newton_iterations = fresh.newton_iterations;
+  defaults.solver.joint_angle_error_limit = fresh.joint_angle_error_limit;
+  defaults.solver.joint_position_error_limit = fresh.joint_position_error_limit;
+  sim::State s3 = sim::make_initial_state(defaults);
+  sim::Workspace ws3;
+  int at3 = -1;
+  const sim::StepReport r3 = run_until_flagged(defaults, s3, sim::make_initial_control(defaults), ws3, 600, &at3);
+  INFO("default solver: flagged at step " << at3 << ": " << r3.message);
+  CHECK_FALSE(r3.ok());
 }
 
 TEST_CASE("blow-up detector: a box at rest and the heavy stack are not flagged", "[scene][solver][divergence]") {

@@ -10,7 +10,7 @@
 
 TEST_CASE("step() does not allocate after warm-up", "[scene][solver][allocation]") {
 #ifndef __GLIBC__
-  WARN("mallinfo2 needs glibc; skipped");
+  WARN("skipped: mallinfo2 needs glibc");
 #else
   // A swinging chain of particles (distance rows, geometric stiffness, no contacts).
   sim::SceneSpec chain;

@@ -19,15 +19,26 @@ struct SolverOptions {
   NcpFunction ncp = NcpFunction::FischerBurmeister;
   Preconditioner preconditioner = Preconditioner::EffectiveMass;
   LinearSolver linear_solver = LinearSolver::PCR;
-  int newton_iterations = 6;        // fixed Newton budget per step
+  // Newton iterations stop when every residual is within tolerance (solver/newton_residuals.hpp):
+  // position rows (joints, distances, limits, contact normals) and the complementarity
+  // |min(C, rλ)| within newton_tolerance [m or rad]; velocity rows (drives, friction) and the
+  // momentum error |M⁻¹g| within newton_velocity_tolerance [m/s or rad/s]; or at
+  // newton_iterations (the cap: a step that reaches it above tolerance is reported as not
+  // converged). newton_tolerance = 0 runs exactly newton_iterations (the paper's fixed budget).
+  int newton_iterations = 16;       // iteration cap per step (substep)
   int linear_iterations = 20;       // linear iterations per Newton iteration
-  Real newton_tolerance = 0;        // stop early when max residual falls below (0: never)
+  Real newton_tolerance = Real(1e-6);          // [m or rad] (0: always newton_iterations)
+  Real newton_velocity_tolerance = Real(1e-5); // [m/s or rad/s]
   Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)
-  Real damping = Real(0.75);        // Newton step t, eqs. 61-62
+  // Step length of each Newton update (eqs. 61-62): a backtracking line search from t = 1 on the
+  // merit ½gᵀM⁻¹g + ½Σh²/k (no accepted iteration ends worse than the last), or, with
+  // line_search = false, the paper's fixed t = damping (§8.1) for paper comparisons.
+  bool line_search = true;
+  Real damping = Real(0.75);        // fixed Newton step t when line_search is off
   Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
   bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
-  bool project_friction = true;     // clamp λ_f onto its cone after each Newton update (safeguard)
+  bool project_friction = true;     // FB: clamp λ_f onto its cone after each Newton update (safeguard)
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]

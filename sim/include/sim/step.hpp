@@ -31,6 +31,7 @@ struct Workspace {
   std::vector<Vec2> contact_friction_force; // λ_f per contact in (tangent1, tangent2) [N]
   std::vector<Real> joint_force;            // summed |λ| of each joint's rows [N or N m]
   SolverTrace trace;                        // per-Newton-iteration residuals of the last step
+  State step_start;                         // the state at the step's start, to undo a failed step
 
   std::unique_ptr<detail::SolverScratch> solver;
   std::unique_ptr<detail::CollisionScratch> collision;

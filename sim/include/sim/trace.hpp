@@ -15,12 +15,21 @@ struct NewtonIterationTrace {
   Real normal_max = 0, normal_l2 = 0;        // |φ_n| over contact rows
   Real friction_max = 0, friction_l2 = 0;    // |φ_f| over friction rows
   Real bilateral_max = 0, bilateral_l2 = 0;  // |c_b + E λ_b| over joint/distance rows (and drives)
-  Real momentum_l2 = 0;                      // |g| (eq. 57)
+  Real momentum_l2 = 0;                      // |g| (eq. 57) [N s]
+  Real momentum_max = 0;                     // max |M⁻¹ g| per dof: the velocity error [m/s or rad/s]
+  Real complementarity_max = 0;              // max |min(C, rλ)| over limits and contact normals [m]
+  Real position_error_max = 0;               // max row error over position rows [m or rad]
+  Real velocity_error_max = 0;               // max row error over drives and friction [m/s or rad/s]
+  Real merit = 0;                            // ½ gᵀM⁻¹g + ½ Σ h_i²/k_i (solver/newton_residuals.hpp) [J]
   int linear_iterations = 0;
   Real linear_initial_residual = 0;          // |b - A x0|
   Real linear_final_residual = 0;            // |b - A x|
   int linear_residual_offset = 0;            // first entry in SolverTrace::linear_residuals
-  Real step_size = 0;                        // t (eqs. 61-62)
+  Real step_size = 0;                        // t (eqs. 61-62) the iteration took
+  int line_search_trials = 0;                // evaluations the step length took (1: the first t)
+  bool watchdog = false;                     // no t lowered the merit: an exploratory step t = damping
+  int linear_breakdown = 0;                  // LinearBreakdown of the solve (0: none; see linear_solvers.hpp)
+  bool linear_fallback = false;              // the solve broke down and was redone with Gauss–Seidel
   int active_set_changes = 0;                // contact rows that switched active/inactive, plus friction stick/slip switches
 };
 
@@ -33,22 +42,36 @@ struct SolverTrace {
   Real final_complementarity_max = 0;       // max over contacts of |min(C_n, λ_n r)| style error, see residual.hpp
   Real final_joint_angle_error_max = 0;     // max |c + eλ| over joints' rotational rows after the solve [rad]
   Real final_joint_position_error_max = 0;  // max |c + eλ| / bounding radius over joints' positional rows
+  Real final_momentum_max = 0;              // max |M⁻¹ g| after the last update [m/s or rad/s]
+  int newton_iterations = 0;                // directions solved (over all substeps)
+  bool returned_to_best = false;            // the result is an earlier iterate (a watchdog step ended worse)
   void clear() {
     iterations.clear();
     linear_residuals.clear();
     final_normal_max = final_friction_max = final_bilateral_max = final_complementarity_max = 0;
-    final_joint_angle_error_max = final_joint_position_error_max = 0;
+    final_joint_angle_error_max = final_joint_position_error_max = final_momentum_max = 0;
+    newton_iterations = 0;
+    returned_to_best = false;
   }
 };
 
+// A step with any of these flags failed: step() leaves the State as it was at the step's start
+// (every substep undone) and the message says what and where.
 enum StepFlags : std::uint32_t {
   kStepOk = 0,
-  kStepNonFinite = 1u << 0,        // NaN or Inf in u, λ or q
+  kStepNonFinite = 1u << 0,        // NaN or Inf in a row value, residual, λ, g, u or the direction
   kStepResidualExploded = 1u << 1, // residual above SolverOptions::divergence_limit
-  kStepContactBufferFull = 1u << 2,
+  kStepLinearSolveFailed = 1u << 2,// the linear solve and its Gauss–Seidel fallback both broke down
   kStepInvalidInput = 1u << 3,     // state or control sized for another model
   kStepJointViolated = 1u << 4,    // a joint row violated after the solve beyond
                                    // SolverOptions::joint_{angle,position}_error_limit (blow-up)
+};
+
+// A step with warnings was taken, but not as asked: the CLI and the app count and show them.
+enum StepWarnings : std::uint32_t {
+  kStepNoWarning = 0,
+  kStepNotConverged = 1u << 0,     // residuals above newton_tolerance at the iteration cap
+  kStepLinearFallback = 1u << 1,   // a linear solve broke down and was redone with Gauss–Seidel
 };
 
 struct StepTimings {                 // [ms]
@@ -57,12 +80,15 @@ struct StepTimings {                 // [ms]
 
 struct StepReport {
   std::uint32_t flags = kStepOk;
+  std::uint32_t warnings = kStepNoWarning;
   std::vector<int> offending_rows;   // rows with non-finite, exploding or violated values (first few)
   std::string message;               // human-readable reason when flags != 0
   int contact_count = 0;
   int row_count = 0;
   int newton_iterations = 0;
   int linear_iterations = 0;         // summed over Newton iterations
+  int unconverged_solves = 0;        // substeps that ended above newton_tolerance
+  int linear_fallbacks = 0;          // linear solves redone after a breakdown
   StepTimings timings;
   bool ok() const { return flags == kStepOk; }
 };

@@ -269,6 +269,10 @@ Result<Model> compile_model(const SceneSpec& spec) {
       return Error{w + ": a drive needs stiffness >= 0 and damping >= 0, not both 0"};
     if (j.drive == DriveMode::Position && !(j.stiffness > 0))
       return Error{w + ": a position drive needs stiffness > 0"};
+    // A velocity drive's compliance is e = 1/kd (its stiffness plays no part): kd = 0 would make
+    // e infinite and the drive row NaN.
+    if (j.drive == DriveMode::Velocity && !(j.damping > 0))
+      return Error{w + ": a velocity drive needs damping > 0 (its compliance is 1/damping)"};
     m.joint_name.push_back(j.name);
     m.joint_type.push_back(j.type);
     m.joint_body_a.push_back(j.body_a);

@@ -117,6 +117,13 @@ int evaluate_joint_rows(const Model& m, int j, const Configuration& c, RowSet& r
   return r - first;
 }
 
+Real joint_position_near(JointType type, Real raw, Real reference) {
+  if (type != JointType::Revolute || !std::isfinite(reference)) return raw;
+  constexpr Real kTwoPi = Real(2) * Real(3.14159265358979323846);
+  const Real turns = std::round((reference - raw) / kTwoPi);
+  return raw + turns * kTwoPi;
+}
+
 JointCoordinate joint_coordinate(const Model& m, int j, const Configuration& c) {
   const JointFrames f = joint_frames(m, j, c);
   const Vec3 axis = m.joint_axis[j];

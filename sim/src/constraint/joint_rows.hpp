@@ -32,6 +32,11 @@ struct JointCoordinate {
   Real value = 0;
   Vec6 grad_a = Vec6::Zero(), grad_b = Vec6::Zero();
 };
+// θ in (−π, π] for revolute joints: unwrap it with joint_position_near.
 JointCoordinate joint_coordinate(const Model& model, int j, const Configuration& c);
+
+// The joint coordinate on the branch nearest to `reference` (revolute: reference + the angle
+// difference wrapped into (−π, π], so angles accumulate beyond ±π; other types: `raw`).
+Real joint_position_near(JointType type, Real raw, Real reference);
 
 }  // namespace sim

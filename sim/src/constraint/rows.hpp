@@ -39,6 +39,8 @@ struct RowSet {
                                        // φ = J u + b + e λ [m/s]; contact normal: allowance added to
                                        // C_n for a contact penetrating at q⁻ [m] (>= 0)
   std::vector<Real> row_r;             // complementarity preconditioner r (eq. 66) (count)
+  std::vector<Real> row_inv_mass;      // k = [∇C M⁻¹ ∇Cᵀ]_ii at q⁻, friction: the pair's mean
+                                       // [1/kg or 1/(kg m²)] (count): the merit's row weights 1/k
   // ---- evaluated each Newton iteration ----
   std::vector<Vec6> row_grad_a;        // ∇C G, side a (count)
   std::vector<Vec6> row_grad_b;        // ∇C G, side b (count)

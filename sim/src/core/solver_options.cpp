@@ -69,7 +69,7 @@ std::string bad_value(std::string_view key, std::string_view value, std::string_
 
 std::vector<std::string> solver_option_keys() {
   return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
-          "newton_tolerance", "linear_tolerance", "damping", "regularization", "warm_start",
+          "newton_tolerance", "newton_velocity_tolerance", "linear_tolerance", "damping", "line_search", "regularization", "warm_start",
           "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
           "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit"};
 }
@@ -117,6 +117,7 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   if (key == "linear_iterations") return positive_int(o.linear_iterations);
   if (key == "substeps") return positive_int(o.substeps);
   if (key == "newton_tolerance") return nonnegative_real(o.newton_tolerance);
+  if (key == "newton_velocity_tolerance") return nonnegative_real(o.newton_velocity_tolerance);
   if (key == "linear_tolerance") return nonnegative_real(o.linear_tolerance);
   if (key == "regularization") return nonnegative_real(o.regularization);
   if (key == "contact_margin") return nonnegative_real(o.contact_margin);
@@ -131,6 +132,7 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
     return {};
   }
   if (key == "warm_start") return boolean(o.warm_start);
+  if (key == "line_search") return boolean(o.line_search);
   if (key == "geometric_stiffness") return boolean(o.geometric_stiffness);
   if (key == "project_friction") return boolean(o.project_friction);
   std::string known;

@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "constraint/joint_rows.hpp"
+#include "core/kinematics.hpp"
+
 namespace sim {
 
 void State::set_body_pose(int b, const Pose& p) {
@@ -29,7 +32,25 @@ State make_initial_state(const Model& model) {
       s.u[model.particle_dof(p) + k] = model.particle_initial_velocity[p][k];
     }
   }
+  reset_joint_positions(model, s);
   return s;
+}
+
+void reset_joint_positions(const Model& model, State& state) {
+  Configuration c;
+  c.assign(model, state.q.data());
+  state.joint_position.assign(model.joint_count, Real(0));
+  for (int j = 0; j < model.joint_count; ++j)
+    if (joint_has_coordinate(model.joint_type[j])) state.joint_position[j] = joint_coordinate(model, j, c).value;
+}
+
+Real joint_position(const Model& model, const State& state, int j) {
+  if (!joint_has_coordinate(model.joint_type[j])) return 0;
+  Configuration c;
+  c.assign(model, state.q.data());
+  const Real raw = joint_coordinate(model, j, c).value;
+  if (static_cast<int>(state.joint_position.size()) != model.joint_count) return raw;
+  return joint_position_near(model.joint_type[j], raw, state.joint_position[j]);
 }
 
 Control make_initial_control(const Model& model) {
@@ -53,6 +74,10 @@ std::uint64_t state_hash(const State& state) {
   mix(state.q.data(), state.q.size() * sizeof(Real));
   mix(state.u.data(), state.u.size() * sizeof(Real));
   mix(&state.time, sizeof(state.time));
+  mix(state.joint_position.data(), state.joint_position.size() * sizeof(Real));
+  mix(state.warm_start.contact_key.data(), state.warm_start.contact_key.size() * sizeof(std::uint64_t));
+  mix(state.warm_start.contact_lambda.data(), state.warm_start.contact_lambda.size() * sizeof(Real));
+  mix(state.warm_start.row_lambda.data(), state.warm_start.row_lambda.size() * sizeof(Real));
   return h;
 }
 

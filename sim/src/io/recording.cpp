@@ -11,7 +11,11 @@ namespace sim {
 
 namespace {
 
-constexpr char kMagic[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '1'};
+// Version 2 adds the state's joint positions and warm-start multipliers (everything the future
+// depends on, so a session recorded from any step replays bit for bit); version 1 files still load
+// (their sessions started without either, as a fresh state has none).
+constexpr char kMagic[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '2'};
+constexpr char kMagicV1[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '1'};
 
 class Writer {
  public:
@@ -70,6 +74,7 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "linear_iterations") return std::to_string(o.linear_iterations);
   if (key == "substeps") return std::to_string(o.substeps);
   if (key == "newton_tolerance") return num(o.newton_tolerance);
+  if (key == "newton_velocity_tolerance") return num(o.newton_velocity_tolerance);
   if (key == "linear_tolerance") return num(o.linear_tolerance);
   if (key == "damping") return num(o.damping);
   if (key == "regularization") return num(o.regularization);
@@ -80,6 +85,7 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "joint_angle_error_limit") return num(o.joint_angle_error_limit);
   if (key == "joint_position_error_limit") return num(o.joint_position_error_limit);
   if (key == "warm_start") return o.warm_start ? "true" : "false";
+  if (key == "line_search") return o.line_search ? "true" : "false";
   if (key == "geometric_stiffness") return o.geometric_stiffness ? "true" : "false";
   if (key == "project_friction") return o.project_friction ? "true" : "false";
   return {};
@@ -133,6 +139,10 @@ Result<bool> save_recording(const Recording& r, const std::string& path) {
     w.vector(r.initial.u);
     w.pod(r.initial.time);
     w.pod(r.initial.step_index);
+    w.vector(r.initial.joint_position);
+    w.vector(r.initial.warm_start.contact_key);
+    w.vector(r.initial.warm_start.contact_lambda);
+    w.vector(r.initial.warm_start.row_lambda);
     w.pod(static_cast<std::uint64_t>(r.controls.size()));
     for (const Control& c : r.controls) {
       w.vector(c.joint_target);
@@ -155,7 +165,8 @@ Result<Recording> load_recording(const std::string& path) {
   if (!in) return Error{path + ": cannot open"};
   char magic[8] = {};
   in.read(magic, sizeof magic);
-  if (!in || std::memcmp(magic, kMagic, sizeof magic) != 0) return Error{path + ": not a Coulomb recording"};
+  const bool v1 = in && std::memcmp(magic, kMagicV1, sizeof magic) == 0;
+  if (!in || (!v1 && std::memcmp(magic, kMagic, sizeof magic) != 0)) return Error{path + ": not a Coulomb recording"};
   Reader rd(in);
   Recording r;
   std::uint32_t real_size = 0, key_count = 0;
@@ -179,6 +190,10 @@ Result<Recording> load_recording(const std::string& path) {
   constexpr std::uint64_t kLimit = 1ull << 28;
   if (!rd.vector(r.initial.q, kLimit) || !rd.vector(r.initial.u, kLimit) || !rd.pod(r.initial.time) ||
       !rd.pod(r.initial.step_index))
+    return bad("initial state");
+  if (!v1 && (!rd.vector(r.initial.joint_position, kLimit) || !rd.vector(r.initial.warm_start.contact_key, kLimit) ||
+              !rd.vector(r.initial.warm_start.contact_lambda, kLimit) ||
+              !rd.vector(r.initial.warm_start.row_lambda, kLimit)))
     return bad("initial state");
   std::uint64_t steps = 0;
   if (!rd.pod(steps) || steps > kLimit) return bad("steps");

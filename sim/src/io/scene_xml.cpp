@@ -692,7 +692,7 @@ class SceneParser {
 
   static void check_drive(const XmlElement& e, DriveMode mode, Real stiffness, Real damping) {
     if (mode == DriveMode::Position && !(stiffness > 0)) e.fail("a position drive needs stiffness > 0");
-    if (mode == DriveMode::Velocity && !(stiffness > 0 || damping > 0)) e.fail("a velocity drive needs damping > 0");
+    if (mode == DriveMode::Velocity && !(damping > 0)) e.fail("a velocity drive needs damping > 0");
   }
 
   // ---- robots ------------------------------------------------------------------------------

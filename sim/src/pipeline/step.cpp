@@ -60,14 +60,27 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
 
   const int substeps = options.substeps > 0 ? options.substeps : 1;
   const Real h = model.dt / substeps;
+  // The trace's worst case (every substep at the iteration cap, each linear solve redone by the
+  // fallback), reserved once: a step that needs more iterations than the last allocates nothing.
+  const std::size_t newton_cap = static_cast<std::size_t>(substeps) * (options.newton_iterations + 1);
+  ws.trace.iterations.reserve(newton_cap);
+  ws.trace.linear_residuals.reserve(newton_cap * 2 * static_cast<std::size_t>(options.linear_iterations));
+  // A failed step is undone whole: the state at its start is kept (its vectors keep their
+  // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
+  if (substeps > 1) ws.step_start = state;
   for (int sub = 0; sub < substeps; ++sub) {
     const auto tc = Clock::now();
     generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
     report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
     newton_solve_step(model, options, h, state, control, ws.contacts, *ws.solver, ws.trace, report);
-    if (!report.ok()) break;
+    if (!report.ok()) {
+      if (substeps > 1) state = ws.step_start;  // a single solve leaves the state untouched itself
+      if (substeps > 1) report.message += " (substep " + std::to_string(sub + 1) + " of " + std::to_string(substeps) +
+                                          "; the whole step was undone)";
+      break;
+    }
   }
-  ++state.step_index;
+  if (report.ok()) ++state.step_index;  // a failed step is not a step
   report.contact_count = ws.contacts.size();
   publish_forces(model, ws.contacts, ws.solver->rows, ws);
   report.timings.total = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -69,8 +69,16 @@ std::vector<int> joint_chain(const Model& m, int body) {
 std::vector<Real> chain_positions(const Model& m, const State& s, const std::vector<int>& chain) {
   Configuration c;
   c.assign(m, s.q.data());
+  const bool unwrap = static_cast<int>(s.joint_position.size()) == m.joint_count;
   std::vector<Real> out;
-  for (int j : chain) out.push_back(joint_has_coordinate(m.joint_type[j]) ? joint_coordinate(m, j, c).value : Real(0));
+  for (int j : chain) {
+    if (!joint_has_coordinate(m.joint_type[j])) {
+      out.push_back(0);
+      continue;
+    }
+    const Real raw = joint_coordinate(m, j, c).value;
+    out.push_back(unwrap ? joint_position_near(m.joint_type[j], raw, s.joint_position[j]) : raw);
+  }
   return out;
 }
 

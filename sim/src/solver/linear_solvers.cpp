@@ -8,6 +8,17 @@
 
 namespace sim {
 
+const char* to_string(LinearBreakdown b) {
+  switch (b) {
+    case LinearBreakdown::None: return "none";
+    case LinearBreakdown::NotPositive: return "non-positive curvature";
+    case LinearBreakdown::NonFinite: return "non-finite values";
+    case LinearBreakdown::Stagnated: return "stagnation";
+    case LinearBreakdown::Factorisation: return "factorisation failed";
+  }
+  return "?";
+}
+
 void LinearScratch::resize(int rows, int dofs) {
   for (VecX* v : {&diag, &inv_diag, &r, &z, &p, &ap, &az, &tmp_rows}) v->resize(rows);
   for (VecX* v : {&dofs1, &dofs2, &dofs3}) v->resize(dofs);
@@ -22,6 +33,15 @@ Real dot(int n, const VecX& a, const VecX& b, std::vector<Real>& partials) {
 // ‖r‖_P with P = diag(A)⁻¹.
 Real p_norm(int n, const VecX& r, const VecX& inv_diag, std::vector<Real>& partials) {
   return std::sqrt(deterministic_sum(n, partials, [&](int i) { return r[i] * r[i] * inv_diag[i]; }));
+}
+
+// A Krylov quantity (ρ = zᵀAz, pᵀAp, ...) that is not positive: NaN is a non-finite breakdown;
+// a value <= 0 once the residual is at round-off (1e-10 of ‖b‖_P) is convergence, before that it
+// is non-positive curvature (A not positive definite).
+LinearBreakdown krylov_breakdown(Real value, const LinearSolveStats& st) {
+  if (!std::isfinite(value)) return LinearBreakdown::NonFinite;
+  if (st.final_residual <= Real(1e-10) * st.initial_residual) return LinearBreakdown::None;
+  return LinearBreakdown::NotPositive;
 }
 
 void setup_diagonal(const SchurSystem& A, LinearScratch& s) {
@@ -47,9 +67,16 @@ LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iteration
   st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop || !(rho > 0)) break;
+    if (st.final_residual <= stop) break;
+    if (!(rho > 0)) {  // z ≠ 0 here (r ≠ 0): zᵀAz <= 0 means A is not positive definite
+      st.breakdown = krylov_breakdown(rho, st);
+      break;
+    }
     const Real denom = deterministic_sum(n, parts, [&](int i) { return s.ap[i] * s.ap[i] * s.inv_diag[i]; });
-    if (!(denom > 0)) break;
+    if (!(denom > 0)) {
+      st.breakdown = krylov_breakdown(denom, st);
+      break;
+    }
     const Real alpha = rho / denom;
     parallel_for(n, [&](int i) {
       x[i] += alpha * s.p[i];
@@ -85,10 +112,17 @@ LinearSolveStats pcg(const SchurSystem& A, const VecX& b, VecX& x, int iteration
   st.initial_residual = st.final_residual = std::sqrt(std::max(rz, Real(0)));
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop || !(rz > 0)) break;
+    if (st.final_residual <= stop) break;
+    if (!(rz > 0)) {
+      st.breakdown = krylov_breakdown(rz, st);
+      break;
+    }
     A.apply(s.p, s.ap, s.dofs1, s.dofs2);
     const Real pap = dot(n, s.p, s.ap, parts);
-    if (!(pap > 0)) break;
+    if (!(pap > 0)) {
+      st.breakdown = krylov_breakdown(pap, st);
+      break;
+    }
     const Real alpha = rz / pap;
     parallel_for(n, [&](int i) {
       x[i] += alpha * s.p[i];
@@ -197,8 +231,12 @@ LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScra
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real>> ldlt(M);
   LinearSolveStats st;
   st.initial_residual = p_norm(n, b, s.inv_diag, s.partials);
-  if (ldlt.info() == Eigen::Success) x = ldlt.solve(b);
-  else x.setZero();
+  if (ldlt.info() == Eigen::Success) {
+    x = ldlt.solve(b);
+  } else {
+    x.setZero();
+    st.breakdown = LinearBreakdown::Factorisation;
+  }
   A.apply(x, s.ap, s.dofs1, s.dofs2);
   s.r = b - s.ap;
   st.iterations = 1;
@@ -209,12 +247,10 @@ LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScra
 
 }  // namespace
 
-LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
-                              int iterations, Real tolerance, Real jacobi_weight,
-                              LinearScratch& s, std::vector<Real>* history) {
-  s.resize(A.size(), A.model().dof_count());
-  if (x.size() != A.size()) x.resize(A.size());
-  setup_diagonal(A, s);
+namespace {
+
+LinearSolveStats dispatch(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x, int iterations,
+                          Real tolerance, Real jacobi_weight, LinearScratch& s, std::vector<Real>* history) {
   switch (solver) {
     case LinearSolver::PCR: return pcr(A, b, x, iterations, tolerance, s, history);
     case LinearSolver::PCG: return pcg(A, b, x, iterations, tolerance, s, history);
@@ -223,6 +259,36 @@ LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const V
     case LinearSolver::Direct: return direct(A, b, x, s, history);
   }
   return {};
+}
+
+}  // namespace
+
+LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
+                              int iterations, Real tolerance, Real jacobi_weight,
+                              LinearScratch& s, std::vector<Real>* history) {
+  s.resize(A.size(), A.model().dof_count());
+  if (x.size() != A.size()) x.resize(A.size());
+  setup_diagonal(A, s);
+  // A = J H⁻¹ Jᵀ + C + εI has a positive diagonal when it is positive definite; a row whose
+  // diagonal is not (a negative compliance, say) would be invisible to the P-norm (P = diag⁻¹
+  // is 0 there) and to every solver: a breakdown before any iteration.
+  for (int i = 0; i < A.size(); ++i)
+    if (!(s.diag[i] > 0)) {
+      LinearSolveStats st;
+      st.breakdown = std::isfinite(s.diag[i]) ? LinearBreakdown::NotPositive : LinearBreakdown::NonFinite;
+      x.setZero();
+      return st;
+    }
+  LinearSolveStats st = dispatch(solver, A, b, x, iterations, tolerance, jacobi_weight, s, history);
+  // What every solver is checked for, whatever its own loop noticed: a non-finite input or
+  // result, and a residual that did not fall although iterations ran.
+  if (st.breakdown == LinearBreakdown::None) {
+    if (!std::isfinite(st.initial_residual) || !std::isfinite(st.final_residual) || !x.allFinite())
+      st.breakdown = LinearBreakdown::NonFinite;
+    else if (st.iterations > 0 && st.initial_residual > 0 && !(st.final_residual < st.initial_residual))
+      st.breakdown = LinearBreakdown::Stagnated;
+  }
+  return st;
 }
 
 }  // namespace sim

@@ -12,10 +12,19 @@
 
 namespace sim {
 
+// Why a linear solve could not make progress. NotPositive: a Krylov solver met a direction of
+// non-positive curvature (ρ = zᵀAz <= 0 or pᵀAp <= 0 with a non-zero residual: A is not
+// positive definite, e.g. negative compliance, or lost it to round-off); NonFinite: NaN or Inf in
+// b, A or the iterate; Stagnated: iterations ran but the residual did not fall below ‖b‖_P;
+// Factorisation: the direct solver's LDLᵀ failed.
+enum class LinearBreakdown : int { None = 0, NotPositive, NonFinite, Stagnated, Factorisation };
+const char* to_string(LinearBreakdown b);
+
 struct LinearSolveStats {
   int iterations = 0;
   Real initial_residual = 0;  // ‖b‖_P
   Real final_residual = 0;    // ‖b − A x‖_P
+  LinearBreakdown breakdown = LinearBreakdown::None;
 };
 
 // Scratch vectors, sized on first use and reused.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "constraint/contact_rows.hpp"
 #include "constraint/distance_rows.hpp"
@@ -10,6 +11,7 @@
 #include "core/parallel.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
+#include "solver/newton_residuals.hpp"
 
 namespace sim {
 
@@ -123,8 +125,11 @@ void build_row_structure(const Model& m, const ContactBuffer& contacts, RowSet& 
   set_contact_row_structure(m, contacts, rows);
 }
 
-// Values C(q) and gradients ∇C G of every row at configuration c.
-void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c, RowSet& rows) {
+// Values C(q) and gradients ∇C G of every row at configuration c. Joint coordinates are unwrapped
+// against `joint_reference` (θ at q⁻ on its accumulated branch), so limits and drives see angles
+// beyond ±π.
+void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c,
+                   const std::vector<Real>& joint_reference, RowSet& rows) {
   int r = 0;
   for (int j = 0; j < m.joint_count; ++j) r += evaluate_joint_rows(m, j, c, rows, r);
   for (int i = 0; i < m.distance_count; ++i) evaluate_distance_row(m, i, c, rows, r++);
@@ -132,7 +137,8 @@ void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configur
   for (int j = 0; j < m.joint_count; ++j) {
     const bool drive = joint_has_drive(m, j), limit = joint_has_limit(m, j);
     if (!drive && !limit) continue;
-    const JointCoordinate jc = joint_coordinate(m, j, c);
+    JointCoordinate jc = joint_coordinate(m, j, c);
+    jc.value = joint_position_near(m.joint_type[j], jc.value, joint_reference[j]);
     if (drive) {
       rows.row_value[d] = jc.value;
       rows.row_grad_a[d] = jc.grad_a;
@@ -169,24 +175,23 @@ Real effective_inverse_mass(const Model& m, const InverseMass& im, const RowSet&
 // Complementarity preconditioner (eq. 66), once per step from the rows at q⁻:
 // position rows r = h² [J M⁻¹ Jᵀ]_ii, velocity rows (friction, drives) r = h [J M⁻¹ Jᵀ]_ii,
 // one r per contact for both friction rows (their mean). Identity: r = 1; "h2": h² or h.
+// Also keeps k = [J M⁻¹ Jᵀ]_ii per row (row_inv_mass) for the merit function's weights.
 void compute_preconditioner(const Model& m, const SolverOptions& o, Real h, const InverseMass& im,
                             RowSet& rows) {
   parallel_for(rows.count, [&](int i) {
     const RowKind kind = rows.row_kind[i];
     const bool velocity_level = kind == RowKind::Friction || kind == RowKind::Drive;
+    Real k = effective_inverse_mass(m, im, rows, i);
+    if (kind == RowKind::Friction) {
+      const int partner = rows.row_sub[i] == 1 ? i + 1 : i - 1;
+      k = Real(0.5) * (k + effective_inverse_mass(m, im, rows, partner));
+    }
+    rows.row_inv_mass[i] = k;
     Real r = 1;
     switch (o.preconditioner) {
       case Preconditioner::Identity: r = 1; break;
       case Preconditioner::TimeStepSquared: r = velocity_level ? h : h * h; break;
-      case Preconditioner::EffectiveMass: {
-        Real k = effective_inverse_mass(m, im, rows, i);
-        if (kind == RowKind::Friction) {
-          const int partner = rows.row_sub[i] == 1 ? i + 1 : i - 1;
-          k = Real(0.5) * (k + effective_inverse_mass(m, im, rows, partner));
-        }
-        r = (velocity_level ? h : h * h) * k;
-        break;
-      }
+      case Preconditioner::EffectiveMass: r = (velocity_level ? h : h * h) * k; break;
     }
     rows.row_r[i] = std::max(r, Real(1e-12));
   });
@@ -337,30 +342,36 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
   });
 }
 
-// Residual norms per row type, in the units of the constraint (m for position rows, m/s for
-// velocity rows); friction counts each contact's friction_error() once per row.
-void measure_residuals(const RowSet& rows, NewtonIterationTrace& t) {
-  Real n2 = 0, f2 = 0, b2 = 0;
-  for (int i = 0; i < rows.count; ++i) {
-    const RowKind k = rows.row_kind[i];
-    const Real e = rows.row_error[i];
-    if (k == RowKind::Normal || k == RowKind::Limit) {
-      t.normal_max = std::max(t.normal_max, e);
-      n2 += e * e;
-    } else if (k == RowKind::Friction) {
-      t.friction_max = std::max(t.friction_max, e);
-      f2 += e * e;
-    } else {
-      t.bilateral_max = std::max(t.bilateral_max, e);
-      b2 += e * e;
+// g = M (u − ũ) − h f on dynamic dofs, 0 on fixed ones, for the constraint impulses f / h.
+void momentum_residual_of(const Model& m, Real h, const SolverScratch& s, const VecX& f, VecX& g) {
+  parallel_for(m.body_count, [&](int b) {
+    Real* gb = g.data() + 6 * b;
+    if (!m.body_is_dynamic(b)) {
+      for (int k = 0; k < 6; ++k) gb[k] = 0;
+      return;
     }
+    const Real mass = Real(1) / m.body_inv_mass[b];
+    const Real* u = s.u.data() + 6 * b;
+    const Real* ut = s.u_tilde.data() + 6 * b;
+    const Real* fb = f.data() + 6 * b;
+    const Vec3 dw(u[3] - ut[3], u[4] - ut[4], u[5] - ut[5]);
+    const Vec3 iw = s.body_inertia_world[b] * dw;
+    for (int k = 0; k < 3; ++k) {
+      gb[k] = mass * (u[k] - ut[k]) - h * fb[k];
+      gb[3 + k] = iw[k] - h * fb[3 + k];
+    }
+  });
+  for (int p = 0; p < m.particle_count; ++p) {
+    const int dof = m.particle_dof(p);
+    const Real im = m.particle_inv_mass[p];
+    for (int k = 0; k < 3; ++k) g[dof + k] = im > 0 ? (s.u[dof + k] - s.u_tilde[dof + k]) / im - h * f[dof + k] : Real(0);
   }
-  t.normal_l2 = std::sqrt(n2);
-  t.friction_l2 = std::sqrt(f2);
-  t.bilateral_l2 = std::sqrt(b2);
 }
 
-// g = M (u − ũ) − h Jᵀ λ (eq. 57) on dynamic dofs; 0 on fixed ones.
+// g = M (u − ũ) − h Jᵀ λ (eq. 57) with the NCP-scaled rows J (α∇C: keeps the system symmetric,
+// as the paper; it agrees with the constraints' own gradients at a solution, where α = 1 on every
+// row that carries force). Measuring the merit with ∇Cᵀλ instead was tried: its line search
+// stalled on 250 of 300 heavy-stack steps (46 with this g).
 void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScratch& s) {
   sys.jt(s.rows.row_lambda.data(), s.jt);
   // A drive clamped at its effort bound has a zero system row (its residual r(λ − F) does not
@@ -376,35 +387,11 @@ void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScr
       for (int k = 0; k < node_width(m, nodes[side]); ++k) s.jt[dof + k] += (*grad[side])[k] * rows.row_lambda[i];
     }
   }
-  parallel_for(m.body_count, [&](int b) {
-    Real* g = s.g.data() + 6 * b;
-    if (!m.body_is_dynamic(b)) {
-      for (int k = 0; k < 6; ++k) g[k] = 0;
-      return;
-    }
-    const Real mass = Real(1) / m.body_inv_mass[b];
-    const Real* u = s.u.data() + 6 * b;
-    const Real* ut = s.u_tilde.data() + 6 * b;
-    const Real* jt = s.jt.data() + 6 * b;
-    const Vec3 dw(u[3] - ut[3], u[4] - ut[4], u[5] - ut[5]);
-    const Vec3 iw = s.body_inertia_world[b] * dw;
-    for (int k = 0; k < 3; ++k) {
-      g[k] = mass * (u[k] - ut[k]) - h * jt[k];
-      g[3 + k] = iw[k] - h * jt[3 + k];
-    }
-  });
-  for (int p = 0; p < m.particle_count; ++p) {
-    const int dof = m.particle_dof(p);
-    const Real im = m.particle_inv_mass[p];
-    for (int k = 0; k < 3; ++k)
-      s.g[dof + k] = im > 0 ? (s.u[dof + k] - s.u_tilde[dof + k]) / im - h * s.jt[dof + k] : Real(0);
-  }
+  momentum_residual_of(m, h, s, s.jt, s.g);
 }
 
-// Diagonal geometric stiffness (eqs. 71-74) on particle dofs: the secant of g along the last
-// Newton step gives c_k; H̃_kk = M_kk − min(0, c_k) keeps H̃ >= M.
-// The paper prints c_k = −[g(u⁺)_k − g(u)_k + (MΔu)_k]/Δu_k; the mass term must be subtracted for
-// c_k to be the non-mass part h²K_kk of the secant (with "+" H̃ would always be shifted by 2M).
+// Diagonal geometric stiffness (eqs. 71-74) on particle dofs: H̃_kk = M_kk + geometric_stiffness_shift
+// (solver/newton_solver.hpp) from the secant of g along the last Newton step.
 void update_geometric_stiffness(const Model& m, SolverScratch& s) {
   const int first = 6 * m.body_count;
   for (int p = 0; p < m.particle_count; ++p) {
@@ -415,20 +402,20 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
       const int dof = first + 3 * p + k;
       const Real du = s.du_prev[dof];
       Real shift = s.dof_shift[3 * p + k];
-      if (std::abs(du) > Real(1e-12)) {
-        const Real c = -(s.g[dof] - s.g_prev[dof] - mass * du) / du;
-        shift = -std::min(Real(0), c);
-      }
+      if (std::abs(du) > Real(1e-12)) shift = geometric_stiffness_shift(s.g[dof], s.g_prev[dof], mass, du);
       s.dof_shift[3 * p + k] = shift;
       s.inv_mass.particle_inv_mass[3 * p + k] = Real(1) / (mass + shift);
     }
   }
 }
 
-// Safeguard: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0) after an update. A
-// sticking row (W = 0) is a velocity constraint whose force the linear solve does not bound;
-// without this a light particle held by stiff neighbours can carry λ_f many times μλ_n into
-// the next iteration, where the W fixed point reflects rather than projects it.
+// Safeguard for Fischer–Burmeister: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0)
+// after an update. A sticking row (W = 0) is a velocity constraint whose force the linear solve
+// does not bound; without this a light particle held by stiff neighbours can carry λ_f many times
+// μλ_n into the next iteration, where the FB fixed point reflects rather than projects it. Not
+// for the min-map: its W (eq. 105) turns a force outside the cone (a = μλ_n − |λ_f| < 0) into
+// slip, and projecting first hides exactly that (a = 0, v = 0 reads as stick): a box on a slope
+// steeper than its friction angle stayed put for 30 steps.
 void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
   parallel_for(contacts.size(), [&](int c) {
     const Real radius = std::max(Real(0), contacts.contacts[c].friction * rows.row_lambda[rows.first_normal + c]);
@@ -445,48 +432,122 @@ void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
 
 // ---- warm start ----------------------------------------------------------------------------
 
-void warm_start(const ContactBuffer& contacts, const State& state, SolverScratch& s) {
-  RowSet& rows = s.rows;
+// λ⁰ from the state's warm-start record: the rows before the contacts when the layout matches,
+// contacts matched by key (binary search: keys are stored sorted). u⁰ = u⁻ is the state's u.
+void warm_start(const ContactBuffer& contacts, const WarmStart& w, RowSet& rows) {
   std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));
-  if (static_cast<int>(s.warm_fixed_lambda.size()) == rows.first_normal)
-    std::copy(s.warm_fixed_lambda.begin(), s.warm_fixed_lambda.end(), rows.row_lambda.begin());
-  // Keys are stored sorted: binary search per contact.
+  if (static_cast<int>(w.row_lambda.size()) == rows.first_normal)
+    std::copy(w.row_lambda.begin(), w.row_lambda.end(), rows.row_lambda.begin());
+  if (w.contact_lambda.size() != 3 * w.contact_key.size()) return;
   for (int c = 0; c < contacts.size(); ++c) {
-    const auto it = std::lower_bound(s.warm_keys.begin(), s.warm_keys.end(), contacts.contacts[c].key);
-    if (it == s.warm_keys.end() || *it != contacts.contacts[c].key) continue;
-    const std::size_t w = static_cast<std::size_t>(it - s.warm_keys.begin());
-    rows.row_lambda[rows.first_normal + c] = s.warm_contact_lambda[3 * w];
-    rows.row_lambda[rows.first_friction + 2 * c] = s.warm_contact_lambda[3 * w + 1];
-    rows.row_lambda[rows.first_friction + 2 * c + 1] = s.warm_contact_lambda[3 * w + 2];
+    const auto it = std::lower_bound(w.contact_key.begin(), w.contact_key.end(), contacts.contacts[c].key);
+    if (it == w.contact_key.end() || *it != contacts.contacts[c].key) continue;
+    const std::size_t k = static_cast<std::size_t>(it - w.contact_key.begin());
+    rows.row_lambda[rows.first_normal + c] = w.contact_lambda[3 * k];
+    rows.row_lambda[rows.first_friction + 2 * c] = w.contact_lambda[3 * k + 1];
+    rows.row_lambda[rows.first_friction + 2 * c + 1] = w.contact_lambda[3 * k + 2];
   }
-  // u⁰ = u⁻: the previous step's velocities, as they are in the state.
 }
 
-void remember_for_warm_start(const ContactBuffer& contacts, SolverScratch& s) {
-  const RowSet& rows = s.rows;
-  s.warm_fixed_lambda.assign(rows.row_lambda.begin(), rows.row_lambda.begin() + rows.first_normal);
+// The step's multipliers into the state's warm-start record (contacts sorted by key, ties in
+// contact order). Reuses the record's capacity: no allocation once it has held this many.
+void remember_for_warm_start(const ContactBuffer& contacts, const RowSet& rows, std::vector<int>& order,
+                             WarmStart& w) {
+  w.row_lambda.assign(rows.row_lambda.begin(), rows.row_lambda.begin() + rows.first_normal);
   const int n = contacts.size();
-  // Sort contact indices by key (ties keep contact order) and store keys with their λ.
-  std::vector<int>& order = s.warm_order;
   order.resize(n);
   for (int c = 0; c < n; ++c) order[c] = c;
   std::stable_sort(order.begin(), order.end(),
                    [&](int x, int y) { return contacts.contacts[x].key < contacts.contacts[y].key; });
-  s.warm_keys.resize(n);
-  s.warm_contact_lambda.resize(3 * n);
+  w.contact_key.resize(n);
+  w.contact_lambda.resize(3 * n);
   for (int i = 0; i < n; ++i) {
     const int c = order[i];
-    s.warm_keys[i] = contacts.contacts[c].key;
-    s.warm_contact_lambda[3 * i] = rows.row_lambda[rows.first_normal + c];
-    s.warm_contact_lambda[3 * i + 1] = rows.row_lambda[rows.first_friction + 2 * c];
-    s.warm_contact_lambda[3 * i + 2] = rows.row_lambda[rows.first_friction + 2 * c + 1];
+    w.contact_key[i] = contacts.contacts[c].key;
+    w.contact_lambda[3 * i] = rows.row_lambda[rows.first_normal + c];
+    w.contact_lambda[3 * i + 1] = rows.row_lambda[rows.first_friction + 2 * c];
+    w.contact_lambda[3 * i + 2] = rows.row_lambda[rows.first_friction + 2 * c + 1];
   }
 }
 
-bool all_finite(const VecX& v) { return v.allFinite(); }
+// The joint coordinates at q⁻ on the branch nearest to the state's record (θ⁻, the reference
+// every evaluation of this step unwraps against).
+void joint_reference_at_start(const Model& m, const State& state, const Configuration& c,
+                              std::vector<Real>& reference) {
+  reference.resize(m.joint_count);
+  const bool recorded = static_cast<int>(state.joint_position.size()) == m.joint_count;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (!joint_has_coordinate(m.joint_type[j])) {
+      reference[j] = 0;
+      continue;
+    }
+    const Real raw = joint_coordinate(m, j, c).value;
+    reference[j] = recorded ? joint_position_near(m.joint_type[j], raw, state.joint_position[j]) : raw;
+  }
+}
 
+// The unwrapped joint coordinates at configuration c into the state.
+void store_joint_positions(const Model& m, const Configuration& c, const std::vector<Real>& reference,
+                           State& state) {
+  state.joint_position.resize(m.joint_count);
+  for (int j = 0; j < m.joint_count; ++j)
+    state.joint_position[j] = joint_has_coordinate(m.joint_type[j])
+                                  ? joint_position_near(m.joint_type[j], joint_coordinate(m, j, c).value, reference[j])
+                                  : Real(0);
+}
+
+// Rows, NCP terms, momentum residual and their measures at the iterate (s.u, rows.row_lambda):
+// everything the convergence test, the merit function and the next direction need.
+struct IterateContext {
+  const Model& m;
+  const SolverOptions& o;
+  Real h;
+  const ContactBuffer& contacts;
+  const SchurSystem& sys;
+};
+
+bool evaluate_iterate(const IterateContext& x, SolverScratch& s, NewtonIterationTrace& t) {
+  integrate_positions(x.m, s.q0.data(), s.u.data(), x.h, s.q.data());  // q = q⁻ + h G(q⁻) u (eq. 63)
+  s.config.assign(x.m, s.q.data());
+  evaluate_rows(x.m, x.contacts, s.config, s.joint_reference, s.rows);
+  evaluate_ncp(x.m, x.contacts, x.o, x.h, s.u, s.rows);
+  momentum_residual(x.m, x.sys, x.h, s);
+  return measure_iterate(x.m, s.rows, s.inv_mass_at_start, s.g, t);
+}
+
+// Which linear solver is redone after a breakdown: Gauss–Seidel needs no positive curvature to
+// take a step and never divides by a Krylov quantity (rows with a non-positive diagonal are
+// skipped); it is the fallback of every other solver. Jacobi's growth is its own divergence (the
+// paper's comparison), reported but not rescued.
+bool needs_fallback(LinearSolver solver, LinearBreakdown b) {
+  if (b == LinearBreakdown::None || solver == LinearSolver::GaussSeidel) return false;
+  if (solver == LinearSolver::Jacobi) return b != LinearBreakdown::Stagnated;
+  return true;
+}
+
+// Remembers the iterate (s.u, λ) as the best so far.
+void keep_best(SolverScratch& s, Real merit) {
+  s.best_merit = merit;
+  s.u_best = s.u;
+  s.lambda_best.resize(s.rows.count);
+  std::copy(s.rows.row_lambda.begin(), s.rows.row_lambda.end(), s.lambda_best.data());
+}
+
+void flag_rows(const RowSet& rows, const SolverOptions& o, StepReport& report) {
+  for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
+    const Real e = rows.row_error[i];
+    if (!std::isfinite(e) || e > o.divergence_limit || !std::isfinite(rows.row_lambda[i]) ||
+        !std::isfinite(rows.row_residual[i]))
+      report.offending_rows.push_back(i);
+  }
+}
 
 }  // namespace
+
+Real geometric_stiffness_shift(Real g_new, Real g_old, Real mass, Real du) {
+  const Real c = -(g_new - g_old - mass * du) / du;
+  return -std::min(Real(0), c);
+}
 
 void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
                        const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,
@@ -499,16 +560,18 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   s.dof_shift.assign(3 * m.particle_count, Real(0));
 
   setup_mass_and_free_velocity(m, h, state, control, s);
+  s.inv_mass_at_start = s.inv_mass;  // M⁻¹ at q⁻ without geometric stiffness: the merit's metric
   RowSet& rows = s.rows;
   build_row_structure(m, contacts, rows);
   rows.set_dofs(m);
   s.config.assign(m, s.q0.data());
-  evaluate_rows(m, contacts, s.config, rows);
+  joint_reference_at_start(m, state, s.config, s.joint_reference);
+  evaluate_rows(m, contacts, s.config, s.joint_reference, rows);
   compute_preconditioner(m, o, h, s.inv_mass, rows);
   setup_drives(m, control, h, rows);
   relax_initial_penetration(o, h, rows);
   if (o.warm_start) {
-    warm_start(contacts, state, s);
+    warm_start(contacts, state.warm_start, rows);
     std::copy(state.u.begin(), state.u.end(), s.u.data());
   }
   else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
@@ -517,45 +580,50 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   sys.build_adjacency();
   s.b.resize(rows.count);
   s.x.resize(rows.count);
+  s.dlambda.resize(rows.count);
+  s.lambda_base.resize(rows.count);
   s.active_prev.assign(rows.count, -1);
   report.row_count = rows.count;
+
+  const IterateContext ctx{m, o, h, contacts, sys};
+  NewtonIterationTrace it;
+  bool finite = evaluate_iterate(ctx, s, it);
   report.timings.assembly += ms_since(t0);
 
+  // Newton iterations (Algorithm 1) until the residuals are below tolerance or the cap. Each
+  // iteration measures the iterate (done above / by the line search), solves for a direction,
+  // and moves along it by a step t that the line search accepts.
   int newton = 0;
-  for (; newton < o.newton_iterations; ++newton) {
+  bool converged = false;
+  s.best_merit = std::numeric_limits<Real>::infinity();
+  if (o.line_search && finite) keep_best(s, it.merit);
+  for (;;) {
     auto ta = Clock::now();
-    // q = q⁻ + h G(q⁻) u (eq. 63), rows and NCP terms at the iterate.
-    integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());
-    s.config.assign(m, s.q.data());
-    evaluate_rows(m, contacts, s.config, rows);
-    evaluate_ncp(m, contacts, o, h, s.u, rows);
-    momentum_residual(m, sys, h, s);
-    if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) update_geometric_stiffness(m, s);
-
-    NewtonIterationTrace it;
-    measure_residuals(rows, it);
-    it.momentum_l2 = s.g.norm();
     for (int i = 0; i < rows.count; ++i) {
       if (s.active_prev[i] >= 0 && s.active_prev[i] != rows.row_active[i]) ++it.active_set_changes;
       s.active_prev[i] = rows.row_active[i];
     }
     const Real worst = std::max({it.normal_max, it.friction_max, it.bilateral_max});
-    if (!std::isfinite(worst) || worst > o.divergence_limit || !all_finite(s.g)) {
-      report.flags |= !std::isfinite(worst) || !all_finite(s.g) ? kStepNonFinite : kStepResidualExploded;
-      for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
-        const Real e = rows.row_error[i];
-        if (!std::isfinite(e) || e > o.divergence_limit || !std::isfinite(rows.row_lambda[i]))
-          report.offending_rows.push_back(i);
-      }
+    if (!finite) {
+      report.flags |= kStepNonFinite;
+      flag_rows(rows, o, report);
       trace.iterations.push_back(it);
       break;
     }
-    if (o.newton_tolerance > 0 && worst < o.newton_tolerance) {
+    if (worst > o.divergence_limit) {
+      report.flags |= kStepResidualExploded;
+      flag_rows(rows, o, report);
       trace.iterations.push_back(it);
       break;
     }
+    converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
+    if (converged || newton >= o.newton_iterations) {
+      trace.iterations.push_back(it);
+      break;
+    }
+    if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) update_geometric_stiffness(m, s);
 
-    // b = J H⁻¹ g − h (eq. 59).
+    // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60).
     sys.inv_h(s.g, s.hinv);
     sys.j(s.hinv, s.b);
     parallel_for(rows.count, [&](int i) { s.b[i] -= rows.row_residual[i]; });
@@ -563,73 +631,134 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     auto ts = Clock::now();
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-    const LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, o.linear_iterations,
-                                             o.linear_tolerance, o.jacobi_weight, s.linear,
-                                             &trace.linear_residuals);
+    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+                                       o.jacobi_weight, s.linear, &trace.linear_residuals);
+    it.linear_breakdown = static_cast<int>(ls.breakdown);
+    if (needs_fallback(o.linear_solver, ls.breakdown)) {
+      // Redo the solve with Gauss–Seidel and say so in the trace and the report.
+      report.warnings |= kStepLinearFallback;
+      ++report.linear_fallbacks;
+      it.linear_fallback = true;
+      report.linear_iterations += ls.iterations;
+      it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
+      ls = solve_linear(LinearSolver::GaussSeidel, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+                        o.jacobi_weight, s.linear, &trace.linear_residuals);
+      if (ls.breakdown == LinearBreakdown::NonFinite) {
+        report.flags |= kStepLinearSolveFailed;
+        report.message = std::string("linear solve broke down (") + to_string(static_cast<LinearBreakdown>(it.linear_breakdown)) +
+                         ") and its Gauss-Seidel fallback gave non-finite values";
+        flag_rows(rows, o, report);
+        trace.iterations.push_back(it);
+        report.timings.solve += ms_since(ts);
+        break;
+      }
+    }
     it.linear_iterations = ls.iterations;
     it.linear_initial_residual = ls.initial_residual;
     it.linear_final_residual = ls.final_residual;
     report.linear_iterations += ls.iterations;
     report.timings.solve += ms_since(ts);
 
-    // Δu = H⁻¹(Jᵀ x − g) (eq. 60), x = hΔλ; damped update (eqs. 61-62).
     auto tu = Clock::now();
     sys.jt(s.x, s.jt);
     parallel_for(dofs, [&](int k) { s.dofs1[k] = s.jt[k] - s.g[k]; });
-    sys.inv_h(s.dofs1, s.hinv);
-    const Real t = o.damping;
-    parallel_for(dofs, [&](int k) {
-      s.du_prev[k] = t * s.hinv[k];
-      s.u[k] += s.du_prev[k];
-    });
-    parallel_for(rows.count, [&](int i) { rows.row_lambda[i] += t * s.x[i] / h; });
-    if (o.project_friction) project_friction_onto_cone(contacts, rows);
-    s.g_prev = s.g;
-    it.step_size = t;
-    trace.iterations.push_back(it);
-    report.timings.assembly += ms_since(tu);
-    if (!all_finite(s.u) || !all_finite(s.x)) {
+    sys.inv_h(s.dofs1, s.hinv);  // Δu
+    parallel_for(rows.count, [&](int i) { s.dlambda[i] = s.x[i] / h; });
+    if (!s.hinv.allFinite() || !s.dlambda.allFinite()) {
       report.flags |= kStepNonFinite;
       for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i)
         if (!std::isfinite(s.x[i])) report.offending_rows.push_back(i);
-      ++newton;
+      trace.iterations.push_back(it);
+      report.timings.assembly += ms_since(tu);
       break;
     }
+
+    // Step length (eqs. 61-62): the paper's fixed t, or a backtracking line search from t = 1 on
+    // the merit function (solver/newton_residuals.hpp): the first t of 1, ½, ¼, … >= kMinStep
+    // whose merit falls by the Armijo fraction is taken. Where none does (the direction is not a
+    // descent direction: the paper's symmetric system is not the exact Jacobian of the
+    // non-smooth residual, and redundant contacts make it singular), a watchdog step of the
+    // paper's t = damping is taken to explore; the iterate with the lowest merit is kept aside
+    // and is the step's result if the exploration does not beat it. So the result is never
+    // worse than any earlier iterate. The evaluation of the taken point is the next iteration's
+    // measurement.
+    s.u_base = s.u;
+    s.g_prev = s.g;
+    std::copy(rows.row_lambda.begin(), rows.row_lambda.end(), s.lambda_base.data());
+    const Real merit0 = it.merit;
+    Real t = o.line_search ? Real(1) : o.damping;
+    NewtonIterationTrace next;
+    int trials = 0;
+    bool watchdog = false;
+    for (;;) {
+      ++trials;
+      parallel_for(dofs, [&](int k) { s.u[k] = s.u_base[k] + t * s.hinv[k]; });
+      parallel_for(rows.count, [&](int i) { rows.row_lambda[i] = s.lambda_base[i] + t * s.dlambda[i]; });
+      if (o.project_friction && o.ncp == NcpFunction::FischerBurmeister) project_friction_onto_cone(contacts, rows);
+      next = NewtonIterationTrace{};
+      finite = evaluate_iterate(ctx, s, next);
+      if (!o.line_search || watchdog) break;
+      if (finite && next.merit <= (Real(1) - 2 * kArmijoFraction * t) * merit0) break;
+      t *= Real(0.5);
+      if (t < kMinStep) {
+        watchdog = true;
+        t = o.damping;
+      }
+    }
+    if (o.line_search && finite && next.merit < s.best_merit) keep_best(s, next.merit);
+    parallel_for(dofs, [&](int k) { s.du_prev[k] = t * s.hinv[k]; });
+    it.step_size = t;
+    it.line_search_trials = trials;
+    it.watchdog = watchdog;
+    trace.iterations.push_back(it);
+    it = next;
+    ++newton;
+    report.timings.assembly += ms_since(tu);
+  }
+  // The line search's result is the best iterate: back to it if a watchdog step ended worse
+  // (re-evaluated, so the rows, forces and residuals describe the result).
+  if (o.line_search && report.flags == kStepOk && s.best_merit < it.merit) {
+    s.u = s.u_best;
+    std::copy(s.lambda_best.data(), s.lambda_best.data() + rows.count, rows.row_lambda.begin());
+    it = NewtonIterationTrace{};
+    evaluate_iterate(ctx, s, it);
+    converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
+    trace.returned_to_best = true;
+    trace.iterations.back() = it;  // the trace ends with the measurement of the result
   }
   report.newton_iterations += newton;
+  trace.newton_iterations += newton;
+  if (!converged && report.flags == kStepOk && o.newton_tolerance > 0) {
+    report.warnings |= kStepNotConverged;
+    ++report.unconverged_solves;
+  }
 
   auto ti = Clock::now();
   if (report.flags != kStepOk) {
-    report.message = (report.flags & kStepNonFinite) ? "non-finite values in the Newton iteration"
-                                                     : "residual exploded above divergence_limit";
+    if (report.message.empty())
+      report.message = (report.flags & kStepNonFinite) ? "non-finite values in the Newton iteration"
+                                                       : "residual exploded above divergence_limit";
     report.timings.integrate += ms_since(ti);
-    return;  // the state stays at the step's start
+    return;  // the caller rolls the state back to the step's start
   }
-  // Final positions and the residuals at the result.
-  integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());
-  s.config.assign(m, s.q.data());
-  evaluate_rows(m, contacts, s.config, rows);
-  evaluate_ncp(m, contacts, o, h, s.u, rows);
-  NewtonIterationTrace fin;
-  measure_residuals(rows, fin);
-  trace.final_normal_max = std::max(trace.final_normal_max, fin.normal_max);
-  trace.final_friction_max = std::max(trace.final_friction_max, fin.friction_max);
-  trace.final_bilateral_max = std::max(trace.final_bilateral_max, fin.bilateral_max);
-  Real comp = 0;  // |min(C, rλ)| over unilateral rows: 0 iff 0 <= C ⊥ λ >= 0
-  for (int i = rows.first_limit; i < rows.first_friction; ++i)
-    comp = std::max(comp, std::abs(std::min(rows.row_value[i], rows.row_r[i] * rows.row_lambda[i])));
-  trace.final_complementarity_max = std::max(trace.final_complementarity_max, comp);
+  // The rows are evaluated at the result (the last accepted iterate).
+  trace.final_normal_max = std::max(trace.final_normal_max, it.normal_max);
+  trace.final_friction_max = std::max(trace.final_friction_max, it.friction_max);
+  trace.final_bilateral_max = std::max(trace.final_bilateral_max, it.bilateral_max);
+  trace.final_complementarity_max = std::max(trace.final_complementarity_max, it.complementarity_max);
+  trace.final_momentum_max = std::max(trace.final_momentum_max, it.momentum_max);
   if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
     report.flags |= kStepJointViolated;
     report.message = describe_joint_violation(m, o, rows, v);
     report.timings.integrate += ms_since(ti);
-    return;  // the state stays at the step's start, as for a diverged step
+    return;  // rolled back by the caller, as a diverged step
   }
 
   std::copy(s.q.data(), s.q.data() + m.coord_count(), state.q.begin());
   std::copy(s.u.data(), s.u.data() + dofs, state.u.begin());
+  store_joint_positions(m, s.config, s.joint_reference, state);
   state.time += h;
-  if (o.warm_start) remember_for_warm_start(contacts, s);
+  if (o.warm_start) remember_for_warm_start(contacts, rows, s.warm_order, state.warm_start);
   report.timings.integrate += ms_since(ti);
 }
 

@@ -46,14 +46,19 @@ void SchurSystem::build_adjacency() {
   cursor[0] = 0;
 }
 
-void SchurSystem::jt(const Real* x, VecX& out) const {
+void SchurSystem::jt(const Real* x, VecX& out) const { gather(rows_.row_jac_a, rows_.row_jac_b, x, out); }
+
+void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.row_grad_a, rows_.row_grad_b, x, out); }
+
+void SchurSystem::gather(const std::vector<Vec6>& side_a, const std::vector<Vec6>& side_b, const Real* x,
+                         VecX& out) const {
   const int nodes = model_.body_count + model_.particle_count;
   parallel_for(nodes, [&](int n) {
     Vec6 acc = Vec6::Zero();
     for (int e = node_row_first_[n]; e < node_row_first_[n + 1]; ++e) {
       const int entry = node_row_entries_[e];
       const int row = entry >> 1;
-      acc += (entry & 1 ? rows_.row_jac_b[row] : rows_.row_jac_a[row]) * x[row];
+      acc += (entry & 1 ? side_b[row] : side_a[row]) * x[row];
     }
     const int dof = node_dof(model_, n);
     const int width = node_width(model_, n);

@@ -36,6 +36,8 @@ class SchurSystem {
   // out (dofs) = Jᵀ x, gathered per node in row order (no write races, thread-count independent).
   void jt(const Real* x, VecX& out) const;
   void jt(const VecX& x, VecX& out) const { jt(x.data(), out); }
+  // out (dofs) = ∇Cᵀ x with the rows' unscaled gradients ∇C G (the true constraint forces).
+  void gradient_t(const Real* x, VecX& out) const;
   // out (dofs) = H⁻¹ in.
   void inv_h(const VecX& in, VecX& out) const;
   // out (rows) = J z.
@@ -58,6 +60,7 @@ class SchurSystem {
   const InverseMass& inverse_mass() const { return inv_mass_; }
 
  private:
+  void gather(const std::vector<Vec6>& side_a, const std::vector<Vec6>& side_b, const Real* x, VecX& out) const;
   static Real side_dot(const Vec6& jac, int dof, int width, const VecX& z) {
     if (width == 6) return jac.dot(z.segment<6>(dof));
     if (width == 3) return jac.head<3>().dot(z.segment<3>(dof));

@@ -1,0 +1,221 @@
+// Every row kind's gradient ∇C·G against central finite differences of C along q(u) = q⁻ + h G u
+// (eq. 63): joints of each type (their bilateral rows and the coordinate that limits and drives
+// use), contact normals and tangents, particle distances. And the geometric-stiffness secant
+// (eq. 73) against the slope of a known momentum residual.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "constraint/contact_rows.hpp"
+#include "constraint/distance_rows.hpp"
+#include "constraint/joint_rows.hpp"
+#include "core/kinematics.hpp"
+#include "solver/newton_solver.hpp"
+#include "support/scene_builders.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+constexpr Real kH = 0.01;
+
+// Two dynamic boxes, jointed by `type` with frames off their centres, moved off the joint's
+// manifold and turned so that every term of the gradient is exercised. `aligned`: b turned only
+// about the joint axis (by 0.7 rad), as the joint's own rows keep it, where the coordinate θ
+// that limits and drives use has its exact gradient k·(ω_b − ω_a) (off-axis tilt changes θ at
+// second order only when the axes align).
+sim::Model jointed_pair(sim::JointType type, bool aligned = false) {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  test::add_body(spec, "a", Vec3(0, 0, 1), 2.0, test::box_shape(Vec3(0.2, 0.1, 0.1)));
+  test::add_body(spec, "b", Vec3(0.5, 0.1, 1.1), 1.0, test::box_shape(Vec3(0.1, 0.2, 0.1)));
+  spec.bodies[1].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(0.3, Vec3(1, 2, 3).normalized()));
+  sim::JointSpec j;
+  j.type = type;
+  j.body_a = 0;
+  j.body_b = 1;
+  j.frame_a.pos = Vec3(0.25, 0.02, 0.05);
+  j.frame_a.rot = sim::Quat(Eigen::AngleAxis<Real>(0.2, Vec3::UnitX()));
+  j.frame_b.pos = Vec3(-0.2, -0.05, 0.0);
+  j.axis = Vec3(0.3, 0.4, 0.86).normalized();
+  if (aligned) spec.bodies[1].pose.rot = j.frame_a.rot * sim::Quat(Eigen::AngleAxis<Real>(0.7, j.axis));
+  spec.joints.push_back(j);
+  return test::compile(spec);
+}
+
+sim::VecX random_velocity(int dofs, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<Real> d(-1, 1);
+  sim::VecX u(dofs);
+  for (int k = 0; k < dofs; ++k) u[k] = d(rng);
+  return u;
+}
+
+// C of every row after moving by ±ε along u, through `evaluate` (rows at a configuration).
+template <class Evaluate>
+void check_rows_against_differences(const sim::Model& m, const sim::State& s, sim::RowSet& rows, int row_count,
+                                    Evaluate evaluate) {
+  const int dofs = m.dof_count();
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const sim::VecX u = random_velocity(dofs, seed);
+    sim::Configuration c;
+    c.assign(m, s.q.data());
+    evaluate(c);
+    std::vector<Real> predicted(row_count);
+    for (int i = 0; i < row_count; ++i) {
+      Real dot = 0;
+      if (rows.row_node_a[i] >= 0)
+        for (int k = 0; k < sim::node_width(m, rows.row_node_a[i]); ++k)
+          dot += rows.row_grad_a[i][k] * u[sim::node_dof(m, rows.row_node_a[i]) + k];
+      if (rows.row_node_b[i] >= 0)
+        for (int k = 0; k < sim::node_width(m, rows.row_node_b[i]); ++k)
+          dot += rows.row_grad_b[i][k] * u[sim::node_dof(m, rows.row_node_b[i]) + k];
+      predicted[i] = dot;
+    }
+    const Real eps = 1e-5;
+    std::vector<Real> q(s.q.size());
+    sim::VecX step = eps * u;
+    auto value_at = [&](Real sign, std::vector<Real>& out) {
+      sim::VecX v = sign * step;
+      sim::integrate_positions(m, s.q.data(), v.data(), kH, q.data());
+      c.assign(m, q.data());
+      evaluate(c);
+      out.assign(rows.row_value.begin(), rows.row_value.begin() + row_count);
+    };
+    std::vector<Real> plus, minus;
+    value_at(1, plus);
+    value_at(-1, minus);
+    for (int i = 0; i < row_count; ++i) {
+      const Real fd = (plus[i] - minus[i]) / (2 * eps * kH);
+      INFO("row " << i << " (seed " << seed << "): gradient·u " << predicted[i] << ", finite difference " << fd);
+      CHECK(predicted[i] == Approx(fd).margin(1e-6).epsilon(1e-5));
+    }
+  }
+}
+
+void set_joint_nodes(const sim::Model& m, sim::RowSet& rows, int count) {
+  for (int r = 0; r < count; ++r) {
+    rows.row_node_a[r] = sim::joint_side_node(m, m.joint_body_a[0]);
+    rows.row_node_b[r] = sim::joint_side_node(m, m.joint_body_b[0]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("joint rows of every type match finite differences of C along q(u)", "[unit][constraint][jacobian]") {
+  for (sim::JointType type : {sim::JointType::Fixed, sim::JointType::Revolute, sim::JointType::Prismatic,
+                              sim::JointType::Ball}) {
+    INFO("joint type " << static_cast<int>(type));
+    const sim::Model m = jointed_pair(type);
+    const sim::State s = sim::make_initial_state(m);
+    const int n = sim::joint_bilateral_row_count(type);
+    sim::RowSet rows;
+    rows.resize(n + 1);
+    set_joint_nodes(m, rows, n + 1);
+    check_rows_against_differences(m, s, rows, n, [&](const sim::Configuration& c) {
+      sim::evaluate_joint_rows(m, 0, c, rows, 0);
+    });
+    if (!sim::joint_has_coordinate(type)) continue;
+    // The coordinate θ that limits and drives use (row n holds it here), axes aligned.
+    const sim::Model am = jointed_pair(type, true);
+    const sim::State as = sim::make_initial_state(am);
+    check_rows_against_differences(am, as, rows, n + 1, [&](const sim::Configuration& c) {
+      sim::evaluate_joint_rows(am, 0, c, rows, 0);
+      const sim::JointCoordinate jc = sim::joint_coordinate(am, 0, c);
+      rows.row_value[n] = jc.value;
+      rows.row_grad_a[n] = jc.grad_a;
+      rows.row_grad_b[n] = jc.grad_b;
+    });
+  }
+}
+
+TEST_CASE("contact normal and friction rows match finite differences (body-body, body-world, particle)",
+          "[unit][constraint][jacobian]") {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  test::add_body(spec, "a", Vec3(0, 0, 0.5), 1.0, test::box_shape(Vec3(0.1, 0.1, 0.1)));
+  test::add_body(spec, "b", Vec3(0.05, 0.02, 0.7), 2.0, test::sphere_shape(0.1));
+  spec.bodies[0].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(0.4, Vec3(0, 1, 1).normalized()));
+  sim::ParticleSpec p;
+  p.position = Vec3(0.3, 0, 0.2);
+  spec.particles.push_back(p);
+  const sim::Model m = test::compile(spec);
+  const sim::State s = sim::make_initial_state(m);
+  sim::ContactBuffer contacts;
+  auto add = [&](sim::ContactSide a, sim::ContactSide b, Vec3 n) {
+    sim::Contact k;
+    k.a = a;
+    k.b = b;
+    k.normal = n.normalized();
+    sim::orthonormal_basis(k.normal, k.tangent1, k.tangent2);
+    k.thickness = 0.01;
+    contacts.contacts.push_back(k);
+  };
+  add({sim::ContactSide::Body, 1, Vec3(0.01, 0.02, -0.1)}, {sim::ContactSide::Body, 0, Vec3(0.1, 0.05, 0.1)},
+      Vec3(0.1, 0.2, 1));
+  add({sim::ContactSide::Body, 0, Vec3(-0.1, 0.1, -0.1)}, {sim::ContactSide::World, -1, Vec3(0, 0, 0)}, Vec3(0, 0, 1));
+  add({sim::ContactSide::Particle, 0, Vec3::Zero()}, {sim::ContactSide::Body, 0, Vec3(0.1, 0, 0)}, Vec3(1, 0, 0.3));
+  sim::RowSet rows;
+  const int n = contacts.size();
+  rows.first_normal = 0;
+  rows.first_friction = n;
+  rows.resize(3 * n);
+  sim::set_contact_row_structure(m, contacts, rows);
+  check_rows_against_differences(m, s, rows, 3 * n, [&](const sim::Configuration& c) {
+    sim::evaluate_contact_rows(m, contacts, c, rows);
+    // Friction rows are velocity level (D = tangent rows, no C): compare their gradient with the
+    // tangential displacement of the contact points instead.
+    for (int k = 0; k < n; ++k) {
+      const sim::Contact& ct = contacts.contacts[k];
+      auto point = [&](const sim::ContactSide& side) -> Vec3 {
+        if (side.kind == sim::ContactSide::Body) return sim::body_point(c, side.index, side.local_point);
+        if (side.kind == sim::ContactSide::Particle) return c.particle_position[side.index];
+        return side.local_point;
+      };
+      const Vec3 d = point(ct.a) - point(ct.b);
+      rows.row_value[n + 2 * k] = ct.tangent1.dot(d);
+      rows.row_value[n + 2 * k + 1] = ct.tangent2.dot(d);
+    }
+  });
+}
+
+TEST_CASE("particle distance rows match finite differences", "[unit][constraint][jacobian]") {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  for (Vec3 x : {Vec3(0, 0, 1), Vec3(0.3, 0.1, 0.8)}) {
+    sim::ParticleSpec p;
+    p.position = x;
+    spec.particles.push_back(p);
+  }
+  sim::DistanceSpec d;
+  d.particle_a = 0;
+  d.particle_b = 1;
+  d.rest_length = 0.25;
+  spec.distances.push_back(d);
+  const sim::Model m = test::compile(spec);
+  const sim::State s = sim::make_initial_state(m);
+  sim::RowSet rows;
+  rows.resize(1);
+  rows.row_node_a[0] = m.body_count + 0;
+  rows.row_node_b[0] = m.body_count + 1;
+  check_rows_against_differences(m, s, rows, 1, [&](const sim::Configuration& c) {
+    sim::evaluate_distance_row(m, 0, c, rows, 0);
+  });
+}
+
+TEST_CASE("geometric stiffness takes the secant without the mass term (eq. 73 corrected)", "[unit][solver]") {
+  // A momentum residual g(u) = (M + κ) u, as a stiffening constraint force gives: the secant's
+  // non-mass part is κ, so H̃ = M + shift must be the slope M + κ. With eq. 73 as printed
+  // (+ MΔu) the shift would be κ + 2M and H̃ = 3M + κ.
+  const Real mass = 2, du = 0.1;
+  for (Real kappa : {Real(3), Real(0.5), Real(40)}) {
+    const Real u0 = 0.7, u1 = u0 + du;
+    const Real g0 = (mass + kappa) * u0, g1 = (mass + kappa) * u1;
+    const Real shift = sim::geometric_stiffness_shift(g1, g0, mass, du);
+    CHECK(mass + shift == Approx(mass + kappa).epsilon(1e-12));
+    CHECK_FALSE(shift == Approx(kappa + 2 * mass));
+  }
+  // A softening force (κ < 0) is not subtracted: H̃ stays >= M (eq. 74).
+  CHECK(sim::geometric_stiffness_shift((mass - 1) * 0.8, (mass - 1) * 0.7, mass, du) == 0);
+}
