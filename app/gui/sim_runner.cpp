@@ -375,10 +375,9 @@ void SimRunner::publish(Core& c) {
   s.scene_version = c.scene_version;
   s.model_version = c.model_version;
   s.parameter_version = c.parameter_version;
-  s.state.q = c.state.q;  // assignments reuse the slot's capacity: no allocation once warm
-  s.state.u = c.state.u;
-  s.state.time = c.state.time;
-  s.state.step_index = c.state.step_index;
+  // The whole State (joint angles and warm start too: keyframes and the history's hashes read
+  // it); member-wise assignments reuse the slot's capacity, so no allocation once warm.
+  s.state = c.state;
   s.workspace.contacts.contacts = c.workspace.contacts.contacts;
   s.workspace.contact_normal_force = c.workspace.contact_normal_force;
   s.workspace.contact_friction_force = c.workspace.contact_friction_force;

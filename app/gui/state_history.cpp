@@ -7,7 +7,12 @@ namespace coulomb::gui {
 namespace {
 
 // The payload of every vector a State holds (members added to sim::State belong here too).
-std::size_t state_payload_bytes(const sim::State& s) { return (s.q.size() + s.u.size()) * sizeof(sim::Real); }
+std::size_t state_payload_bytes(const sim::State& s) {
+  const sim::WarmStart& w = s.warm_start;
+  return (s.q.size() + s.u.size() + s.joint_position.size() + w.contact_lambda.size() + w.row_lambda.size()) *
+             sizeof(sim::Real) +
+         w.contact_key.size() * sizeof(std::uint64_t);
+}
 
 }  // namespace
 

@@ -205,7 +205,7 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
     // Keyframe: saved into the scene, written by Save As, read back, restored bit for bit.
     window.runner().single_step(37);
     REQUIRE(app_test::pump_until([&] { return window.runner().latest().state.step_index == 37; }));
-    const std::uint64_t saved_hash = sim::state_hash(window.runner().latest().state);
+    const sim::State saved = window.runner().latest().state;
     QString error;
     REQUIRE(window.viewer().save_keyframe(QStringLiteral("after 37"), &error));
     CHECK(window.document().modified());
@@ -218,7 +218,11 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
     CHECK(window.document().spec().keyframes[0].name == "after 37");
     REQUIRE(app_test::pump_until([&] { return window.runner().latest().model != nullptr && window.runner().latest().state.step_index == 0; }));
     REQUIRE(window.viewer().restore_keyframe(0, &error));
-    CHECK(app_test::pump_until([&] { return sim::state_hash(window.runner().latest().state) == saved_hash; }));
+    // Positions, velocities, time and joint angles bit for bit (the solver's warm start is not kept).
+    CHECK(app_test::pump_until([&] {
+      const sim::State& now = window.runner().latest().state;
+      return now.q == saved.q && now.u == saved.u && now.time == saved.time && now.joint_position == saved.joint_position;
+    }));
     // Save As starts in a user folder, never among the shipped assets.
     CHECK_FALSE(ViewerController::is_shipped(window.viewer().scene_folder()));
     CHECK(ViewerController::is_shipped(app_test::scene_path("incline")));

@@ -30,7 +30,6 @@ sim::State numbered_state(int n, int bodies) {
 // driven towards a target through a box on the ground.
 constexpr const char* kTumbleScene = R"(<?xml version="1.0"?>
 <scene name="tumble" dt="0.01">
-  <solver warm_start="false"/>
   <material name="m" friction="0.6"/>
   <world material="m"><plane/></world>
   <body name="a" pos="0 0 0.2" euler="20 10 0" mass="1" material="m"><box size="0.2 0.1 0.1"/></body>
@@ -44,9 +43,10 @@ constexpr const char* kTumbleScene = R"(<?xml version="1.0"?>
 </scene>
 )";
 
-runner_test::Loaded load_text(const char* text) {
+runner_test::Loaded load_text(const char* text, bool warm_start = true) {
   auto spec = sim::parse_scene_xml(text, "tumble.xml");
   REQUIRE(spec.ok());
+  spec.value().solver.warm_start = warm_start;
   auto model = sim::compile_model(spec.value());
   REQUIRE(model.ok());
   return {std::make_shared<const sim::SceneSpec>(std::move(spec.value())),
@@ -105,7 +105,11 @@ TEST_CASE("the history ring holds the newest states within its byte budget", "[a
 }
 
 TEST_CASE("scrubbing back and resuming reproduces the original run bit for bit", "[app][history]") {
-  const runner_test::Loaded scene = load_text(kTumbleScene);
+  // The whole State is recorded (warm-start multipliers and unwrapped joint angles included), so
+  // the resumed run is the original one with the solver warm started (the default) or not.
+  const bool warm_start = GENERATE(true, false);
+  INFO("warm start " << warm_start);
+  const runner_test::Loaded scene = load_text(kTumbleScene, warm_start);
   SimRunner runner;
   runner.load(scene.spec, scene.model);
   REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.model != nullptr; }));

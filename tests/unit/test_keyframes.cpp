@@ -1,5 +1,6 @@
 // Keyframes (<keyframe> in scene files, sim/keyframe.hpp): written by the scene writer and read
-// back bit for bit, restored into a state that continues exactly as the saved one did, and
+// back bit for bit, restored into a state that continues exactly as the saved one did (the
+// solver's warm start is not part of a keyframe: exact with warm_start off), and
 // refused with the file, line and reason when they do not fit the model.
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@ namespace {
 
 constexpr const char* kScene = R"(<?xml version="1.0"?>
 <scene name="keys" dt="0.005">
+  <solver warm_start="false"/>
   <world><plane/></world>
   <body name="top" pos="0 0 0.3" euler="10 20 30" mass="0.4"><box size="0.1 0.2 0.05"/></body>
   <body name="ball" pos="0.3 0 0.5" mass="0.2"><sphere radius="0.04"/></body>
@@ -56,6 +58,8 @@ TEST_CASE("keyframes round-trip through the scene file bit for bit and continue 
   CHECK(k.time == state.time);  // exact: shortest round-trip numbers
   CHECK(k.q == state.q);
   CHECK(k.u == state.u);
+  CHECK(k.joint_position == state.joint_position);
+  CHECK(k.joint_position.size() == 1);
   CHECK(k.joint_target == control.joint_target);
   CHECK(back.keyframes[1].joint_target.empty());
   CHECK(k.source.line > 0);
@@ -65,7 +69,7 @@ TEST_CASE("keyframes round-trip through the scene file bit for bit and continue 
   REQUIRE(model_back.ok());
   auto restored = sim::keyframe_state(model_back.value(), k);
   REQUIRE(restored.ok());
-  CHECK(sim::state_hash(restored.value().state) == sim::state_hash(state));
+  CHECK(sim::state_hash(restored.value().state) == sim::state_hash(state));  // warm start off: none to lose
   CHECK(restored.value().control.joint_target[0] == sim::Real(-0.7));
   sim::State original = state;
   sim::Workspace fresh_a, fresh_b;
@@ -86,7 +90,7 @@ TEST_CASE("keyframes that do not fit are refused with file, line and reason", "[
     const std::string base = std::string(kScene).substr(0, std::string(kScene).find("</scene>"));
     auto no_q = sim::parse_scene_xml(base + "  <keyframe name=\"k\" u=\"0\"/>\n</scene>\n", "bad.xml");
     REQUIRE_FALSE(no_q.ok());
-    CHECK(no_q.error().find("bad.xml:10") != std::string::npos);
+    CHECK(no_q.error().find("bad.xml:11") != std::string::npos);
     CHECK(no_q.error().find("'q'") != std::string::npos);
     auto twice = sim::parse_scene_xml(base + "  <keyframe name=\"k\" q=\"1\" u=\"0\"/>\n  <keyframe name=\"k\" q=\"1\" u=\"0\"/>\n</scene>\n",
                                       "bad.xml");

@@ -15,7 +15,8 @@ namespace sim {
 // The keyframe of `state` and the drive targets of `control`, named `name`.
 KeyframeSpec make_keyframe(const std::string& name, const State& state, const Control& control);
 
-// The state and control `keyframe` holds for `model`: q, u and time copied bit for bit, the drive
+// The state and control `keyframe` holds for `model`: q, u, time and the unwrapped joint
+// positions copied bit for bit (no warm start: the solver starts cold), the drive
 // targets from the keyframe (the model's initial ones when it has none), the rest of the control
 // at its initial value. An error when a vector's length differs from the model's, when a value is
 // not finite or a body quaternion is not of unit length.

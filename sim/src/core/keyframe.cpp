@@ -10,6 +10,7 @@ KeyframeSpec make_keyframe(const std::string& name, const State& state, const Co
   k.time = state.time;
   k.q = state.q;
   k.u = state.u;
+  k.joint_position = state.joint_position;
   k.joint_target = control.joint_target;
   return k;
 }
@@ -40,9 +41,12 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
   const auto joints = static_cast<std::size_t>(model.joint_count);
   if (k.q.size() != coords) return Error{count_error(k, "q", k.q.size(), coords)};
   if (k.u.size() != dofs) return Error{count_error(k, "u", k.u.size(), dofs)};
+  if (!k.joint_position.empty() && k.joint_position.size() != joints)
+    return Error{count_error(k, "joints", k.joint_position.size(), joints)};
   if (!k.joint_target.empty() && k.joint_target.size() != joints)
     return Error{count_error(k, "targets", k.joint_target.size(), joints)};
-  if (!all_finite(k.q) || !all_finite(k.u) || !all_finite(k.joint_target) || !std::isfinite(k.time))
+  if (!all_finite(k.q) || !all_finite(k.u) || !all_finite(k.joint_position) || !all_finite(k.joint_target) ||
+      !std::isfinite(k.time))
     return Error{where(k) + "holds a value that is not finite"};
   for (int b = 0; b < model.body_count; ++b) {
     const auto i = static_cast<std::size_t>(7 * b + 3);
@@ -56,6 +60,9 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
   r.state.u = k.u;
   r.state.time = k.time;
   r.state.step_index = 0;
+  if (!k.joint_position.empty()) r.state.joint_position = k.joint_position;
+  else reset_joint_positions(model, r.state);  // an older keyframe: the angles from q
+  r.state.warm_start.clear();                   // the solver starts cold from a keyframe
   if (!k.joint_target.empty()) r.control.joint_target = k.joint_target;
   return r;
 }

@@ -172,7 +172,7 @@ class SceneParser {
   // <keyframe name time q u targets/>: a saved state (KeyframeSpec). The vector lengths are
   // checked against the compiled model when the keyframe is restored (sim::keyframe_state).
   void parse_keyframe(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "time", "q", "u", "targets"});
+    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets"});
     no_children(e);
     KeyframeSpec k;
     k.name = e.required_text("name");
@@ -184,6 +184,7 @@ class SceneParser {
     else e.fail("missing attribute 'q'");
     if (e.has("u")) k.u = *e.reals("u", 0);
     else e.fail("missing attribute 'u'");
+    if (e.has("joints")) k.joint_position = *e.reals("joints", 0);
     if (e.has("targets")) k.joint_target = *e.reals("targets", 0);
     k.source = e.location();
     spec_.keyframes.push_back(std::move(k));

@@ -465,6 +465,7 @@ class Writer {
     attr("time", number(k.time));
     attr("q", numbers(k.q));
     attr("u", numbers(k.u));
+    if (!k.joint_position.empty()) attr("joints", numbers(k.joint_position));
     if (!k.joint_target.empty()) attr("targets", numbers(k.joint_target));
     out_ += "/>\n";
   }
