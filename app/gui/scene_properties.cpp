@@ -231,7 +231,10 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
                            {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"}, false));
       out.push_back(integer(item, "newton_iterations", "Newton iterations", o.newton_iterations, 1, 10000));
       out.push_back(integer(item, "linear_iterations", "linear iterations", o.linear_iterations, 1, 100000));
-      out.push_back(real(item, "newton_tolerance", "Newton tolerance", o.newton_tolerance, 0, kBig, "", false, 9, 1e-6));
+      out.push_back(real(item, "newton_tolerance", "Newton tolerance", o.newton_tolerance, 0, kBig, "m", false, 9, 1e-6));
+      out.push_back(real(item, "newton_velocity_tolerance", "Newton velocity tolerance", o.newton_velocity_tolerance, 0,
+                         kBig, "m/s", false, 9, 1e-6));
+      out.push_back(boolean(item, "line_search", "line search", o.line_search, false));
       out.push_back(real(item, "linear_tolerance", "linear tolerance", o.linear_tolerance, 0, kBig, "", false, 9, 1e-6));
       out.push_back(real(item, "damping", "damping t", o.damping, 1e-6, 1, "", false, 3, 0.05));
       out.push_back(real(item, "regularization", "regularization ε", o.regularization, 0, kBig, "", false, 10, 1e-7));

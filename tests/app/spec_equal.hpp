@@ -168,6 +168,8 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.newton_iterations", s.newton_iterations, t.newton_iterations);
   d.same("solver.linear_iterations", s.linear_iterations, t.linear_iterations);
   d.same("solver.newton_tolerance", s.newton_tolerance, t.newton_tolerance);
+  d.same("solver.newton_velocity_tolerance", s.newton_velocity_tolerance, t.newton_velocity_tolerance);
+  d.same("solver.line_search", s.line_search, t.line_search);
   d.same("solver.linear_tolerance", s.linear_tolerance, t.linear_tolerance);
   d.same("solver.damping", s.damping, t.damping);
   d.same("solver.regularization", s.regularization, t.regularization);

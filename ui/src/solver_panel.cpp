@@ -55,16 +55,18 @@ bool solver_panel(SolverPanelView& view) {
   if (combo("Preconditioner", pre, kPre, 3)) { choose_preconditioner(o, pre); changed = true; }
   int lin = index_of(sim::to_string(o.linear_solver), kLin);
   if (combo("Linear solver", lin, kLin, 5)) { choose_linear_solver(o, lin); changed = true; }
-  changed |= ImGui::SliderInt("Newton iterations", &o.newton_iterations, 1, 50);
+  changed |= ImGui::SliderInt("Newton iterations (cap)", &o.newton_iterations, 1, 50);
   changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
-  changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
+  changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
+  if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
   changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
   if (o.linear_solver == sim::LinearSolver::Jacobi)
     changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
   changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
   changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
-  changed |= slider_real("Newton tolerance", o.newton_tolerance, 0.0f, 1e-3f, "%.1e", false);
+  changed |= slider_real("Newton tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);
+  changed |= slider_real("Velocity tolerance [m/s]", o.newton_velocity_tolerance, 1e-9f, 1e-1f, "%.1e", true);
   changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);
   changed |= slider_real("Max depenetration velocity [m/s]", o.max_depenetration_velocity, 0.0f, 10.0f, "%.2f", false);
   changed |= slider_real("Joint angle error limit [rad]", o.joint_angle_error_limit, 0.001f, 1.0f, "%.3f", true);
