@@ -121,7 +121,9 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
   auto path = resolve_scene(name_or_path);
   if (!path) return sim::Error{path.error()};
   const auto start = std::chrono::steady_clock::now();
-  auto spec = sim::load_description(*path);  // a scene, or a URDF / MJCF robot on a ground plane
+  sim::DescriptionOptions description;
+  description.urdf_free_base = args.has_flag("free-base");
+  auto spec = sim::load_description(*path, description);  // a scene, or a URDF / MJCF robot on a ground plane
   if (!spec) return sim::Error{spec.error()};
   const auto loaded = std::chrono::steady_clock::now();
   if (auto dt = args.value("dt")) {
@@ -152,13 +154,20 @@ std::string load_summary(const LoadedScene& scene) {
   std::snprintf(buf, sizeof buf, "loaded in %.3f s", scene.load_seconds);
   std::string out = buf;
   for (const sim::RobotIncludeSpec& r : scene.spec.robots) {
-    std::snprintf(buf, sizeof buf, " (robot %s %.3f s: %d bodies, %d joints, %zu import warnings)",
+    std::snprintf(buf, sizeof buf, " (robot %s %.3f s: %d bodies, %d joints, %zu import simplifications)",
                   fs::path(r.file).filename().string().c_str(), r.load_seconds, r.body_count, r.joint_count,
                   r.warnings.size());
     out += buf;
   }
   std::snprintf(buf, sizeof buf, ", compiled in %.3f s", scene.compile_seconds);
   out += buf;
+  // Each simplification the importers made, one line each ("file:line: <element>: what").
+  for (const sim::RobotIncludeSpec& r : scene.spec.robots) {
+    if (r.warnings.empty()) continue;
+    out += "\n" + fs::path(r.file).filename().string() + ": " + std::to_string(r.warnings.size()) +
+           (r.warnings.size() == 1 ? " simplification" : " simplifications") + " on import:";
+    for (const std::string& w : r.warnings) out += "\n  " + w;
+  }
   // Robot link pairs overlapping at the initial pose, filtered from self-collision.
   if (const std::string note = sim::describe_initial_overlaps(scene.model); !note.empty()) out += "\n" + note;
   return out;

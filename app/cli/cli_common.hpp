@@ -42,9 +42,11 @@ struct LoadedScene {
   double compile_seconds = 0;  // compile_model
 };
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args);
-// "loaded in 0.41 s (robot fetch.urdf 0.38 s: 16 bodies, 15 joints), compiled in 0.01 s", and a
-// line listing the robot link pairs filtered from self-collision for overlapping at the initial
-// pose (Model::initial_overlap_pairs), if any.
+// "loaded in 0.41 s (robot fetch.urdf 0.38 s: 16 bodies, 15 joints, 2 import simplifications),
+// compiled in 0.01 s", then per robot each import simplification on its own line
+// ("  file:line: <element>: what"), and a line listing the robot link pairs filtered from
+// self-collision for overlapping at the initial pose (Model::initial_overlap_pairs), if any.
+// load_scene reads --free-base (a URDF opened directly gets a free root link).
 std::string load_summary(const LoadedScene& scene);
 // Whether a load error is a <robot> element's import (e.g. ../shared/robots absent).
 bool is_robot_import_error(const std::string& error);

@@ -14,7 +14,7 @@
 namespace coulomb {
 
 int run_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session"}, {"quiet"});
+  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session"}, {"quiet", "free-base"});
   if (!args) {
     std::fprintf(stderr, "coulomb run: %s\n", args.error().c_str());
     return 2;
@@ -22,7 +22,8 @@ int run_command(int argc, char** argv, int first) {
   if (args->positional.size() != 1) {
     std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
                          "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
-                         "                   [--every K] [--quiet]\n");
+                         "                   [--every K] [--quiet] [--free-base]\n"
+                         "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n");
     return 2;
   }
   ThreadLimit threads(*args);

@@ -254,6 +254,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     teleop->finger_forces = st.forces.get();
     edits.teleop = ui::teleop_panel(*teleop);
     right.placed("Teleop");
+    ui::teleop_hint_bar(*teleop);  // bottom centre, takes no input
   }
   if (s.model) {
     right.place(330, true);

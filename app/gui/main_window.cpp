@@ -24,6 +24,7 @@
 #include <QVulkanInstance>
 
 #include "cli/cli_common.hpp"
+#include "gui/import_messages_dialog.hpp"
 #include "gui/property_panel.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/scene_tree_panel.hpp"
@@ -312,6 +313,15 @@ void MainWindow::build_actions() {
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(action("open"));
+  QAction* free_base = file->addAction(tr("URDF robots open with a &free base"));
+  free_base->setObjectName(QStringLiteral("urdf_free_base"));
+  free_base->setCheckable(true);
+  free_base->setToolTip(tr("A URDF opened by itself gets a free root link (a mobile or floating robot) instead of a fixed one"));
+  connect(free_base, &QAction::toggled, this, [this](bool on) {
+    sim::DescriptionOptions o = document_->description_options();
+    o.urdf_free_base = on;
+    document_->set_description_options(o);
+  });
   QMenu* shipped = file->addMenu(tr("Open &example"));
   for (const std::string& name : shipped_scenes()) {
     QAction* a = shipped->addAction(QString::fromStdString(name));
@@ -351,6 +361,7 @@ void MainWindow::build_menus() {
   view->addAction(action("save_screenshot"));
   view->addAction(action("reset_camera"));
   view->addAction(action("frame_selected"));
+  view->addAction(tr("Import messages..."), this, [this] { show_import_messages(true); });
 
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName(QStringLiteral("main_toolbar"));
@@ -499,7 +510,15 @@ bool MainWindow::open_scene(const QString& path) {
     statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
   else
     statusBar()->showMessage(tr("Opened %1; %2").arg(path, document_->open_note()), 10000);
+  show_import_messages(false);
   return true;
+}
+
+void MainWindow::show_import_messages(bool always) {
+  if (!import_messages_) import_messages_ = new ImportMessagesDialog(this);
+  const bool any = import_messages_->set_scene(document_->spec());
+  if (any || always) import_messages_->show();
+  else import_messages_->hide();
 }
 
 bool MainWindow::save() {

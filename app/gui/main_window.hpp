@@ -23,6 +23,7 @@ class QVulkanInstance;
 
 namespace coulomb::gui {
 
+class ImportMessagesDialog;
 class PropertyPanel;
 class SceneDocument;
 class SceneTreePanel;
@@ -92,6 +93,8 @@ class MainWindow : public QMainWindow {
   void update_title();
   void apply_overlays();
   void open_default_scene();
+  // The robots' import simplifications: shown (non-modal) when `always` or when there are any.
+  void show_import_messages(bool always);
 
   std::unique_ptr<QSettings> settings_;
   std::unique_ptr<SimRunner> runner_;
@@ -104,6 +107,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* scene_dock_ = nullptr;
   SceneTreePanel* tree_ = nullptr;
   PropertyPanel* properties_ = nullptr;
+  ImportMessagesDialog* import_messages_ = nullptr;
   QTimer* timer_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QActionGroup* pacing_ = nullptr;

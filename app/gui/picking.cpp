@@ -99,7 +99,9 @@ Real intersect_shape(const sim::Model& model, const sim::State& state, int s, co
     case sim::ShapeType::Sphere: return ray_sphere(o, d, Vec3::Zero(), model.shape_radius[i]);
     case sim::ShapeType::Capsule: return ray_capsule(o, d, model.shape_radius[i], model.shape_half_length[i]);
     case sim::ShapeType::Box: return ray_box(o, d, model.shape_half_extents[i]);
-    case sim::ShapeType::ConvexMesh: {
+    case sim::ShapeType::ConvexMesh:
+    case sim::ShapeType::Cylinder:   // their hulls (points on their surfaces)
+    case sim::ShapeType::Ellipsoid: {
       const int h = model.shape_hull[i];
       if (h < 0 || h >= static_cast<int>(model.hulls.size())) return kMiss;
       return ray_hull(o, d, model.hulls[static_cast<std::size_t>(h)]);

@@ -108,7 +108,8 @@ std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& s
 
 bool SceneDocument::open_file(const QString& path, QString* error) {
   auto kind = sim::description_kind(path.toStdString());
-  auto spec = kind ? sim::load_description(path.toStdString()) : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});
+  auto spec = kind ? sim::load_description(path.toStdString(), description_options_)
+                   : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});
   if (!spec) {
     if (error) *error = q(spec.error());
     return false;
@@ -279,6 +280,8 @@ bool SceneDocument::duplicate_body(int body, QString* error) {
   for (const sim::ShapeSpec& s : copy.shapes) {
     sim::Real r = s.radius;
     if (s.type == sim::ShapeType::Box) r = s.half_extents.norm();
+    if (s.type == sim::ShapeType::Ellipsoid) r = s.half_extents.maxCoeff();
+    if (s.type == sim::ShapeType::Cylinder) r = std::hypot(s.radius, s.half_length);
     if (s.type == sim::ShapeType::Capsule) r = s.radius + s.half_length;
     for (const sim::Vec3& v : s.vertices) r = std::max(r, v.norm());
     extent = std::max(extent, s.local.pos.norm() + r);

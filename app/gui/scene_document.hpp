@@ -14,6 +14,7 @@
 
 #include "gui/scene_properties.hpp"
 #include "gui/sim_runner.hpp"
+#include "sim/scene_io.hpp"
 #include "sim/spec.hpp"
 
 namespace coulomb::gui {
@@ -40,6 +41,9 @@ class SceneDocument : public QObject {
   // What the last open_file/open_spec's compile has to say (robot link pairs filtered from
   // self-collision for overlapping at the initial pose); empty when nothing.
   const QString& open_note() const { return open_note_; }
+  // How open_file opens a robot description (a URDF's base fixed or free).
+  void set_description_options(const sim::DescriptionOptions& options) { description_options_ = options; }
+  const sim::DescriptionOptions& description_options() const { return description_options_; }
   QString display_name() const;                      // file name, or the scene's name
   bool modified() const { return !undo_.isClean(); }
   const sim::SceneSpec& spec() const { return spec_; }
@@ -93,6 +97,7 @@ class SceneDocument : public QObject {
   sim::SceneSpec spec_;
   QString path_;
   QString open_note_;
+  sim::DescriptionOptions description_options_;
   bool has_scene_ = false;
   QUndoStack undo_;
 };

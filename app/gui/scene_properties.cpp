@@ -123,6 +123,8 @@ const char* shape_type_name(sim::ShapeType t) {
     case sim::ShapeType::Capsule: return "capsule";
     case sim::ShapeType::Box: return "box";
     case sim::ShapeType::ConvexMesh: return "convex";
+    case sim::ShapeType::Cylinder: return "cylinder";
+    case sim::ShapeType::Ellipsoid: return "ellipsoid";
   }
   return "?";
 }
@@ -275,8 +277,13 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
           out.push_back(real(item, "radius", "radius", s.radius, 1e-6, kBig, "m", true));
           break;
         case sim::ShapeType::Capsule:
+        case sim::ShapeType::Cylinder:
           out.push_back(real(item, "radius", "radius", s.radius, 1e-6, kBig, "m", true));
-          out.push_back(real(item, "half_length", "half length", s.half_length, 0, kBig, "m", true));
+          out.push_back(real(item, "half_length", "half length", s.half_length,
+                             s.type == sim::ShapeType::Cylinder ? 1e-6 : 0, kBig, "m", true));
+          break;
+        case sim::ShapeType::Ellipsoid:
+          vec3_properties(out, item, "half_extents", "radius", s.half_extents, 1e-6, kBig, "m", true);
           break;
         case sim::ShapeType::Box:
           vec3_properties(out, item, "half_extents", "half extent", s.half_extents, 1e-6, kBig, "m", true);

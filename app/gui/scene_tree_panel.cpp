@@ -32,6 +32,9 @@ QString shape_text(const sim::ShapeSpec& s) {
     case sim::ShapeType::Box:
       return QStringLiteral("box %1 × %2 × %3").arg(2 * s.half_extents.x()).arg(2 * s.half_extents.y()).arg(2 * s.half_extents.z());
     case sim::ShapeType::ConvexMesh: return QStringLiteral("convex (%1 points)").arg(s.vertices.size());
+    case sim::ShapeType::Cylinder: return QStringLiteral("cylinder r %1 l %2").arg(s.radius).arg(2 * s.half_length);
+    case sim::ShapeType::Ellipsoid:
+      return QStringLiteral("ellipsoid %1 × %2 × %3").arg(s.half_extents.x()).arg(s.half_extents.y()).arg(s.half_extents.z());
   }
   return QStringLiteral("shape");
 }

@@ -26,7 +26,7 @@ struct SimRunner::Core {
   std::uint64_t model_version = 0;
   std::uint64_t parameter_version = 0;
   sim::State state;
-  sim::Control control;        // drive targets set by requests; wrenches stay zero
+  sim::Control control;        // drive targets set by requests; wrenches: the teleoperation's gravity compensation
   sim::Control step_control;   // control + the grab's wrench, rebuilt for every step
   sim::Workspace workspace;
   sim::StepReport report;
@@ -112,7 +112,7 @@ struct SimRunner::Core {
   // Applies a teleoperation request at once (IK with dt = 0), so a paused simulation shows it.
   bool teleop_changed() {
     if (!has_model() || !teleop.active()) return false;
-    teleop.update(*model, state, 0, control);
+    teleop.update(*model, state, &workspace, 0, control);
     return true;
   }
 };
@@ -354,6 +354,14 @@ void SimRunner::set_teleop_target(const sim::Vec3& position, const sim::Quat& or
   });
 }
 
+void SimRunner::teleop_move_to_object(int body) {
+  submit([body](Core& c) {
+    if (!c.has_model()) return false;
+    c.teleop.move_to_object(*c.model, c.state, body);
+    return true;  // publish: the status shows the goal or why there is none
+  });
+}
+
 void SimRunner::set_teleop_gripper(bool closed) {
   submit([closed](Core& c) {
     c.teleop.set_gripper(closed);
@@ -446,10 +454,11 @@ void SimRunner::thread_main() {
       const bool paced = c.playing && c.real_time && c.steps_pending == 0;
       if (paced && now - c.due() > kMaxLag) c.anchor(now);  // cannot keep up: drop the backlog
       if (!paced || now >= c.due()) {
-        c.teleop.update(*c.model, c.state, c.model->dt, c.control);  // drive targets from the IK
+        // Drive targets from the IK, the arm's weight compensated (body wrenches).
+        c.teleop.update(*c.model, c.state, &c.workspace, c.model->dt, c.control);
         c.step_control.joint_target = c.control.joint_target;
         c.step_control.joint_target_velocity = c.control.joint_target_velocity;
-        std::fill(c.step_control.body_wrench.begin(), c.step_control.body_wrench.end(), sim::Vec6::Zero());
+        c.step_control.body_wrench = c.control.body_wrench;
         std::fill(c.step_control.particle_force.begin(), c.step_control.particle_force.end(), sim::Vec3::Zero());
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 

@@ -74,6 +74,9 @@ class SimRunner {
   void set_teleop_command(const sim::TeleopCommand& command);
   void set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation);
   void set_teleop_gripper(bool closed);
+  // "Move to the selected object": the end effector approaches a pose above `body` for a
+  // top-down grasp (TeleopSession::move_to_object); the status says why when it cannot.
+  void teleop_move_to_object(int body);
   void toggle_teleop_gripper();
 
   // ---- reading: one thread only (the UI's) ------------------------------------------------------

@@ -1,6 +1,8 @@
 #include "gui/teleop_driver.hpp"
 
 #include <QTimer>
+#include <chrono>
+#include <cstdio>
 #include <Qt>
 
 #include "gui/sim_runner.hpp"
@@ -78,6 +80,9 @@ bool TeleopDriver::set_enabled(bool on) {
       emit enabled_changed(false);
       return false;
     }
+    // The target moves with simulated time: a paused simulation starts playing, or the keys would
+    // seem dead to someone who has not found Play yet.
+    if (!runner_.playing_requested()) runner_.set_playing(true);
   } else {
     enabled_ = false;
     gizmo_.end_drag();
@@ -99,6 +104,33 @@ void TeleopDriver::toggle_gripper() {
   if (enabled_) runner_.toggle_teleop_gripper();
 }
 
+namespace {
+
+// A body a gripper can pick: dynamic and not moved by the robot's joints (no joint at all).
+bool is_object(const sim::Model& m, int body) {
+  if (body < 0 || body >= m.body_count || !m.body_is_dynamic(body)) return false;
+  for (int j = 0; j < m.joint_count; ++j)
+    if (m.joint_body_a[static_cast<std::size_t>(j)] == body || m.joint_body_b[static_cast<std::size_t>(j)] == body) return false;
+  return true;
+}
+
+}  // namespace
+
+bool TeleopDriver::move_to_object(int body) {
+  if (!enabled_) return false;
+  const Snapshot& s = runner_.current();
+  if (!snapshot_ready(s)) return false;
+  if (body < 0) body = is_object(*s.model, selected_body_) ? selected_body_ : panel_object_;
+  if (!is_object(*s.model, body)) {
+    message_ = "move to object: select an object (double click it, or pick it in the Teleop panel)";
+    emit status_message(QString::fromStdString(message_));
+    return false;
+  }
+  message_.clear();
+  runner_.teleop_move_to_object(body);
+  return true;
+}
+
 void TeleopDriver::set_speeds(const TeleopSpeeds& speeds) {
   speeds_ = speeds;
   send_command();
@@ -108,6 +140,10 @@ bool TeleopDriver::key(int qt_key, bool down, bool auto_repeat) {
   if (!enabled_) return false;
   if (qt_key == Qt::Key_G) {
     if (down && !auto_repeat) toggle_gripper();
+    return true;
+  }
+  if (qt_key == Qt::Key_M) {
+    if (down && !auto_repeat) move_to_object();
     return true;
   }
   const TeleopKey k = teleop_key(qt_key);
@@ -228,9 +264,19 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
       v.bodies.push_back(b);
       v.body_names.push_back(m.body_name[static_cast<std::size_t>(b)]);
     }
+    // The objects a gripper can pick (free bodies), the panel's "move to" list.
+    v.objects.clear();
+    v.object_names.clear();
+    for (int b = 0; b < m.body_count; ++b) {
+      if (!is_object(m, b)) continue;
+      v.objects.push_back(b);
+      v.object_names.push_back(m.body_name[static_cast<std::size_t>(b)]);
+    }
+    if (!is_object(m, panel_object_)) panel_object_ = v.objects.empty() ? -1 : v.objects.front();
     listed_model_version_ = s.model_version;
     default_end_effector_ = default_teleop_setup(m).end_effector;
   }
+  v.object = is_object(m, selected_body_) ? selected_body_ : panel_object_;
   v.available = !v.bodies.empty();
   const TeleopStatus& t = s.teleop;
   v.end_effector = t.active ? t.end_effector : (chosen_body_ >= 0 ? chosen_body_ : default_end_effector_);
@@ -242,6 +288,31 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
   const sim::Vec3 rv = aa.angle() * aa.axis();
   for (int i = 0; i < 3; ++i) v.target_rotation[i] = static_cast<float>(rv[i]);
   v.orientation_tracked = t.orientation_tracked;
+  v.tracking_error = static_cast<float>(t.tracking_error);
+  v.tracking_angle_error = static_cast<float>(t.tracking_angle_error);
+  v.target_held = t.target_held;
+  v.out_of_reach = t.out_of_reach;
+  v.tracking_bound = static_cast<float>(t.tracking_bound);
+  v.moving_to_goal = t.moving_to_goal;
+  v.grip_force_limit = static_cast<float>(t.grip_force_limit);
+  v.finger_force.resize(t.finger_force.size());
+  for (std::size_t i = 0; i < t.finger_force.size(); ++i) v.finger_force[i] = static_cast<float>(t.finger_force[i]);
+  v.pushing_force = static_cast<float>(t.pushing_force);
+  v.link_force_limit = static_cast<float>(t.link_force_limit);
+  v.force_exceeded = t.force_exceeded;
+  v.largest_force = static_cast<float>(t.largest_force);
+  v.pushing_body.clear();
+  if (t.pushing_body >= 0 && t.pushing_body < m.body_count) v.pushing_body = m.body_name[static_cast<std::size_t>(t.pushing_body)];
+  // A link pushing beyond the limit: the warning stays up for a moment (it lasts a step in the status).
+  const auto now = std::chrono::steady_clock::now();
+  if (t.active && (t.force_exceeded || t.sprang_back)) {
+    warning_until_ = now + std::chrono::milliseconds(1500);
+    char text[160];
+    std::snprintf(text, sizeof text, "%s pushes %.0f N (limit %.0f N): %s", v.pushing_body.c_str(), t.pushing_force,
+                  t.link_force_limit, t.force_exceeded ? "beyond the limit" : "the target sprang back");
+    warning_ = text;
+  }
+  v.force_warning = now < warning_until_ ? warning_ : std::string();
   v.ik_position_error = static_cast<float>(t.ik_position_error);
   v.ik_orientation_error = static_cast<float>(t.ik_orientation_error);
   v.ik_converged = t.ik_converged;
@@ -254,6 +325,8 @@ void TeleopDriver::apply(const ui::TeleopPanelEdits& edits, const ui::TeleopPane
     set_speeds({static_cast<double>(v.linear_speed), static_cast<double>(v.angular_speed)});
   if (edits.end_effector >= 0) set_end_effector(edits.end_effector);
   if (edits.toggle_gripper) toggle_gripper();
+  if (edits.object >= 0) panel_object_ = edits.object;
+  if (edits.move_to_object) move_to_object(edits.object >= 0 ? edits.object : v.object);
   if (edits.toggle_enabled) set_enabled(!enabled_);
 }
 

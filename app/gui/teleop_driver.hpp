@@ -3,10 +3,12 @@
 // and the gamepad (polled with a QTimer through SDL, gamepad.hpp) and sends their summed velocity
 // command to the simulation thread when it changes, drives the target gizmo (target_gizmo.hpp)
 // and fills and applies the ImGui Teleop panel. Keys (world axes, z up; see teleop_input.hpp):
-// arrows ±x/±y, Page Up/Down ±z, U/O, I/K, J/L rotate about x, y, z, G toggles the gripper.
+// arrows ±x/±y, Page Up/Down ±z, U/O, I/K, J/L rotate about x, y, z, G toggles the gripper,
+// M moves the hand above the selected object (or the panel's object) for a top-down grasp.
 #pragma once
 
 #include <QObject>
+#include <chrono>
 #include <string>
 
 #include "gui/gamepad.hpp"
@@ -32,12 +34,18 @@ class TeleopDriver : public QObject {
   ~TeleopDriver() override;
 
   // On: starts a session on the current scene (and on every scene opened later) for the chosen
-  // body, else the default end effector. False when the scene has nothing to drive (message()).
+  // body, else the default end effector, and plays the simulation if it was paused. False when
+  // the scene has nothing to drive (message()).
   bool set_enabled(bool on);
   bool enabled() const { return enabled_; }
   // The end effector to drive (−1: the scene's default); restarts a running session.
   void set_end_effector(int body);
   void toggle_gripper();
+  // The body selected in the viewport or the scene tree (−1: none): the object M moves to.
+  void set_selected_body(int body) { selected_body_ = body; }
+  // Moves the hand above `body` (−1: the selected body if it is an object, else the panel's
+  // object) for a top-down grasp; false (message) when there is no such object.
+  bool move_to_object(int body = -1);
   const TeleopSpeeds& speeds() const { return speeds_; }
   void set_speeds(const TeleopSpeeds& speeds);
   const std::string& message() const { return message_; }
@@ -80,6 +88,10 @@ class TeleopDriver : public QObject {
   SimRunner& runner_;
   bool enabled_ = false;
   int chosen_body_ = -1;
+  int selected_body_ = -1;
+  mutable int panel_object_ = -1;  // the object chosen in the panel (body index)
+  mutable std::chrono::steady_clock::time_point warning_until_{};
+  mutable std::string warning_;
   std::uint64_t session_scene_ = 0;
   std::uint64_t seen_scene_ = 0;       // the scene poll() last saw (chosen body and message belong to it)
   TeleopSpeeds speeds_;

@@ -32,6 +32,36 @@ sim::Pose authored_initial_pose(const sim::Model& m, int body) {
   return m.body_initial_pose[b] * m.body_frame_in_com[b];
 }
 
+// A dexterous hand's synergy: when the chain of `tip` passes a body from which several driven chains
+// branch (the palm), the driven revolute joints of the other branches that flex one way (a range
+// not centred on zero; spreading joints, centred, keep their pose). Empty for a single chain.
+std::vector<int> synergy_joints(const sim::Model& m, int tip) {
+  const std::vector<int> chain = sim::joint_chain(m, tip);
+  int palm = -1;
+  for (int j : chain) {
+    const int a = m.joint_body_a[static_cast<std::size_t>(j)];
+    int children = 0;
+    for (int k = 0; k < m.joint_count; ++k)
+      if (m.joint_body_a[static_cast<std::size_t>(k)] == a && is_driven_axis(m, k)) ++children;
+    if (a >= 0 && children >= 2) palm = a;  // the last branching body towards the tip
+  }
+  std::vector<int> joints;
+  if (palm < 0) return joints;
+  for (int k = 0; k < m.joint_count; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    if (!is_driven_axis(m, k) || m.joint_type[kk] != sim::JointType::Revolute || !m.joint_limited[kk]) continue;
+    if (std::find(chain.begin(), chain.end(), k) != chain.end()) continue;
+    const std::vector<int> own = sim::joint_chain(m, m.joint_body_b[kk]);
+    const bool on_palm = !own.empty() && std::any_of(own.begin(), own.end(), [&](int o) {
+      return m.joint_body_a[static_cast<std::size_t>(o)] == palm;
+    });
+    const double range = m.joint_upper[kk] - m.joint_lower[kk];
+    const bool flexes = std::abs(m.joint_upper[kk] + m.joint_lower[kk]) > 0.25 * range;
+    if (on_palm && flexes) joints.push_back(k);
+  }
+  return joints;
+}
+
 }  // namespace
 
 TeleopSetup default_teleop_setup(const sim::Model& m) {
@@ -66,6 +96,7 @@ TeleopSetup default_teleop_setup(const sim::Model& m) {
       best.end_effector = b;
     }
   }
+  if (best.valid()) best.gripper_joints = synergy_joints(m, best.end_effector);
   return best;
 }
 
@@ -114,7 +145,11 @@ bool TeleopSession::start(const sim::Model& m, const sim::State& state, const Te
 }
 
 void TeleopSession::stop() {
-  if (controller_) ++session_;
+  if (controller_) {
+    ++session_;
+    const std::vector<int>& bodies = controller_->robot_bodies();
+    stale_wrench_bodies_.insert(stale_wrench_bodies_.end(), bodies.begin(), bodies.end());
+  }
   controller_.reset();
   command_ = sim::TeleopCommand{};
   pending_gripper_ = 0;
@@ -145,7 +180,22 @@ void TeleopSession::set_command(const sim::TeleopCommand& command) {
 }
 
 void TeleopSession::set_target(const sim::Vec3& position, const sim::Quat& orientation) {
-  if (controller_) controller_->set_target(position, orientation);
+  if (controller_) controller_->set_goal(position, orientation);
+}
+
+bool TeleopSession::move_to_object(const sim::Model& m, const sim::State& state, int body) {
+  if (!controller_) {
+    message_ = "move to object: teleoperation is off";
+    return false;
+  }
+  auto pose = sim::pre_grasp_pose(m, state, *controller_, body);
+  if (!pose) {
+    message_ = pose.error();
+    return false;
+  }
+  message_.clear();
+  controller_->set_goal(pose->position, pose->orientation);
+  return true;
 }
 
 void TeleopSession::set_gripper(bool closed) { pending_gripper_ = closed ? 1 : -1; }
@@ -156,12 +206,16 @@ void TeleopSession::toggle_gripper() {
   set_gripper(!closed);
 }
 
-void TeleopSession::update(const sim::Model& m, const sim::State& state, sim::Real dt, sim::Control& control) {
+void TeleopSession::update(const sim::Model& m, const sim::State& state, const sim::Workspace* workspace, sim::Real dt,
+                           sim::Control& control) {
+  for (int b : stale_wrench_bodies_)
+    if (b >= 0 && b < static_cast<int>(control.body_wrench.size())) control.body_wrench[static_cast<std::size_t>(b)].setZero();
+  stale_wrench_bodies_.clear();
   if (!controller_) return;
   sim::TeleopCommand command = command_;
   command.gripper = pending_gripper_;
   pending_gripper_ = 0;
-  controller_->update(m, state, command, dt, control);
+  controller_->update(m, state, workspace, command, dt, control);
 }
 
 void TeleopSession::write_status(const sim::Model& m, const sim::State& state, TeleopStatus& out) const {
@@ -186,6 +240,22 @@ void TeleopSession::write_status(const sim::Model& m, const sim::State& state, T
   const auto b = static_cast<std::size_t>(setup_.end_effector);
   if (static_cast<int>(state.q.size()) == m.coord_count() && setup_.end_effector < m.body_count)
     out.effector_position = (state.body_pose(setup_.end_effector) * m.body_frame_in_com[b]).apply(setup_.point);
+  const sim::TeleopFeedback& f = c.feedback();
+  out.tracking_error = f.tracking_error;
+  out.tracking_angle_error = f.tracking_angle_error;
+  out.target_held = f.target_held;
+  out.out_of_reach = f.out_of_reach;
+  out.tracking_bound = c.limits().tracking_bound;
+  out.pushing_body = f.pushing_body;
+  out.pushing_force = f.pushing_force;
+  out.link_force_limit = c.limits().link_force_limit;
+  out.force_exceeded = f.force_exceeded;
+  out.sprang_back = f.sprang_back;
+  out.largest_force = f.largest_force_seen;
+  out.moving_to_goal = c.has_goal();
+  out.grip_force_limit = c.grip_force_limit(m);
+  out.finger_force.resize(finger_bodies_.size());
+  for (std::size_t i = 0; i < finger_bodies_.size(); ++i) out.finger_force[i] = c.body_force(finger_bodies_[i]);
   out.ik_position_error = c.last_solution().position_error;
   out.ik_orientation_error = c.last_solution().orientation_error;
   out.ik_converged = c.last_solution().converged;

@@ -35,7 +35,8 @@ const ui::ShortcutRow kViewportRows[] = {
     {"Arrows", "move the target in x and y"},
     {"Page Up / Page Down", "move the target up and down"},
     {"U O, I K, J L", "roll, pitch, yaw the target"},
-    {"G", "open / close the gripper"},
+    {"G", "close / open the gripper"},
+    {"M", "move the hand above the nearest object (pre-grasp)"},
     {"", "Panels"},
     {"Click a panel's title arrow", "open or collapse it (panels are docked at the sides)"},
 };

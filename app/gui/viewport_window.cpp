@@ -317,6 +317,7 @@ void ViewportWindow::set_teleop(TeleopDriver* driver) {
 
 void ViewportWindow::set_selection(const ItemRef& item) {
   selection_ = item;
+  if (teleop_) teleop_->set_selected_body(selected_body());  // M moves the hand above it
   requestUpdate();
 }
 

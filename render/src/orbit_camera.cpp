@@ -66,7 +66,9 @@ Bounds shape_bounds(const sim::Model& model, int s, const glm::vec3& body_positi
       b.add(pos - extent), b.add(pos + extent);
       break;
     }
-    case sim::ShapeType::ConvexMesh: {
+    case sim::ShapeType::ConvexMesh:
+    case sim::ShapeType::Cylinder:   // their hull points lie on them
+    case sim::ShapeType::Ellipsoid: {
       const int h = model.shape_hull[s];
       if (h >= 0)
         for (const sim::Vec3& v : model.hulls[std::size_t(h)].vertices) b.add(pos + rot * to_glm(v));

@@ -63,6 +63,9 @@ MeshKey mesh_key(const sim::Model& m, int s) {
     case sim::ShapeType::Capsule:
       return {2, float(m.shape_radius[std::size_t(s)]), float(m.shape_half_length[std::size_t(s)]), 0, 0, 0, -1};
     case sim::ShapeType::Box: return {3, 0, 0, float(h.x()), float(h.y()), float(h.z()), -1};
+    case sim::ShapeType::Cylinder:
+      return {6, float(m.shape_radius[std::size_t(s)]), float(m.shape_half_length[std::size_t(s)]), 0, 0, 0, -1};
+    case sim::ShapeType::Ellipsoid: return {7, 0, 0, float(h.x()), float(h.y()), float(h.z()), -1};
     case sim::ShapeType::ConvexMesh: {
       const int mesh = s < int(m.shape_mesh.size()) ? m.shape_mesh[std::size_t(s)] : -1;
       return mesh >= 0 ? MeshKey{5, 0, 0, 0, 0, 0, mesh} : MeshKey{4, 0, 0, 0, 0, 0, m.shape_hull[std::size_t(s)]};

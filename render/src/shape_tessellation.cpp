@@ -77,6 +77,30 @@ MeshData tessellate_sphere(float radius, int rings, int segments) {
   return m;
 }
 
+MeshData tessellate_cylinder(float radius, float half_length, int segments) {
+  // Profile bottom centre -> rim -> rim -> top centre, each rim twice (cap normal, side normal)
+  // so the edges stay sharp.
+  const std::vector<float> r = {0, radius, radius, radius, radius, 0};
+  const std::vector<float> z = {-half_length, -half_length, -half_length, half_length, half_length, half_length};
+  const std::vector<float> nr = {0, 0, 1, 1, 0, 0};
+  const std::vector<float> nz = {-1, -1, 0, 0, 1, 1};
+  MeshData m;
+  add_revolution(m, r, z, nr, nz, segments);
+  return m;
+}
+
+MeshData tessellate_ellipsoid(float rx, float ry, float rz, int rings, int segments) {
+  // The unit sphere stretched: positions scale by the radii, normals by their inverses.
+  MeshData m = tessellate_sphere(1.0f, rings, segments);
+  for (MeshVertex& v : m.vertices) {
+    v.position[0] *= rx, v.position[1] *= ry, v.position[2] *= rz;
+    float n[3] = {v.normal[0] / rx, v.normal[1] / ry, v.normal[2] / rz};
+    const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k) v.normal[k] = len > 0 ? n[k] / len : 0.0f;
+  }
+  return m;
+}
+
 MeshData tessellate_capsule(float radius, float half_length, int rings, int segments) {
   // Bottom hemisphere, then the top one shifted up: the band between them is the cylinder.
   std::vector<float> r, z, nr, nz;
@@ -174,6 +198,12 @@ MeshData tessellate_shape(const sim::Model& model, int s, float ground_half_size
     case sim::ShapeType::Box: {
       const sim::Vec3& h = model.shape_half_extents[std::size_t(s)];
       return tessellate_box(float(h.x()), float(h.y()), float(h.z()));
+    }
+    case sim::ShapeType::Cylinder:
+      return tessellate_cylinder(float(model.shape_radius[std::size_t(s)]), float(model.shape_half_length[std::size_t(s)]));
+    case sim::ShapeType::Ellipsoid: {
+      const sim::Vec3& a = model.shape_half_extents[std::size_t(s)];
+      return tessellate_ellipsoid(float(a.x()), float(a.y()), float(a.z()));
     }
     case sim::ShapeType::ConvexMesh: {
       // A triangle mesh collided through its SDF is drawn as itself, not as its hull.

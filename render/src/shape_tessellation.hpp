@@ -26,6 +26,9 @@ MeshData tessellate_box(float hx, float hy, float hz);
 MeshData tessellate_sphere(float radius, int rings = 16, int segments = 24);
 // Capsule around the local z axis: a cylinder of half length `half_length` with hemispherical caps.
 MeshData tessellate_capsule(float radius, float half_length, int rings = 16, int segments = 24);
+// Cylinder around the local z axis, flat caps with sharp rims; ellipsoid with semi-axes along x, y, z.
+MeshData tessellate_cylinder(float radius, float half_length, int segments = 32);
+MeshData tessellate_ellipsoid(float rx, float ry, float rz, int rings = 16, int segments = 24);
 MeshData tessellate_hull(const sim::Model::Hull& hull);
 // A (possibly non-convex) triangle mesh, as collided through its SDF: each corner's normal is the
 // area-weighted average of the faces around its vertex that bend less than `crease_degrees` from

@@ -15,6 +15,7 @@
 #include "gui/teleop_session.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/step.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -38,12 +39,18 @@ TEST_CASE("the teleoperation session's per-step update allocates nothing once wa
   const sim::State state = sim::make_initial_state(m);
   sim::Control control = sim::make_initial_control(m);
   coulomb::gui::TeleopSession session;
+  // A workspace with the contacts of a few steps: the contact force watch reads them.
+  sim::Workspace workspace;
+  {
+    sim::State stepped = state;
+    for (int i = 0; i < 5; ++i) sim::step(m, stepped, control, workspace);
+  }
   REQUIRE(session.start(m, state, coulomb::gui::default_teleop_setup(m)));
   sim::TeleopCommand command;
   command.linear_velocity = sim::Vec3(0.1, -0.05, 0.02);
   command.angular_velocity = sim::Vec3(0, 0, 0.3);
   session.set_command(command);
-  session.update(m, state, m.dt, control);  // warm-up: sizes the IK buffers
+  session.update(m, state, &workspace, m.dt, control);  // warm-up: sizes the IK buffers
   coulomb::gui::TeleopStatus status;
   session.write_status(m, state, status);
 
@@ -57,7 +64,7 @@ TEST_CASE("the teleoperation session's per-step update allocates nothing once wa
   counting = true;
   for (int i = 0; i < 200; ++i) {
     if (i == 100) session.toggle_gripper();
-    session.update(m, state, m.dt, control);
+    session.update(m, state, &workspace, m.dt, control);
     session.write_status(m, state, status);
   }
   counting = false;

@@ -65,6 +65,8 @@ inline void compare_shape(SpecDiff& d, const std::string& w, const sim::ShapeSpe
   d.same(w + ".material", a.material, b.material);
   d.same(w + ".thickness", a.thickness, b.thickness);
   d.same(w + ".density", a.density, b.density);
+  d.same(w + ".contype", a.contype, b.contype);
+  d.same(w + ".conaffinity", a.conaffinity, b.conaffinity);
 }
 
 inline void compare_material(SpecDiff& d, const std::string& w, const sim::MaterialSpec& a,

@@ -61,21 +61,21 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
     QCoreApplication::sendEvent(viewport, &event);
   };
 
-  // On from the Simulation menu: the palm, between the fingers, with the gripper.
+  // On from the Simulation menu: the hand, between the fingers, with the gripper.
   QAction* teleop = window.action(QStringLiteral("teleop"));
   REQUIRE(teleop != nullptr);
   teleop->trigger();
   CHECK(window.teleop().enabled());
   REQUIRE(settle());
   REQUIRE(runner.latest().teleop.active);
-  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "palm"));
+  CHECK(runner.latest().teleop.end_effector == test::body_index(m, "hand"));
 
   // The Teleop panel reports the robot, the gamepad's state, and is drawn with the gizmo.
   ui::TeleopPanelView view;
   window.teleop().fill_panel_view(runner.latest(), view);
   CHECK(view.available);
   CHECK(view.enabled);
-  CHECK(view.end_effector == test::body_index(m, "palm"));
+  CHECK(view.end_effector == test::body_index(m, "hand"));
   CHECK(view.has_gripper);
   CHECK_FALSE(view.gamepad_status.empty());
   INFO("gamepad: " << view.gamepad_status);
@@ -114,7 +114,7 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   const double size = TargetGizmo::world_size(GizmoView{camera, w, h}, p0);
   double ax = 0, ay = 0;
   REQUIRE(camera.project(p0 + 0.75 * size * sim::Vec3::UnitX(), w, h, ax, ay));
-  const QPointF press(ax, ay), release(ax + 50, ay + 12);
+  const QPointF press(ax, ay), release(ax + 20, ay + 12);  // 9 cm along x: within the arm's reach
   mouse(QEvent::MouseMove, press, Qt::NoButton, Qt::NoButton);
   CHECK(window.teleop().gizmo_highlight() == GizmoHandle::MoveX);
   const double yaw = camera.yaw;
@@ -126,6 +126,10 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK_FALSE(window.teleop().gizmo_dragging());
   CHECK(viewport->camera().yaw == yaw);  // the drag was the gizmo's, not the camera's
   REQUIRE(settle());
+  // The dragged pose is a goal the target approaches at the approach speed: it is there once
+  // the panel no longer says "moving".
+  REQUIRE(steps(static_cast<int>(std::lround(2.5 / m.dt))));
+  CHECK_FALSE(runner.latest().teleop.moving_to_goal);
   // The oracle: both cursor rays meet the plane through p0 that contains the x axis and faces the
   // camera; the target moves by the difference of the hits' x coordinates.
   const sim::Vec3 f = camera.forward();
@@ -172,5 +176,76 @@ TEST_CASE("teleoperation in the main window: keys, gizmo drag, gripper, panel", 
   CHECK_FALSE(runner.latest().teleop.active);
   // Keys are the viewport's own again: Up no longer moves anything.
   CHECK_FALSE(window.teleop().key(Qt::Key_Up, true, false));
+  CHECK(viewport->render_error().isEmpty());
+}
+
+TEST_CASE("pick and place in the main window through Qt key events: T, M, Page Down, G, Page Up, arrows, G",
+          "[app][window][teleop]") {
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the pick-and-place window test");
+  if (!vulkan) return;
+  const MainWindowOptions options =
+      app_test::window_options("workcell", test::scratch_dir("app_pick_place"), vulkan);
+  MainWindow window(options);
+  window.set_error_reporter([](const QString& title, const QString& text) { FAIL(title.toStdString() + ": " + text.toStdString()); });
+  app_test::show_loaded(window);
+  ViewportWindow* viewport = window.viewport();
+  REQUIRE(viewport != nullptr);
+  SimRunner& runner = window.runner();
+  const sim::Model& m = *runner.latest().model;
+  const int box = test::body_index(m, "box"), platform = test::body_index(m, "scale_platform");
+  auto key = [&](QEvent::Type type, int k) {
+    QKeyEvent event(type, k, Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &event);
+  };
+  auto tap = [&](int k) {
+    key(QEvent::KeyPress, k);
+    key(QEvent::KeyRelease, k);
+  };
+  // One step at a time (paused), as the person's eyes would: until `done`, at most `seconds`.
+  auto step_until = [&](auto done, double seconds) {
+    for (int i = 0; i < static_cast<int>(seconds / m.dt) && !done(runner.latest()); ++i) {
+      const std::int64_t target = runner.latest().state.step_index + 1;
+      runner.single_step(1);
+      if (!app_test::pump_until([&] { return runner.latest().state.step_index >= target; }, 60000)) return false;
+    }
+    return static_cast<bool>(done(runner.latest()));
+  };
+  auto hand = [&](const Snapshot& s) { return s.teleop.effector_position; };
+  auto hold_until = [&](int k, auto done, double seconds) {
+    key(QEvent::KeyPress, k);
+    const bool ok = step_until(done, seconds);
+    key(QEvent::KeyRelease, k);
+    return ok;
+  };
+
+  tap(Qt::Key_T);  // teleoperation on (and the simulation plays: pause it to step by hand)
+  REQUIRE(window.teleop().enabled());
+  runner.set_playing(false);
+  window.select({ItemKind::Body, box});  // double click on the box, as the hint says
+  tap(Qt::Key_M);                        // the hand moves above it
+  REQUIRE(step_until([](const Snapshot& s) { return s.teleop.moving_to_goal; }, 1));
+  REQUIRE(step_until([](const Snapshot& s) { return !s.teleop.moving_to_goal; }, 15));
+  const double box_z = runner.latest().state.body_position(box).z();
+  CHECK(hold_until(Qt::Key_PageDown, [&](const Snapshot& s) { return hand(s).z() <= box_z + 0.01; }, 10));
+  tap(Qt::Key_G);
+  step_until([](const Snapshot&) { return false; }, 0.6);
+  CHECK(runner.latest().teleop.gripper_closed);
+  const double platform_top = runner.latest().state.body_position(platform).z() + 0.01;
+  CHECK(hold_until(Qt::Key_PageUp, [&](const Snapshot& s) { return s.state.body_position(box).z() >= platform_top + 0.12; }, 10));
+  const sim::Vec3 target = runner.latest().state.body_position(platform);
+  CHECK(hold_until(Qt::Key_Up, [&](const Snapshot& s) { return s.state.body_position(box).x() >= target.x(); }, 15));
+  CHECK(hold_until(Qt::Key_Left, [&](const Snapshot& s) { return s.state.body_position(box).y() >= target.y(); }, 15));
+  CHECK(hold_until(Qt::Key_PageDown, [&](const Snapshot& s) { return s.state.body_position(box).z() - 0.025 <= platform_top + 0.002; }, 10));
+  tap(Qt::Key_G);
+  step_until([](const Snapshot&) { return false; }, 1.5);
+  const Snapshot& s = runner.latest();
+  const sim::Vec3 placed = s.state.body_position(box), p = s.state.body_position(platform);
+  INFO("box " << placed.transpose() << ", platform " << p.transpose() << " after " << s.state.time << " s");
+  CHECK_FALSE(s.teleop.gripper_closed);
+  CHECK(std::abs(placed.x() - p.x()) < 0.05);
+  CHECK(std::abs(placed.y() - p.y()) < 0.05);
+  CHECK(placed.z() == Approx(p.z() + 0.01 + 0.025).margin(0.003));
+  CHECK(s.state.time < 60);
+  CHECK(s.teleop.largest_force <= s.teleop.link_force_limit);
   CHECK(viewport->render_error().isEmpty());
 }

@@ -64,7 +64,7 @@ TEST_CASE("the simulation thread publishes snapshots and paces to the wall clock
     CHECK(s.playing);
     CHECK(s.stepped);
     CHECK(s.report.ok());
-    CHECK(s.report.newton_iterations > 0);
+    CHECK_FALSE(s.workspace.trace.iterations.empty());  // the solve measured its residuals
     CHECK(s.workspace.contacts.size() > 0);  // the box rests on the plane
     CHECK(s.real_time_factor > 0.5);
     CHECK(s.real_time_factor < 1.5);

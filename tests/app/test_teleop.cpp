@@ -43,15 +43,15 @@ double finger_position(const Snapshot& s, int j) { return sim::chain_positions(*
 
 }  // namespace
 
-TEST_CASE("the workcell's default teleoperation setup: the palm, between the fingers, both fingers", "[teleop]") {
+TEST_CASE("the workcell's default teleoperation setup: the hand, between the fingers, both fingers", "[teleop]") {
   const Loaded scene = load("workcell");
   const sim::Model& m = *scene.model;
   const TeleopSetup setup = default_teleop_setup(m);
   REQUIRE(setup.valid());
-  CHECK(setup.end_effector == test::body_index(m, "palm"));
+  CHECK(setup.end_effector == test::body_index(m, "hand"));
   CHECK(setup.gripper_joints == std::vector<int>{test::joint_index(m, "finger_left"), test::joint_index(m, "finger_right")});
-  // The fingers' frames are 5.3 cm above the palm's, on either side of its centre.
-  CHECK((setup.point - Vec3(0, 0, 0.053)).norm() < 1e-9);
+  // The fingers' frames are 4 cm below the hand's, on either side of its centre.
+  CHECK((setup.point - Vec3(0, 0, -0.04)).norm() < 1e-9);
   CHECK(gripper_finger_bodies(m, setup.gripper_joints) == std::vector<int>{test::body_index(m, "finger_left"), test::body_index(m, "finger_right")});
 
   // Another body of the arm: driven at its origin, the gripper kept; a finger loses its own joint.
@@ -75,9 +75,9 @@ TEST_CASE("teleoperation through the simulation thread moves the gripper by the 
   settle_requests(runner);
   const TeleopStatus start = runner.latest().teleop;
   REQUIRE(start.active);
-  CHECK(start.end_effector == test::body_index(m, "palm"));
+  CHECK(start.end_effector == test::body_index(m, "hand"));
   CHECK((start.target_position - start.effector_position).norm() < 1e-9);  // starts where the gripper is
-  CHECK_FALSE(start.orientation_tracked);  // 4 arm joints: position only
+  CHECK(start.orientation_tracked);  // 6 arm joints: position and orientation
 
   // 0.1 m/s forward, 0.05 m/s left and 0.1 m/s down for 0.5 s of simulated time, then hold 1 s.
   const Vec3 velocity(0.1, 0.05, -0.1);
@@ -97,10 +97,16 @@ TEST_CASE("teleoperation through the simulation thread moves the gripper by the 
   CHECK(end.ik_position_error < 1e-3);                      // IK reaches it
   CHECK((end.effector_position - expected).norm() < 1e-3);  // and the drives have taken the gripper there
 
-  // A jump of the target (the gizmo) is followed too.
+  CHECK(end.tracking_error < 1e-3);                         // the real tracking error says so
+
+  // A jump of the target (the gizmo) is approached at the approach speed (0.15 m/s) and reached.
   const Vec3 jumped = expected + Vec3(-0.05, -0.05, 0.04);
   runner.set_teleop_target(jumped, end.target_orientation);
+  run_steps(runner, 10);
+  CHECK(runner.latest().teleop.moving_to_goal);
+  CHECK((runner.latest().teleop.target_position - jumped).norm() > 0.05);  // not a jump
   run_steps(runner, static_cast<int>(std::lround(1.5 / m.dt)));
+  CHECK_FALSE(runner.latest().teleop.moving_to_goal);
   CHECK((runner.latest().teleop.effector_position - jumped).norm() < 1e-3);
 }
 

@@ -158,7 +158,12 @@ TEST_CASE("blow-up detector: a robot link pushed into its base against a joint l
   int at3 = -1;
   const sim::StepReport r3 = run_until_flagged(defaults, s3, sim::make_initial_control(defaults), ws3, 600, &at3);
   INFO("default solver: flagged at step " << at3 << ": " << r3.message);
-  CHECK_FALSE(r3.ok());
+  // Flagged, or every step that reported success kept its joints within the limits (the line
+  // search holds the hinges against the contact).
+  if (r3.ok()) {
+    CHECK(ws3.trace.final_joint_angle_error_max <= defaults.solver.joint_angle_error_limit);
+    CHECK(ws3.trace.final_joint_position_error_max <= defaults.solver.joint_position_error_limit);
+  }
 }
 
 TEST_CASE("blow-up detector: a box at rest and the heavy stack are not flagged", "[scene][solver][divergence]") {
@@ -231,7 +236,8 @@ TEST_CASE("blow-up detector: a jointed pair thrown down at 40 m/s gains g h per 
   const sim::Control c = sim::make_initial_control(m);
   sim::Workspace ws;
   const Real h = m.dt;
-  const Real fall_fraction = 1 - std::pow(1 - m.solver.damping, m.solver.newton_iterations);
+  // The line search takes the full Newton step on the unconstrained dofs: g h per step exactly.
+  const Real fall_fraction = 1;
   bool landed = false;
   JointErrorMax worst;
   for (int i = 0; i < 600; ++i) {
@@ -241,8 +247,7 @@ TEST_CASE("blow-up detector: a jointed pair thrown down at 40 m/s gains g h per 
     REQUIRE(r.ok());
     worst.angle = std::max(worst.angle, ws.trace.final_joint_angle_error_max);
     worst.position = std::max(worst.position, ws.trace.final_joint_position_error_max);
-    // Free fall: the Newton iteration, warm-started at u⁻, closes the fraction 1 − (1 − t)^n of
-    // the linear momentum residual g h (damping t, n iterations, eqs. 61-62).
+    // Free fall: the momentum residual g h is linear in u, so the first Newton step closes it.
     if (r.contact_count == 0 && !landed) CHECK(s.u[2] - v0 == Approx(-9.81 * h * fall_fraction).epsilon(1e-9));
     if (r.contact_count > 0) landed = true;
   }

@@ -116,7 +116,7 @@ TEST_CASE("teleoperation in the workcell: IK drive targets carry the gripper abo
   const sim::Model model = test::compile(*spec);
   int palm = -1, box = -1;
   for (int b = 0; b < model.body_count; ++b) {
-    if (model.body_name[b] == "palm") palm = b;
+    if (model.body_name[b] == "hand") palm = b;
     if (model.body_name[b] == "box") box = b;
   }
   REQUIRE(palm >= 0);
@@ -124,16 +124,13 @@ TEST_CASE("teleoperation in the workcell: IK drive targets carry the gripper abo
   sim::State state = sim::make_initial_state(model);
   sim::IkTarget target;
   target.body = palm;
-  target.position = state.body_position(box) + Vec3(0, 0, 0.15);  // palm 15 cm above the box
-  // Fingers down, turned towards the box: the orientations a yaw-pitch-pitch-pitch arm can reach
-  // are R_z(ψ) R_y(θ).
-  const Vec3 to_box = state.body_position(box) - state.body_position(0);
-  const Real yaw = std::atan2(to_box.y(), to_box.x());
-  target.orientation = sim::Quat(Eigen::AngleAxis<Real>(yaw, Vec3::UnitZ()) * Eigen::AngleAxis<Real>(M_PI, Vec3::UnitY()));
+  target.position = state.body_position(box) + Vec3(0, 0, 0.15);  // hand 15 cm above the box
+  // Fingers down (the hand's authored orientation), turned 30° about the vertical and tilted 10°.
+  target.orientation = sim::Quat(Eigen::AngleAxis<Real>(0.5, Vec3::UnitZ()) * Eigen::AngleAxis<Real>(0.17, Vec3::UnitY()));
   target.use_orientation = true;
   auto r = sim::solve_ik(model, state, target);
   REQUIRE(r.ok());
-  CHECK(r->joints.size() == 5);  // base, shoulder, elbow, wrist, fixed palm mount
+  CHECK(r->joints.size() == 6);  // base, shoulder, elbow, wrist roll, pitch, tool roll
   INFO("IK error " << r->position_error << " m, " << r->orientation_error << " rad");
   CHECK(r->position_error < 1e-3);
   CHECK(r->orientation_error < 1e-2);
@@ -143,5 +140,5 @@ TEST_CASE("teleoperation in the workcell: IK drive targets carry the gripper abo
   test::run_steps(model, state, control, ws, static_cast<int>(3.0 / model.dt));
   const Vec3 reached = (state.body_pose(palm) * model.body_frame_in_com[palm]).pos;
   INFO("simulated palm is " << (reached - target.position).norm() << " m from the target");
-  CHECK((reached - target.position).norm() < 5e-3);  // PD drives under gravity sag a little
+  CHECK((reached - target.position).norm() < 2e-2);  // PD drives without gravity compensation sag
 }

@@ -52,12 +52,14 @@ struct Model {
   std::vector<ShapeType> shape_type;        // (shape_count)
   std::vector<int> shape_body;              // owning body or -1 (shape_count)
   std::vector<Pose> shape_local;            // shape frame in the body's com frame (shape_count)
-  std::vector<Real> shape_radius;           // sphere/capsule radius [m]
+  std::vector<Real> shape_radius;           // sphere/capsule/cylinder radius [m]
   std::vector<Real> shape_half_length;      // capsule half segment length [m]
-  std::vector<Vec3> shape_half_extents;     // box half extents [m]
-  std::vector<int> shape_hull;              // index into hull arrays for ConvexMesh, else -1
+  std::vector<Vec3> shape_half_extents;     // box half extents, ellipsoid semi-axes [m]
+  std::vector<int> shape_hull;              // index into hull arrays for ConvexMesh, Cylinder, Ellipsoid, else -1
   std::vector<int> shape_material;          // (shape_count)
   std::vector<Real> shape_thickness;        // d of eq. 9 [m]
+  std::vector<std::uint32_t> shape_contype;      // collision filter bits (ShapeSpec::contype)
+  std::vector<std::uint32_t> shape_conaffinity;  // (ShapeSpec::conaffinity)
   std::vector<Real> shape_bound_radius;     // bounding sphere radius about the shape origin [m]
 
   // ---- convex hulls (hull_count) ------------------------------------------------------------

@@ -28,7 +28,6 @@ struct ImportOptions {
   bool merge_fixed_links = true;
   bool load_visual_meshes = true;  // read visual meshes into ImportResult::meshes
   Real density = Real(1000);       // [kg/m^3] for links without <inertial> (URDF), MJCF geoms
-  int cylinder_segments = 16;      // sides of the prism that stands for a cylinder
   // Mesh collision: a mesh is its convex hull, or, when its hull is more than
   // `decompose_above` times its volume (closed meshes only), up to `max_convex_parts` hulls
   // each within `part_concavity` of its part's volume (collision/convex_decomposition.hpp).
@@ -139,6 +138,10 @@ struct ImportResult {
   std::vector<TriangleMesh> meshes;
   std::vector<RobotSite> sites;
   std::vector<RobotActuator> actuators;
+  // Body pairs (indices into scene.bodies, lower first) that never collide: MJCF <exclude> and
+  // parent/child bodies (MuJoCo filters those by default). Kept by a scene's <robot> element
+  // (RobotIncludeSpec::no_collision_pairs); append_robot() does not apply them.
+  std::vector<std::array<int, 2>> no_collision_body_pairs;
   std::vector<std::string> warnings;  // "file:line: <element>: message"
 };
 

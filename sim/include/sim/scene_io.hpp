@@ -18,17 +18,24 @@ Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string
 enum class DescriptionKind { Scene, Urdf, Mjcf };
 Result<DescriptionKind> description_kind(const std::string& path);
 
+// How a robot description is opened as a scene.
+struct DescriptionOptions {
+  bool urdf_free_base = false;  // URDF: the root link is a free body (a mobile or floating robot)
+};
+
 // A new, unsaved scene around a robot description (what opening a URDF or MJCF file gives): a
-// ground plane and the robot through a <robot file> element with an absolute path, its base fixed
-// and lifted so its lowest collision geometry rests 1 mm above the ground (an MJCF model with a
+// ground plane and the robot through a <robot file> element with an absolute path, a URDF's base
+// fixed (unless options.urdf_free_base), an MJCF model's bodies as its file says (free joints
+// free, bodies without joints welded to the world), and lifted so its lowest collision geometry rests 1 mm above the ground (an MJCF model with a
 // floor of its own keeps it and its placement), URDF joints position-driven (kp 5000, kd 100, the
 // URDF's effort limits) to hold their initial pose. Everything else is the <robot> element's
 // default: self collision on (link pairs overlapping at rest filtered), joints whose limits
-// exclude 0 starting at the nearest limit. MJCF keeps its own actuators. Named after the robot;
-// `source_file` is empty.
-Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kind);
+// exclude 0 starting at the nearest limit. MJCF keeps its own actuators, timestep and gravity.
+// Named after the robot; `source_file` is empty.
+Result<SceneSpec> robot_scene(const std::string& robot_path, DescriptionKind kind,
+                              const DescriptionOptions& options = {});
 // A scene file through load_scene_file, a URDF or MJCF file through robot_scene.
-Result<SceneSpec> load_description(const std::string& path);
+Result<SceneSpec> load_description(const std::string& path, const DescriptionOptions& options = {});
 
 // SceneSpec -> scene XML that parse_scene_xml reads back to the same values (names, numbers to
 // the last bit, document order), source locations aside. Everything is written explicitly:

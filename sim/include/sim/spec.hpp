@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,14 +26,22 @@ struct MaterialSpec {
   SourceLocation source;
 };
 
-enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh };
+// Cylinder: `radius`, `half_length` along local z. Ellipsoid: semi-axes `half_extents` along
+// local x, y, z. Both collide exactly against planes (closed-form support points: an ellipsoid
+// touches at one point, a cylinder at up to four rim points per cap) and through a convex hull of
+// points on their surface against other shapes; their mass properties are exact.
+enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh, Cylinder, Ellipsoid };
+// Shapes that also carry a convex hull in the Model (Model::shape_hull).
+inline bool has_hull(ShapeType t) {
+  return t == ShapeType::ConvexMesh || t == ShapeType::Cylinder || t == ShapeType::Ellipsoid;
+}
 
 struct ShapeSpec {
   ShapeType type = ShapeType::Sphere;
   Pose local;               // shape frame in the body frame
-  Real radius = Real(0.5);  // sphere, capsule [m]
-  Real half_length = Real(0.5);  // capsule: half length of the segment along local z [m]
-  Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box [m]
+  Real radius = Real(0.5);  // sphere, capsule, cylinder [m]
+  Real half_length = Real(0.5);  // capsule: half length of the segment along local z; cylinder: half height [m]
+  Vec3 half_extents = Vec3(Real(0.5), Real(0.5), Real(0.5));  // box; ellipsoid semi-axes [m]
   std::vector<Vec3> vertices;    // convex mesh: points whose hull is the shape (shape frame) [m]
   // Triangle mesh (thesis ch. 6): with triangles, the shape is the (possibly non-convex) mesh
   // over `vertices`, collided through its baked signed distance field (sim/sdf.hpp); `type` must be
@@ -42,6 +51,10 @@ struct ShapeSpec {
   Real sdf_band = 3;        // SDF exterior band [voxels]; widened to cover the contact margin
   int material = -1;        // index into SceneSpec::materials, -1: default material
   Real thickness = 0;       // d of eq. 9: the gap this shape keeps [m]
+  // Collision filter bitmasks (MuJoCo's contype/conaffinity): shapes a and b can touch when
+  // (contype_a & conaffinity_b) | (contype_b & conaffinity_a) is non-zero. Particles are 1/1.
+  std::uint32_t contype = 1;
+  std::uint32_t conaffinity = 1;
   Real density = Real(1000);  // for mass properties when the body gives no mass [kg/m^3]
   SourceLocation source;
 };
@@ -138,6 +151,14 @@ struct RobotIncludeSpec {
   // before the other overrides.
   std::vector<BodySpec> imported_bodies;
   std::vector<JointSpec> imported_joints;
+  // The file's own timestep and gravity (MJCF <option>): the scene's win, a robot opened as a
+  // scene (robot_scene) takes them.
+  bool has_timestep = false, has_gravity = false;
+  // Body pairs of the robot that never collide (MJCF <exclude>, parent/child), as offsets from
+  // first_body (Model::no_collision_pairs).
+  std::vector<std::array<int, 2>> no_collision_pairs;
+  Real file_dt = 0;
+  Vec3 file_gravity = Vec3::Zero();
   std::vector<std::string> warnings;  // the importer's ("file:line: <element>: message")
   double load_seconds = 0;            // wall time of the import (reading, meshes, hulls)
   SourceLocation source;

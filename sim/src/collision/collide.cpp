@@ -35,6 +35,9 @@ Real shape_radius(const Model& m, int s) {
     case ShapeType::Sphere: return value_or(m.shape_radius, s, Real(0));
     case ShapeType::Capsule: return value_or(m.shape_half_length, s, Real(0)) + value_or(m.shape_radius, s, Real(0));
     case ShapeType::Box: return value_or(m.shape_half_extents, s, Vec3(Vec3::Zero())).norm();
+    case ShapeType::Cylinder:
+      return std::hypot(value_or(m.shape_radius, s, Real(0)), value_or(m.shape_half_length, s, Real(0)));
+    case ShapeType::Ellipsoid: return value_or(m.shape_half_extents, s, Vec3(Vec3::Zero())).maxCoeff();
     case ShapeType::ConvexMesh: {
       const int h = value_or(m.shape_hull, s, -1);
       Real r = 0;
@@ -51,6 +54,7 @@ bool skip_pair(const CollisionObject& x, const CollisionObject& y, const std::ve
   if (x.particle >= 0 && y.particle >= 0) return true;
   if (x.is_plane && y.is_plane) return true;
   if (x.body >= 0 && x.body == y.body) return true;
+  if (!(x.contype & y.conaffinity) && !(y.contype & x.conaffinity)) return true;  // MuJoCo's bit rule
   if (x.body >= 0 && y.body >= 0)
     return std::binary_search(joints.begin(), joints.end(),
                               pack_pair(std::min(x.body, y.body), std::max(x.body, y.body)));
@@ -87,8 +91,9 @@ void dispatch(const Collider& first, const Collider& second, Real max_sep, Narro
   bool swapped = false;
   if (first.kind == K::Round && second.kind == K::Plane) collide_round_plane(first, second, max_sep, s);
   else if (first.kind == K::Plane && second.kind == K::Round) collide_round_plane(second, first, max_sep, s), swapped = true;
-  else if (first.kind == K::Poly && second.kind == K::Plane) collide_poly_plane(first, second, max_sep, s);
-  else if (first.kind == K::Plane && second.kind == K::Poly) collide_poly_plane(second, first, max_sep, s), swapped = true;
+  else if (first.kind == K::Poly && second.kind == K::Plane) collide_poly_or_native_plane(first, second, max_sep, s);
+  else if (first.kind == K::Plane && second.kind == K::Poly)
+    collide_poly_or_native_plane(second, first, max_sep, s), swapped = true;
   else if (first.kind == K::Round && second.kind == K::Round) collide_round_round(first, second, max_sep, s);
   else if (first.kind == K::Round && second.kind == K::Poly) collide_round_poly(first, second, max_sep, s);
   else if (first.kind == K::Poly && second.kind == K::Round) collide_round_poly(second, first, max_sep, s), swapped = true;
@@ -171,10 +176,12 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
     if (o.body >= model.body_count) o.body = -1;
     const ShapeType type = model.shape_type[s];
     const int hull = value_or(model.shape_hull, s, -1);
-    o.valid = type != ShapeType::ConvexMesh || (hull >= 0 && hull < static_cast<int>(model.hulls.size()) &&
-                                                 model.hulls[hull].vertices.size() >= 4);
+    o.valid = !has_hull(type) || (hull >= 0 && hull < static_cast<int>(model.hulls.size()) &&
+                                  model.hulls[hull].vertices.size() >= 4);
     o.is_plane = type == ShapeType::Plane;
     o.thickness = value_or(model.shape_thickness, s, Real(0));
+    o.contype = value_or(model.shape_contype, s, std::uint32_t(1));
+    o.conaffinity = value_or(model.shape_conaffinity, s, std::uint32_t(1));
     o.friction = material_mu(model, value_or(model.shape_material, s, -1));
     const Pose local = value_or(model.shape_local, s, Pose{});
     const Real radius = shape_radius(model, s);
@@ -204,6 +211,19 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
                Vec3::Constant(value_or(model.shape_radius, s, Real(0)));
         break;
       case ShapeType::Box: half = r.cwiseAbs() * value_or(model.shape_half_extents, s, Vec3(Vec3::Zero())); break;
+      case ShapeType::Cylinder: {
+        // Exact: the caps' extent r sqrt(1 - a_i²) plus the axis' h |a_i| per world axis i.
+        const Vec3 a = r.col(2);
+        const Real radius = value_or(model.shape_radius, s, Real(0)), h = value_or(model.shape_half_length, s, Real(0));
+        for (int i = 0; i < 3; ++i) half[i] = h * std::abs(a[i]) + radius * std::sqrt(std::max(Real(0), 1 - a[i] * a[i]));
+        break;
+      }
+      case ShapeType::Ellipsoid: {
+        // Exact: the support of R diag(a) along world axis i is |row i of R diag(a)|.
+        const Vec3 radii = value_or(model.shape_half_extents, s, Vec3(Vec3::Zero()));
+        for (int i = 0; i < 3; ++i) half[i] = r.row(i).cwiseProduct(radii.transpose()).norm();
+        break;
+      }
       case ShapeType::ConvexMesh:
         if (o.valid) {
           const HullTopology& t = sc.hull_topology[hull];
@@ -326,8 +346,7 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
     return model.shape_type[s] == ShapeType::Box ? unit_box_hull() : model.hulls[model.shape_hull[s]];
   };
   auto is_poly = [&](int o) {
-    return o < model.shape_count &&
-           (model.shape_type[o] == ShapeType::Box || model.shape_type[o] == ShapeType::ConvexMesh);
+    return o < model.shape_count && (model.shape_type[o] == ShapeType::Box || has_hull(model.shape_type[o]));
   };
   for (int o = 0; o < count; ++o) {
     if (!sc.used[o] || !is_poly(o)) continue;
@@ -374,7 +393,9 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
         break;
       }
       case ShapeType::Box:
-      case ShapeType::ConvexMesh: {
+      case ShapeType::ConvexMesh:
+      case ShapeType::Cylinder:
+      case ShapeType::Ellipsoid: {
         const bool box = model.shape_type[s] == ShapeType::Box;
         const Model::Hull& h = hull_of(s);
         const HullTopology& t = box ? unit_box_topology() : sc.hull_topology[model.shape_hull[s]];
@@ -391,6 +412,16 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
         ne += static_cast<std::size_t>(h.edge_count());
         c.kind = ColliderKind::Poly;
         c.poly = &view;
+        // Cylinders and ellipsoids: their own shape against planes (narrowphase_native_plane.cpp).
+        if (model.shape_type[s] == ShapeType::Cylinder) {
+          c.native = NativeShape::Cylinder;
+          c.native_pose = obj.pose;
+          c.native_size = Vec3(value_or(model.shape_radius, s, Real(0)), value_or(model.shape_half_length, s, Real(0)), 0);
+        } else if (model.shape_type[s] == ShapeType::Ellipsoid) {
+          c.native = NativeShape::Ellipsoid;
+          c.native_pose = obj.pose;
+          c.native_size = value_or(model.shape_half_extents, s, Vec3(Vec3::Zero()));
+        }
         break;
       }
     }

@@ -30,6 +30,7 @@ struct CollisionObject {
   Real speed = 0;         // bound on the speed of any of its points [m/s]
   Real friction = 0;      // μ of its material
   Real size = 0;          // bounding radius, for tolerances [m]
+  std::uint32_t contype = 1, conaffinity = 1;  // collision filter bits (ShapeSpec)
   Pose pose;              // shape frame in the world (particles: position only)
 };
 

@@ -30,6 +30,8 @@ inline Real roundoff_tolerance(Real size, Real magnitude) {
 }
 
 enum class ColliderKind : std::uint8_t { Plane, Round, Poly };
+// A Poly collider that stands for a cylinder or an ellipsoid (its hull serves the other pairs).
+enum class NativeShape : std::uint8_t { None, Cylinder, Ellipsoid };
 
 // One shape of a pair, in the world.
 struct Collider {
@@ -41,6 +43,9 @@ struct Collider {
   Real radius = 0;              // round: radius about the core (0 for particles)
   const PolyView* poly = nullptr;  // poly: the placed polyhedron
   Real size = 1;                // a length scale of the shape (bounding radius) for tolerances [m]
+  NativeShape native = NativeShape::None;
+  Pose native_pose;             // native: the shape frame in the world
+  Vec3 native_size = Vec3::Zero();  // cylinder (radius, half length, 0); ellipsoid semi-axes [m]
   bool segment() const { return kind == ColliderKind::Round && p0 != p1; }
 };
 
@@ -65,12 +70,22 @@ enum FeatureTag : std::uint32_t {
   kTagPolyFaceSecond,
   kTagPolyEdge,
   kTagPolyPoint,
+  kTagNativePlane,
 };
 
 // Sphere / capsule / particle against a plane: one contact per core end point.
 void collide_round_plane(const Collider& round, const Collider& plane, Real max_sep, NarrowScratch& s);
 // Polyhedron against a plane: every vertex within max_sep (reduced to kMaxPlaneManifold).
 void collide_poly_plane(const Collider& poly, const Collider& plane, Real max_sep, NarrowScratch& s);
+// Cylinder against a plane: per cap, the rim point deepest along -n and the three at quarter
+// turns from it, those within max_sep (standing: four on the bottom rim; lying: one per cap).
+// Ellipsoid against a plane: its support point along -n, x = c - R A² Rᵀn / |A Rᵀn|. Exact gaps.
+void collide_native_plane(const Collider& native, const Collider& plane, Real max_sep, NarrowScratch& s);
+// collide_native_plane for a native collider, collide_poly_plane otherwise.
+inline void collide_poly_or_native_plane(const Collider& poly, const Collider& plane, Real max_sep, NarrowScratch& s) {
+  if (poly.native != NativeShape::None) collide_native_plane(poly, plane, max_sep, s);
+  else collide_poly_plane(poly, plane, max_sep, s);
+}
 // Round against round: closest points of the cores; parallel capsules get two points.
 void collide_round_round(const Collider& a, const Collider& b, Real max_sep, NarrowScratch& s);
 // Round against polyhedron: GJK closest points of the core, a capsule lying on a face gets the

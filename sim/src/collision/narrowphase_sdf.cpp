@@ -419,7 +419,9 @@ SdfObject make_sdf_shape_object(const Model& model, int s, const Pose& pose, Rea
       o.kind = SdfKind::Box;
       o.half = model.shape_half_extents[s];
       break;
-    case ShapeType::ConvexMesh: {
+    case ShapeType::ConvexMesh:
+    case ShapeType::Cylinder:   // against SDF meshes through their hulls
+    case ShapeType::Ellipsoid: {
       const int h = s < static_cast<int>(model.shape_hull.size()) ? model.shape_hull[s] : -1;
       if (h >= 0 && h < static_cast<int>(model.hulls.size()) && model.hulls[h].face_count() > 0) {
         o.kind = SdfKind::Hull;

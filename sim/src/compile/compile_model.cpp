@@ -8,6 +8,7 @@
 #include "collision/convex_hull.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
+#include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
 
@@ -34,6 +35,8 @@ const char* shape_element(ShapeType t) {
     case ShapeType::Capsule: return "capsule";
     case ShapeType::Box: return "box";
     case ShapeType::ConvexMesh: return "convex";
+    case ShapeType::Cylinder: return "cylinder";
+    case ShapeType::Ellipsoid: return "ellipsoid";
   }
   return "shape";
 }
@@ -51,6 +54,12 @@ std::string validate_shape(const ShapeSpec& s) {
     case ShapeType::Box:
       if (!(s.half_extents.minCoeff() > 0)) return w + ": half extents must be > 0";
       break;
+    case ShapeType::Cylinder:
+      if (!(s.radius > 0) || !(s.half_length > 0)) return w + ": radius and half_length must be > 0";
+      break;
+    case ShapeType::Ellipsoid:
+      if (!(s.half_extents.minCoeff() > 0)) return w + ": radii must be > 0";
+      break;
     default: break;
   }
   if (!(s.thickness >= 0)) return w + ": thickness must be >= 0";
@@ -64,6 +73,8 @@ Real shape_bound(const Model& m, int s) {
     case ShapeType::Sphere: return m.shape_radius[s];
     case ShapeType::Capsule: return m.shape_radius[s] + m.shape_half_length[s];
     case ShapeType::Box: return m.shape_half_extents[s].norm();
+    case ShapeType::Cylinder: return std::hypot(m.shape_radius[s], m.shape_half_length[s]);
+    case ShapeType::Ellipsoid: return m.shape_half_extents[s].maxCoeff();
     case ShapeType::ConvexMesh: {
       Real r = 0;
       for (const Vec3& v : m.hulls[m.shape_hull[s]].vertices) r = std::max(r, v.norm());
@@ -112,9 +123,12 @@ Result<Model> compile_model(const SceneSpec& spec) {
     if (s.type == ShapeType::Plane && body >= 0)
       return where(s.source, "plane") + ": planes are world geometry only (put it in <world>)";
     int hull = -1;
-    if (s.type == ShapeType::ConvexMesh) {
-      auto built = s.triangles.empty() ? build_convex_hull(s.vertices, where(s.source, "convex"))
-                                       : detail::mesh_shape_hull(s, where(s.source, "mesh"));
+    if (has_hull(s.type)) {
+      auto built = s.type != ShapeType::ConvexMesh
+                       ? build_convex_hull(io::native_shape_points(s.type, s.radius, s.half_length, s.half_extents),
+                                           where(s.source, shape_element(s.type)))
+                   : s.triangles.empty() ? build_convex_hull(s.vertices, where(s.source, "convex"))
+                                         : detail::mesh_shape_hull(s, where(s.source, "mesh"));
       if (!built) return built.error();
       hull = static_cast<int>(m.hulls.size());
       m.hulls.push_back(std::move(built.value()));
@@ -135,6 +149,8 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.shape_mesh.push_back(mesh);
     m.shape_material.push_back(material_index(s.material));
     m.shape_thickness.push_back(s.thickness);
+    m.shape_contype.push_back(s.contype);
+    m.shape_conaffinity.push_back(s.conaffinity);
     ++m.shape_count;
     m.shape_bound_radius.push_back(shape_bound(m, m.shape_count - 1));
     return {};
@@ -294,6 +310,12 @@ Result<Model> compile_model(const SceneSpec& spec) {
     ++m.joint_count;
   }
 
+  for (const RobotIncludeSpec& r : spec.robots)
+    for (const auto& [a, b] : r.no_collision_pairs) {
+      if (a < 0 || b < 0 || a >= r.body_count || b >= r.body_count)
+        return Error{where(r.source, "robot") + ": a no-collision body pair is out of range"};
+      m.no_collision_pairs.push_back({r.first_body + a, r.first_body + b});
+    }
   for (const RobotIncludeSpec& r : spec.robots) {
     if (r.self_collision) continue;
     if (r.first_body < 0 || r.first_body + r.body_count > m.body_count)

@@ -60,6 +60,21 @@ ShapeMass shape_mass(const ShapeSpec& spec, const Model::Hull* hull) {
       local = diagonal(ix, ix, iz);
       break;
     }
+    case ShapeType::Cylinder: {
+      const Real r = spec.radius, l = spec.half_length;
+      out.mass = rho * pi * r * r * 2 * l;
+      const Real ix = out.mass * (3 * r * r + 4 * l * l) / 12;
+      local = diagonal(ix, ix, out.mass * r * r / 2);
+      break;
+    }
+    case ShapeType::Ellipsoid: {
+      const Vec3 a = spec.half_extents;
+      out.mass = rho * Real(4) / 3 * pi * a.x() * a.y() * a.z();
+      const Real m5 = out.mass / 5;
+      local = diagonal(m5 * (a.y() * a.y() + a.z() * a.z()), m5 * (a.x() * a.x() + a.z() * a.z()),
+                       m5 * (a.x() * a.x() + a.y() * a.y()));
+      break;
+    }
     case ShapeType::ConvexMesh: {
       if (hull == nullptr) return out;
       const MassProperties mp = hull_mass_properties(*hull);

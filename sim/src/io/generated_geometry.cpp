@@ -20,6 +20,28 @@ std::vector<Vec3> cylinder_vertices(Real radius, Real half_length, int segments)
   return v;
 }
 
+std::vector<Vec3> ellipsoid_points(const Vec3& radii, int rings, int segments) {
+  std::vector<Vec3> v;
+  rings = std::max(rings, 2);
+  segments = std::max(segments, 3);
+  for (int i = 0; i <= rings; ++i) {
+    const double theta = std::numbers::pi * i / rings;
+    for (int k = 0; k < (i == 0 || i == rings ? 1 : segments); ++k) {
+      const double phi = 2 * std::numbers::pi * k / segments;
+      v.emplace_back(radii.x() * static_cast<Real>(std::sin(theta) * std::cos(phi)),
+                     radii.y() * static_cast<Real>(std::sin(theta) * std::sin(phi)),
+                     radii.z() * static_cast<Real>(std::cos(theta)));
+    }
+  }
+  return v;
+}
+
+std::vector<Vec3> native_shape_points(ShapeType type, Real radius, Real half_length, const Vec3& radii) {
+  if (type == ShapeType::Cylinder) return cylinder_vertices(radius, half_length, kNativeCylinderSegments);
+  if (type == ShapeType::Ellipsoid) return ellipsoid_points(radii);
+  return {};
+}
+
 Quat rotation_from_z(const Vec3& d) {
   const Vec3 n = d.normalized();
   if (n.z() < Real(-1) + Real(1e-12)) return Quat(0, 1, 0, 0);

@@ -22,7 +22,9 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <numbers>
 #include <optional>
 #include <set>
@@ -95,7 +97,11 @@ class MjcfParser {
   void parse(const std::string& text) {
     tinyxml2::XMLDocument doc;
     const XMLElement* root = io::parse_root(doc, text, file_, "mujoco");
-    AttrSet model(root, file_);
+    std::error_code ec;
+    model_dir_ = fs::weakly_canonical(fs::absolute(fs::path(file_), ec).parent_path(), ec);
+    doc_file_[&doc] = file_;
+    doc_chain_[&doc] = {fs::weakly_canonical(fs::absolute(fs::path(file_), ec), ec).generic_string()};
+    AttrSet model = attrs(root);
     model.warn_unknown({"model"}, warnings_);
     desc_.name = model.text("model").value_or(fs::path(file_).stem().string());
     desc_.warn_mass_from_geometry = false;
@@ -108,7 +114,7 @@ class MjcfParser {
     desc_.links.push_back(std::move(world));
     classes_.push_back(DefaultClass{"main", -1, {}});
     class_index_["main"] = 0;
-    const auto top = io::child_elements(root);
+    const auto top = children(root);
     for (const XMLElement* c : top)
       if (std::string_view(c->Name()) == "compiler") parse_compiler(c);
     for (const XMLElement* c : top)
@@ -121,21 +127,30 @@ class MjcfParser {
       else if (n == "worldbody") parse_worldbody(c);
     }
     for (const XMLElement* c : top)
+      if (std::string_view(c->Name()) == "contact") parse_contact(c);
+    for (const XMLElement* c : top)
       if (std::string_view(c->Name()) == "actuator") parse_actuators(c);
     for (const XMLElement* c : top) {
       const std::string_view n = c->Name();
-      if (n != "compiler" && n != "default" && n != "asset" && n != "option" && n != "worldbody" && n != "actuator")
+      if (n != "compiler" && n != "default" && n != "asset" && n != "option" && n != "worldbody" && n != "actuator" &&
+          n != "contact")
         warn_element(c, "unsupported element, skipped");
     }
     assign_drives();
-    for (std::size_t l = 1; l < desc_.links.size(); ++l)
-      if (parent_of_link_.count(static_cast<int>(l)) && desc_.root < 0 && parent_of_link_[static_cast<int>(l)] == 0)
-        desc_.root = static_cast<int>(l);
     out_.name = desc_.name;
     out_.scene.name = desc_.name;
     out_.scene.source_file = file_;
     desc_.materials = materials_;
     io::build_robot(desc_, options_, warnings_, out_);
+    // The world is the root: bodies without joints are welded to it, jointed ones move. The body
+    // that fixed_base pins is the first with a free joint (MuJoCo allows them on top-level bodies).
+    out_.root_body = -1;
+    for (const JointDesc& jd : desc_.joints)
+      if (jd.edge && jd.info.kind == RobotJointKind::Floating && jd.parent == 0) {
+        out_.root_body = out_.links[static_cast<std::size_t>(jd.child)].body;
+        break;
+      }
+    collision_filters();
     for (RobotActuator& a : actuators_) {
       for (std::size_t j = 0; j < out_.joints.size(); ++j)
         if (out_.joints[j].name == a.joint) a.joint_index = out_.joints[j].joint;
@@ -144,14 +159,84 @@ class MjcfParser {
   }
 
  private:
-  void warn_element(const XMLElement* e, std::string_view what) { warnings_.add(file_, e->GetLineNum(), e->Name(), what); }
+  void warn_element(const XMLElement* e, std::string_view what) { warnings_.add(file_of(e), e->GetLineNum(), e->Name(), what); }
+
+  // ---- files and <include> ---------------------------------------------------------------------
+
+  // The file an element was read from (the model, or a file it includes).
+  const std::string& file_of(const XMLElement* e) const { return doc_file_.at(e->GetDocument()); }
+  AttrSet attrs(const XMLElement* e) const { return AttrSet(e, file_of(e)); }
+
+  // The child elements of `e` with each <include> replaced by the children of the included
+  // file's <mujoco> root, recursively (MuJoCo's include: the file is relative to the main model's
+  // folder). An included file must be a regular file (a FIFO or a device is refused before it is
+  // opened), at most kMaxIncludeBytes, inside the model's folder tree; includes nest at most
+  // kMaxIncludeDepth deep and a file that includes itself (directly or not) is an error.
+  std::vector<const XMLElement*> children(const XMLElement* e) {
+    std::vector<const XMLElement*> out;
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (std::string_view(c->Name()) != "include") {
+        out.push_back(c);
+        continue;
+      }
+      const XMLElement* root = included_root(c);
+      for (const XMLElement* x : children(root)) out.push_back(x);
+    }
+    return out;
+  }
+
+  const XMLElement* included_root(const XMLElement* include) {
+    if (auto it = include_root_.find(include); it != include_root_.end()) return it->second;
+    static constexpr int kMaxIncludeDepth = 16;
+    static constexpr std::uintmax_t kMaxIncludeBytes = std::uintmax_t(64) << 20;
+    AttrSet a = attrs(include);
+    a.warn_unknown({"file"}, warnings_);
+    const std::string name = a.required_text("file");
+    if (name.empty()) a.fail_attribute("file", "must not be empty");
+    for (const XMLElement* c = include->FirstChildElement(); c; c = c->NextSiblingElement())
+      warn_element(c, "an <include> has no children, ignored");
+    fs::path p(name);
+    std::error_code ec;
+    if (p.is_relative()) p = model_dir_ / p;
+    const fs::path canonical = fs::weakly_canonical(p, ec);
+    const std::string key = canonical.generic_string();
+    const std::vector<std::string>& chain = doc_chain_.at(include->GetDocument());
+    if (std::find(chain.begin(), chain.end(), key) != chain.end()) {
+      std::string cycle;
+      for (const std::string& f : chain) cycle += fs::path(f).filename().string() + " -> ";
+      a.fail_attribute("file", "include cycle: " + cycle + fs::path(key).filename().string());
+    }
+    if (static_cast<int>(chain.size()) >= kMaxIncludeDepth)
+      a.fail_attribute("file", "includes nested deeper than " + std::to_string(kMaxIncludeDepth));
+    const auto [outside, _] = std::mismatch(model_dir_.begin(), model_dir_.end(), canonical.begin(), canonical.end());
+    if (outside != model_dir_.end())
+      a.fail_attribute("file", in_quotes(p.generic_string()) + " is outside the model's folder " +
+                                   in_quotes(model_dir_.generic_string()) + ": refused");
+    std::string why;
+    auto text = io::read_text_file(canonical.string(), kMaxIncludeBytes, why);
+    if (!text) a.fail_attribute("file", "cannot read " + in_quotes(p.generic_string()) + " (" + why + ")");
+    auto doc = std::make_unique<tinyxml2::XMLDocument>();
+    const std::string included_file = p.lexically_normal().generic_string();
+    const XMLElement* root = io::parse_root(*doc, *text, included_file, "mujoco");
+    doc_file_[doc.get()] = included_file;
+    std::vector<std::string> included_chain = chain;
+    included_chain.push_back(key);
+    doc_chain_[doc.get()] = std::move(included_chain);
+    for (const tinyxml2::XMLAttribute* x = root->FirstAttribute(); x; x = x->Next())
+      if (std::string_view(x->Name()) != "model")
+        warnings_.add(included_file, root->GetLineNum(), "mujoco",
+                      "unsupported attribute " + in_quotes(x->Name()) + ", ignored");
+    documents_.push_back(std::move(doc));
+    include_root_[include] = root;
+    return root;
+  }
 
   Real angle(Real value) const { return degrees_ ? value * std::numbers::pi_v<Real> / 180 : value; }
 
   // ---- compiler, option, defaults, assets ---------------------------------------------------
 
   void parse_compiler(const XMLElement* e) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     a.warn_unknown({"angle", "eulerseq", "meshdir", "assetdir", "texturedir", "autolimits", "inertiafromgeom",
                     "coordinate", "boundmass", "boundinertia", "discardvisual", "fusestatic", "convexhull",
                     "usethread", "strippath"},
@@ -179,11 +264,11 @@ class MjcfParser {
       a.fail_attribute("coordinate", "only coordinate=\"local\" is supported");
     boundmass_ = a.real_or("boundmass", boundmass_, Range::NonNegative);
     boundinertia_ = a.real_or("boundinertia", boundinertia_, Range::NonNegative);
-    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : children(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_option(const XMLElement* e) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     for (const auto& [name, attr] : a.all())
       if (name != "timestep" && name != "gravity")
         warnings_.add(attr.file, attr.line, attr.element, "option " + in_quotes(name) + " is not supported, ignored");
@@ -195,11 +280,11 @@ class MjcfParser {
       out_.scene.gravity = *g;
       out_.has_gravity = true;
     }
-    for (const XMLElement* c : io::child_elements(e)) warn_element(c, "unsupported element, skipped");
+    for (const XMLElement* c : children(e)) warn_element(c, "unsupported element, skipped");
   }
 
   void parse_default(const XMLElement* e, int parent) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     a.warn_unknown({"class"}, warnings_);
     int index = 0;
     if (parent < 0) {
@@ -213,7 +298,7 @@ class MjcfParser {
       classes_.push_back(DefaultClass{name, parent, {}});
       class_index_[name] = index;
     }
-    for (const XMLElement* c : io::child_elements(e)) {
+    for (const XMLElement* c : children(e)) {
       const std::string_view n = c->Name();
       if (n == "default") {
         parse_default(c, index);
@@ -221,7 +306,7 @@ class MjcfParser {
       }
       if (n == "geom" || n == "joint" || n == "site" || n == "mesh" || n == "motor" || n == "position" ||
           n == "velocity") {
-        AttrSet d(c, file_);
+        AttrSet d = attrs(c);
         if (n == "geom") warn_unknown_list(d, kGeomQuiet, warnings_);
         else if (n == "joint") warn_unknown_list(d, kJointKnown, warnings_);
         else if (n == "site") warn_unknown_list(d, kSiteKnown, warnings_);
@@ -238,7 +323,7 @@ class MjcfParser {
 
   // The element's attributes with its class's defaults (and their parents') underneath.
   AttrSet resolved(const XMLElement* e, const std::string& childclass) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     std::string cls = childclass.empty() ? std::string("main") : childclass;
     if (auto c = a.text("class")) {
       if (!class_index_.count(*c)) a.fail_attribute("class", "unknown default class " + in_quotes(*c));
@@ -271,11 +356,11 @@ class MjcfParser {
   }
 
   void parse_asset(const XMLElement* e) {
-    for (const XMLElement* c : io::child_elements(e)) {
+    for (const XMLElement* c : children(e)) {
       const std::string_view n = c->Name();
       if (n == "mesh") {
         AttrSet a = resolved(c, "");
-        warn_unknown_list(AttrSet(c, file_), kMeshKnown, warnings_);
+        warn_unknown_list(attrs(c), kMeshKnown, warnings_);
         MeshAsset m;
         m.source = a.location();
         if (auto s = a.reals("scale", 3, 3)) m.scale = Vec3((*s)[0], (*s)[1], (*s)[2]);
@@ -310,7 +395,7 @@ class MjcfParser {
         if (meshes_.count(m.name)) a.fail("duplicate mesh name " + in_quotes(m.name));
         meshes_[m.name] = std::move(m);
       } else if (n == "material") {
-        AttrSet a(c, file_);
+        AttrSet a = attrs(c);
         if (auto name = a.text("name"))
           if (auto rgba = a.reals("rgba", 4, 4))
             material_rgba_[*name] = {static_cast<float>((*rgba)[0]), static_cast<float>((*rgba)[1]),
@@ -372,7 +457,7 @@ class MjcfParser {
   // ---- bodies ---------------------------------------------------------------------------------
 
   void parse_worldbody(const XMLElement* e) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     a.warn_unknown({}, warnings_);
     parse_body_children(e, 0, Pose{}, "", true);
   }
@@ -380,13 +465,13 @@ class MjcfParser {
   // Children of a body (or <worldbody>, or a <frame> in it with `frame` its pose in the body).
   void parse_body_children(const XMLElement* e, int link, const Pose& frame, const std::string& childclass,
                            bool world) {
-    for (const XMLElement* c : io::child_elements(e)) {
+    for (const XMLElement* c : children(e)) {
       const std::string_view n = c->Name();
       if (n == "body") parse_body(c, link, frame, childclass);
       else if (n == "geom") parse_geom(c, link, frame, childclass);
       else if (n == "site") parse_site(c, link, frame, childclass);
       else if (n == "frame") {
-        AttrSet a(c, file_);
+        AttrSet a = attrs(c);
         a.warn_unknown({"name", "childclass", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis"}, warnings_);
         parse_body_children(c, link, frame * pose(a), check_class(a, childclass), world);
       } else if (!world && (n == "joint" || n == "freejoint")) {
@@ -400,7 +485,7 @@ class MjcfParser {
   }
 
   void parse_body(const XMLElement* e, int parent, const Pose& frame, const std::string& inherited) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     a.warn_unknown({"name", "childclass", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mocap",
                     "gravcomp", "user"},
                    warnings_);
@@ -408,6 +493,8 @@ class MjcfParser {
     if (a.real_or("gravcomp", 0) != 0) a.warn_attribute(warnings_, "gravcomp", "gravity compensation is not supported, ignored");
     const std::string childclass = check_class(a, inherited);
     const int link = static_cast<int>(desc_.links.size());
+    body_links_.insert(link);
+    body_parent_[link] = parent;
     {
       LinkDesc l;
       l.name = a.text("name").value_or("body" + std::to_string(link));
@@ -416,7 +503,6 @@ class MjcfParser {
       l.source = a.location();
       desc_.links.push_back(std::move(l));
     }
-    parent_of_link_[link] = parent;
     const Pose origin = frame * pose(a);
     const std::size_t first_joint = desc_.joints.size();
     std::optional<io::InertialDesc> inertial;
@@ -440,25 +526,18 @@ class MjcfParser {
     }
     l.inertial = inertial;
 
-    // The tree edge: the body's first joint, or a weld.
-    bool has_edge = false;
-    for (std::size_t j = first_joint; j < desc_.joints.size(); ++j) {
-      JointDesc& jd = desc_.joints[j];
-      if (jd.child != link || !jd.edge) continue;
-      if (!has_edge) {
-        has_edge = true;
-        jd.parent = parent;
-        jd.origin = origin;
-        jd.info.parent_link = parent == 0 ? std::string() : desc_.links[parent].name;
-      } else {
-        jd.edge = false;
-        warnings_.add(jd.info.source.file, jd.info.source.line, "joint",
-                      "body " + in_quotes(l.name) + " already has joint " + in_quotes(first_joint_name(link)) +
-                          ": more than one joint per body is not supported, joint " + in_quotes(jd.info.name) +
-                          " ignored");
+    // The tree edges: the body's joints in document order (MuJoCo applies them in sequence, the
+    // first nearest the parent), or a weld.
+    std::vector<int> own;
+    for (std::size_t j = first_joint; j < desc_.joints.size(); ++j)
+      if (desc_.joints[j].child == link && desc_.joints[j].edge) own.push_back(static_cast<int>(j));
+    for (int j : own)
+      if (desc_.joints[j].info.kind == RobotJointKind::Floating && own.size() > 1) {
+        const RobotJoint& free = desc_.joints[j].info;
+        io::fail_at(free.source.file, free.source.line, "joint",
+                    "body " + in_quotes(l.name) + ": a free joint must be the only joint of its body");
       }
-    }
-    if (!has_edge) {
+    if (own.empty()) {
       JointDesc weld;
       weld.implicit = true;
       weld.info.name = l.name + "_weld";
@@ -469,17 +548,60 @@ class MjcfParser {
       weld.child = link;
       weld.origin = origin;
       desc_.joints.push_back(std::move(weld));
+      return;
+    }
+    chain_joints(link, parent, origin, own);
+  }
+
+  // Joints j_0 .. j_{n-1} of body `link` as a chain parent -j_0-> f_1 -j_1-> ... f_{n-1} -j_{n-1}->
+  // body: each f_k is an intermediate link in the body's frame at q = 0 (MuJoCo's sequential
+  // joint transformations, so the dof count is MuJoCo's: 1 per hinge or slide, 3 per ball). The
+  // maximal-coordinate solver needs mass on every body: each f_k carries kChainMassFraction of the
+  // body's mass and inertia (same centre and axes), the body the rest, so the total is kept.
+  void chain_joints(int link, int parent, const Pose& origin, const std::vector<int>& own) {
+    static constexpr Real kChainMassFraction = Real(0.01);
+    const int n = static_cast<int>(own.size());
+    std::optional<io::InertialDesc> body_inertial = desc_.links[link].inertial;
+    if (!body_inertial && n > 1) {
+      // No mass from the file: a 10 g ball of 2 cm radius stands in for the body in the chain.
+      io::InertialDesc tiny;
+      tiny.mass = Real(0.01);
+      tiny.inertia = Mat3::Identity() * (Real(0.4) * tiny.mass * Real(0.02 * 0.02));
+      tiny.source = desc_.links[link].source;
+      body_inertial = tiny;
+    }
+    int previous = parent;
+    for (int k = 0; k < n; ++k) {
+      JointDesc& jd = desc_.joints[own[k]];
+      int child = link;
+      if (k + 1 < n) {
+        LinkDesc frame;
+        frame.name = desc_.links[link].name + "_" + jd.info.name;
+        frame.source = jd.info.source;
+        io::InertialDesc share = *body_inertial;
+        share.mass *= kChainMassFraction;
+        share.inertia *= kChainMassFraction;
+        frame.inertial = share;
+        child = static_cast<int>(desc_.links.size());
+        desc_.links.push_back(std::move(frame));
+      } else if (n > 1 && desc_.links[link].inertial) {
+        io::InertialDesc& rest = *desc_.links[link].inertial;
+        const Real keep = 1 - Real(n - 1) * kChainMassFraction;
+        rest.mass *= keep;
+        rest.inertia *= keep;
+      }
+      JointDesc& j = jd;
+      j.parent = previous;
+      j.child = child;
+      j.origin = k == 0 ? origin : Pose{};
+      j.info.parent_link = previous == 0 ? std::string() : desc_.links[previous].name;
+      j.info.child_link = desc_.links[child].name;
+      previous = child;
     }
   }
 
-  std::string first_joint_name(int link) const {
-    for (const JointDesc& jd : desc_.joints)
-      if (jd.child == link && jd.edge) return jd.info.name;
-    return {};
-  }
-
   io::InertialDesc parse_inertial(const XMLElement* e) {
-    AttrSet a(e, file_);
+    AttrSet a = attrs(e);
     a.warn_unknown({"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"},
                    warnings_);
     io::InertialDesc in;
@@ -499,9 +621,9 @@ class MjcfParser {
 
   void parse_joint(const XMLElement* e, int link, const Pose& frame, const std::string& childclass) {
     const bool free = std::string_view(e->Name()) == "freejoint";
-    AttrSet a = free ? AttrSet(e, file_) : resolved(e, childclass);
+    AttrSet a = free ? attrs(e) : resolved(e, childclass);
     if (free) a.warn_unknown({"name", "group", "align"}, warnings_);
-    else warn_unknown_list(AttrSet(e, file_), kJointKnown, warnings_);
+    else warn_unknown_list(attrs(e), kJointKnown, warnings_);
     JointDesc jd;
     RobotJoint& info = jd.info;
     info.source = a.location();
@@ -553,7 +675,7 @@ class MjcfParser {
 
   void parse_site(const XMLElement* e, int link, const Pose& frame, const std::string& childclass) {
     AttrSet a = resolved(e, childclass);
-    warn_unknown_list(AttrSet(e, file_), kSiteKnown, warnings_);
+    warn_unknown_list(attrs(e), kSiteKnown, warnings_);
     RobotSite s;
     s.name = a.text("name").value_or("site" + std::to_string(site_count_));
     ++site_count_;
@@ -591,7 +713,7 @@ class MjcfParser {
 
   void parse_geom(const XMLElement* e, int link, const Pose& frame, const std::string& childclass) {
     AttrSet a = resolved(e, childclass);
-    warn_unknown_list(AttrSet(e, file_), kGeomQuiet, warnings_);
+    warn_unknown_list(attrs(e), kGeomQuiet, warnings_);
     const std::string type = a.text("type").value_or("sphere");
     const auto size = a.reals("size", 1, 3, Range::NonNegative);
     auto size_at = [&](std::size_t k) -> Real {
@@ -612,12 +734,18 @@ class MjcfParser {
       fromto_half = (p1 - p0).norm() / 2;
     }
     const auto friction = a.reals("friction", 1, 3, Range::NonNegative);
-    const int contype = static_cast<int>(a.real_or("contype", 1));
-    const int conaffinity = static_cast<int>(a.real_or("conaffinity", 1));
-    const bool collides = contype != 0 || conaffinity != 0;
+    auto bits = [&](std::string_view name) {
+      const Real v = a.real_or(name, 1, Range::NonNegative);
+      if (v != std::floor(v) || v > Real(0x7fffffff)) a.fail_attribute(name, "expected an integer bit mask");
+      return static_cast<std::uint32_t>(v);
+    };
+    const std::uint32_t contype = bits("contype"), conaffinity = bits("conaffinity");
+    const bool collides = contype != 0 || conaffinity != 0;  // 0 and 0: visual only, no shape
 
     ShapeSpec proto;
     proto.source = a.location();
+    proto.contype = contype;
+    proto.conaffinity = conaffinity;
     proto.density = a.real_or("density", options_.density, Range::NonNegative);
     proto.material = material_for(friction ? (*friction)[0] : Real(1));
     std::vector<ShapeSpec> shapes;
@@ -654,14 +782,9 @@ class MjcfParser {
       v.geometry = type == "capsule" ? RobotVisual::Geometry::Capsule : RobotVisual::Geometry::Cylinder;
       v.radius = r;
       v.half_length = h;
-      if (type == "capsule") {
-        s.type = ShapeType::Capsule;
-        s.radius = r;
-        s.half_length = h;
-      } else {
-        s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_vertices(r, h, options_.cylinder_segments);
-      }
+      s.type = type == "capsule" ? ShapeType::Capsule : ShapeType::Cylinder;
+      s.radius = r;
+      s.half_length = h;
       shapes.push_back(s);
     } else if (type == "box") {
       s.type = ShapeType::Box;
@@ -671,16 +794,8 @@ class MjcfParser {
       shapes.push_back(s);
     } else if (type == "ellipsoid") {
       const Vec3 radii(size_at(0), size_at(1), fromto_half >= 0 ? fromto_half : size_at(2));
-      s.type = ShapeType::ConvexMesh;
-      constexpr int kRings = 8, kSegments = 16;  // points on the ellipsoid, hulled
-      for (int i = 0; i <= kRings; ++i) {
-        const double theta = std::numbers::pi * i / kRings;
-        for (int k = 0; k < (i == 0 || i == kRings ? 1 : kSegments); ++k) {
-          const double phi = 2 * std::numbers::pi * k / kSegments;
-          s.vertices.emplace_back(radii.x() * Real(std::sin(theta) * std::cos(phi)),
-                                  radii.y() * Real(std::sin(theta) * std::sin(phi)), radii.z() * Real(std::cos(theta)));
-        }
-      }
+      s.type = ShapeType::Ellipsoid;
+      s.half_extents = radii;
       v.geometry = RobotVisual::Geometry::Ellipsoid;
       v.half_extents = radii;
       shapes.push_back(s);
@@ -693,7 +808,7 @@ class MjcfParser {
       v.mesh_scale = it->second.scale;
       std::string error;
       const TriangleMesh* mesh = mesh_data(it->second, error);
-      const std::string where = file_ + ":" + std::to_string(a.line()) + ": <geom>";
+      const std::string where = a.file() + ":" + std::to_string(a.line()) + ": <geom>";
       if (!mesh || !io::mesh_shapes(*mesh, local, proto, options_, where, shapes, error)) {
         const ShapeSpec box = io::fallback_box(pending_inertial_[link], local, proto);
         a.warn(warnings_, "mesh " + in_quotes(name) + ": " + error + "; using a box of " +
@@ -729,10 +844,61 @@ class MjcfParser {
       for (ShapeSpec& x : shapes) l.shapes.push_back(std::move(x));
   }
 
+  // ---- contact filters -------------------------------------------------------------------------
+
+  // <contact>: <exclude body1 body2> pairs (resolved after the bodies are known); <pair> is not
+  // supported (warned).
+  void parse_contact(const XMLElement* e) {
+    attrs(e).warn_unknown({}, warnings_);
+    for (const XMLElement* c : children(e)) {
+      if (std::string_view(c->Name()) != "exclude") {
+        warn_element(c, "unsupported contact element, skipped (explicit contact pairs are not supported)");
+        continue;
+      }
+      AttrSet a = attrs(c);
+      a.warn_unknown({"name", "body1", "body2"}, warnings_);
+      std::array<int, 2> pair{};
+      for (int k = 0; k < 2; ++k) {
+        const std::string attribute = k == 0 ? "body1" : "body2";
+        const std::string name = a.required_text(attribute);
+        pair[k] = -1;
+        for (std::size_t l = 0; l < desc_.links.size(); ++l)
+          if (desc_.links[l].name == name && body_links_.count(static_cast<int>(l))) pair[k] = static_cast<int>(l);
+        if (name == "world") pair[k] = 0;
+        if (pair[k] < 0) a.fail_attribute(attribute, "unknown body " + in_quotes(name));
+      }
+      if (pair[0] == 0 || pair[1] == 0) {
+        a.warn(warnings_, "excluding the world body is not supported (world geometry always collides), ignored");
+        continue;
+      }
+      excluded_links_.push_back(pair);
+    }
+  }
+
+  // The robot's body pairs that never collide: <exclude> pairs and, as MuJoCo's default
+  // (disableflags filterparent off), each body and its parent body unless the parent is welded
+  // to the world. Indices into out_.scene.bodies.
+  void collision_filters() {
+    auto body = [&](int link) { return out_.links[static_cast<std::size_t>(link)].body; };
+    auto add = [&](int a, int b) {
+      if (a < 0 || b < 0 || a == b) return;
+      const std::array<int, 2> p{std::min(a, b), std::max(a, b)};
+      if (std::find(out_.no_collision_body_pairs.begin(), out_.no_collision_body_pairs.end(), p) ==
+          out_.no_collision_body_pairs.end())
+        out_.no_collision_body_pairs.push_back(p);
+    };
+    for (const auto& [link, parent] : body_parent_) {
+      if (parent <= 0) continue;
+      const int p = body(parent);
+      if (p >= 0 && !out_.scene.bodies[static_cast<std::size_t>(p)].fixed) add(body(link), p);
+    }
+    for (const auto& [a, b] : excluded_links_) add(body(a), body(b));
+  }
+
   // ---- actuators and drives -------------------------------------------------------------------
 
   void parse_actuators(const XMLElement* e) {
-    for (const XMLElement* c : io::child_elements(e)) {
+    for (const XMLElement* c : children(e)) {
       const std::string_view n = c->Name();
       RobotActuator act;
       if (n == "motor") act.kind = RobotActuator::Kind::Motor;
@@ -743,7 +909,7 @@ class MjcfParser {
         continue;
       }
       AttrSet a = resolved(c, "");
-      AttrSet own(c, file_);
+      AttrSet own = attrs(c);
       bool transmission_ok = true;
       for (std::string_view t : {"tendon", "site", "body", "jointinparent", "cranksite", "slidersite"})
         if (own.has(t)) {
@@ -796,7 +962,12 @@ class MjcfParser {
                           " is not a simulated hinge or slide joint, no drive");
         continue;
       }
-      if (act.kind == RobotActuator::Kind::Motor) continue;
+      if (act.kind == RobotActuator::Kind::Motor) {
+        warnings_.add(act.source.file, act.source.line, "motor",
+                      "actuator " + in_quotes(act.name) + ": a motor (joint torque gear x ctrl) is not an input of "
+                      "the simulation; joint " + in_quotes(act.joint) + " is left passive");
+        continue;
+      }
       if (driven.count(act.joint)) {
         warnings_.add(act.source.file, act.source.line, "actuator",
                       "actuator " + in_quotes(act.name) + ": joint " + in_quotes(act.joint) +
@@ -819,6 +990,17 @@ class MjcfParser {
         jd->drive = DriveMode::None;
       }
       if (jd->drive == DriveMode::Velocity && !(jd->damping > 0)) jd->drive = DriveMode::None;
+      // MuJoCo clamps ctrl to ctrlrange: the position target q = ctrl / gear stays in that range.
+      // Drive targets are not clamped here; only a range narrower than the joint's is worth a line.
+      if (jd->drive == DriveMode::Position && act.ctrl_limited && act.gear != 0) {
+        Real lo = act.ctrl_lower / act.gear, hi = act.ctrl_upper / act.gear;
+        if (lo > hi) std::swap(lo, hi);
+        if (!jd->info.limited || lo > jd->info.lower || hi < jd->info.upper)
+          warnings_.add(act.source.file, act.source.line, "position",
+                        "actuator " + in_quotes(act.name) + ": ctrlrange bounds the target of " +
+                            in_quotes(act.joint) + " to [" + number_text(lo) + ", " + number_text(hi) +
+                            "]; drive targets are not clamped to it");
+      }
     }
     for (JointDesc& jd : desc_.joints) {
       if (jd.implicit || driven.count(jd.info.name) || !jd.edge) continue;
@@ -838,6 +1020,11 @@ class MjcfParser {
   }
 
   std::string file_;
+  fs::path model_dir_;  // canonical folder of the main model: includes resolve from and stay inside it
+  std::map<const tinyxml2::XMLDocument*, std::string> doc_file_;
+  std::map<const tinyxml2::XMLDocument*, std::vector<std::string>> doc_chain_;  // canonical files that include it
+  std::vector<std::unique_ptr<tinyxml2::XMLDocument>> documents_;  // included files
+  std::map<const XMLElement*, const XMLElement*> include_root_;
   const ImportOptions& options_;
   ImportResult& out_;
   Warnings warnings_;
@@ -854,11 +1041,13 @@ class MjcfParser {
   std::map<std::string, std::array<float, 4>> material_rgba_;
   std::vector<MaterialSpec> materials_;
   std::set<std::string> link_names_, joint_names_;
-  std::map<int, int> parent_of_link_;
   std::map<int, std::optional<io::InertialDesc>> pending_inertial_;
   std::map<int, std::vector<ShapeSpec>> geom_mass_shapes_;
   std::map<std::string, std::pair<Real, Real>> springs_;  // joint -> (stiffness, springref)
   std::vector<RobotActuator> actuators_;
+  std::set<int> body_links_;            // links that are MJCF bodies (not chain frames)
+  std::map<int, int> body_parent_;      // body link -> its parent body's link (0: the world)
+  std::vector<std::array<int, 2>> excluded_links_;  // <exclude body1 body2>
   int site_count_ = 0;
   io::MeshCache mesh_cache_;
   std::map<const TriangleMesh*, int> visual_mesh_index_;

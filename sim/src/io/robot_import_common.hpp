@@ -7,6 +7,7 @@
 // - mesh files, cached, into collision hulls, with a box when a mesh cannot be used.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -24,12 +25,14 @@ class XMLElement;
 
 namespace sim::io {
 
-// Collects warnings as "file:line: <element>: what".
+// Collects warnings as "file:line: <element>: what", each once (an MJCF default's attribute is
+// read by every element of its class but is one line of the file).
 class Warnings {
  public:
   explicit Warnings(std::vector<std::string>& out) : out_(&out) {}
   void add(const std::string& file, int line, std::string_view element, std::string_view what) const {
-    out_->push_back(format_error(file, line, element, what));
+    std::string w = format_error(file, line, element, what);
+    if (std::find(out_->begin(), out_->end(), w) == out_->end()) out_->push_back(std::move(w));
   }
 
  private:

@@ -160,8 +160,9 @@ class SceneParser {
     const std::string key = fs::weakly_canonical(fs::path(path), ec).generic_string();
     for (const std::string& open : include_stack_)
       if (open == key) e.fail_attribute("file", in_quotes(path) + " includes itself");
-    auto text = io::read_text_file(path);
-    if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
+    std::string why;
+    auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
+    if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path) + " (" + why + ")");
     include_stack_.push_back(key);
     parse_document(*text, path, depth + 1, /*included=*/true);
     include_stack_.pop_back();
@@ -230,7 +231,7 @@ class SceneParser {
   ParsedShape parse_shape(const XMLElement* el, const std::string& file, bool in_body,
                           const ShapeDefaults& defaults) {
     const std::string_view type = el->Name();
-    std::vector<std::string_view> allowed = attribute_list({"material", "thickness"}, true);
+    std::vector<std::string_view> allowed = attribute_list({"material", "thickness", "contype", "conaffinity"}, true);
     if (in_body) allowed.push_back("density");
     if (type == "plane") {
       if (in_body)
@@ -243,6 +244,8 @@ class SceneParser {
       if (type == "cylinder") allowed.push_back("segments");
     } else if (type == "box") {
       allowed.insert(allowed.end(), {"half_extents", "size"});
+    } else if (type == "ellipsoid") {
+      allowed.push_back("radii");
     } else if (type == "convex") {
       allowed.insert(allowed.end(), {"vertices", "file", "scale"});
     } else if (type == "mesh") {
@@ -250,7 +253,7 @@ class SceneParser {
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
-                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, convex or mesh)");
+                      "> (expected " + (in_body ? "" : "plane, ") + "sphere, capsule, cylinder, box, ellipsoid, convex or mesh)");
     }
     XmlElement e(el, file, std::move(allowed));
     no_children(e);
@@ -283,8 +286,10 @@ class SceneParser {
       if (auto l = e.real("length", range)) s.half_length = *l / 2;
       if (type == "capsule") {
         s.type = ShapeType::Capsule;
+      } else if (!e.has("segments")) {
+        s.type = ShapeType::Cylinder;  // the exact cylinder
       } else {
-        const int segments = e.integer("segments", 3).value_or(16);
+        const int segments = *e.integer("segments", 3);
         if (segments > 1024) e.fail_attribute("segments", "must be at most 1024");
         s.type = ShapeType::ConvexMesh;
         s.vertices = io::cylinder_vertices(s.radius, s.half_length, segments);
@@ -294,6 +299,11 @@ class SceneParser {
       e.exactly_one_of({"half_extents", "size"});
       if (auto h = e.vec3("half_extents", Range::Positive)) s.half_extents = *h;
       if (auto z = e.vec3("size", Range::Positive)) s.half_extents = *z / 2;
+    } else if (type == "ellipsoid") {
+      s.type = ShapeType::Ellipsoid;
+      const auto radii = e.vec3("radii", Range::Positive);
+      if (!radii) e.fail("missing required attribute 'radii'");
+      s.half_extents = *radii;
     } else if (type == "convex") {
       s.type = ShapeType::ConvexMesh;
       e.exactly_one_of({"vertices", "file"});
@@ -351,6 +361,9 @@ class SceneParser {
     }
     s.thickness = e.real_or("thickness", defaults.thickness, Range::NonNegative);
     s.density = e.real_or("density", defaults.density, Range::Positive);
+    // Collision filter bits (MuJoCo's rule): 0 .. 2^31 - 1.
+    if (auto t = e.integer("contype", 0)) s.contype = static_cast<std::uint32_t>(*t);
+    if (auto a = e.integer("conaffinity", 0)) s.conaffinity = static_cast<std::uint32_t>(*a);
     if (auto m = e.text("material")) out.material = name_ref(e, "material", *m);
     else out.material = defaults.material;
     return out;
@@ -723,7 +736,9 @@ class SceneParser {
     }
     r.base = e.pose();
     r.base.rot.normalize();
-    r.fixed_base = e.boolean("fixed_base").value_or(true);
+    // URDF: the root link is pinned unless fixed_base="false"; MJCF files say themselves what is
+    // welded to the world, and fixed_base="true" pins a top-level free-joint body.
+    r.fixed_base = e.boolean("fixed_base").value_or(r.format == "urdf");
     r.self_collision = e.boolean("self_collision").value_or(true);
     r.prefix = e.text("prefix").value_or("");
     r.density = e.real_or("density", r.density, Range::Positive);
@@ -781,6 +796,11 @@ class SceneParser {
     r.body_count = static_cast<int>(spec_.bodies.size()) - r.first_body;
     r.joint_count = static_cast<int>(spec_.joints.size()) - r.first_joint;
     r.warnings = robot.warnings;
+    r.no_collision_pairs = robot.no_collision_body_pairs;
+    r.has_timestep = robot.has_timestep;
+    r.file_dt = robot.scene.dt;
+    r.has_gravity = robot.has_gravity;
+    r.file_gravity = robot.scene.gravity;
 
     // Names and material references as if the parts had been written out here.
     for (int m = r.first_material; m < r.first_material + r.material_count; ++m)

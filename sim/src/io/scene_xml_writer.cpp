@@ -285,7 +285,7 @@ class Writer {
     attr("file", r.file);
     attr("format", r.format);
     pose(r.base, /*joint_frame=*/true);  // read as a pose, then normalised once more
-    if (!r.fixed_base) attr("fixed_base", "false");
+    if (r.fixed_base != (r.format == "urdf")) attr("fixed_base", r.fixed_base ? "true" : "false");  // default per format
     if (!r.self_collision) attr("self_collision", "false");
     if (!r.prefix.empty()) attr("prefix", r.prefix);
     if (r.density != Real(1000)) attr("density", number(r.density));
@@ -377,6 +377,8 @@ class Writer {
       case ShapeType::Capsule: open("capsule", indent); break;
       case ShapeType::Box: open("box", indent); break;
       case ShapeType::ConvexMesh: open(mesh ? "mesh" : segments ? "cylinder" : "convex", indent); break;
+      case ShapeType::Cylinder: open("cylinder", indent); break;
+      case ShapeType::Ellipsoid: open("ellipsoid", indent); break;
     }
     pose(s.local);
     switch (s.type) {
@@ -387,6 +389,11 @@ class Writer {
         attr("half_length", number(s.half_length));
         break;
       case ShapeType::Box: attr("half_extents", numbers(s.half_extents)); break;
+      case ShapeType::Cylinder:  // no segments: the exact cylinder
+        attr("radius", number(s.radius));
+        attr("half_length", number(s.half_length));
+        break;
+      case ShapeType::Ellipsoid: attr("radii", numbers(s.half_extents)); break;
       case ShapeType::ConvexMesh:
         if (segments) {
           attr("radius", number(s.radius));
@@ -410,6 +417,8 @@ class Writer {
     }
     material_attr(s.material);
     if (s.thickness != 0) attr("thickness", number(s.thickness));
+    if (s.contype != 1) attr("contype", std::to_string(s.contype));
+    if (s.conaffinity != 1) attr("conaffinity", std::to_string(s.conaffinity));
     if (in_body && s.density != Real(1000)) attr("density", number(s.density));
     out_ += "/>\n";
   }
@@ -561,7 +570,8 @@ bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.rot.co
 bool same_shape(const ShapeSpec& a, const ShapeSpec& b) {
   return a.type == b.type && same_pose(a.local, b.local) && a.radius == b.radius && a.half_length == b.half_length &&
          a.half_extents == b.half_extents && a.vertices == b.vertices && a.triangles == b.triangles &&
-         a.material == b.material && a.thickness == b.thickness && a.density == b.density;
+         a.material == b.material && a.thickness == b.thickness && a.density == b.density &&
+         a.contype == b.contype && a.conaffinity == b.conaffinity;
 }
 
 // What of a body differs between the spec and the file read back ("" when nothing).

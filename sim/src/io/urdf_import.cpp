@@ -62,6 +62,9 @@ class UrdfParser {
       const std::string_view name = c->Name();
       if (name == "link" || name == "material") continue;
       if (name == "joint") parse_joint(c);
+      else if (name == "transmission")
+        warn_element(c, "transmissions are ignored: joint drives come from the <robot> element (drive, stiffness, "
+                        "damping) or the joint's own <drive> override");
       else warn_element(c, "unsupported element, skipped");
     }
     if (desc_.links.empty()) io::fail_at(file_, root->GetLineNum(), "robot", "the robot has no <link>");
@@ -266,8 +269,9 @@ class UrdfParser {
         s.half_length = g.half_length;
         break;
       case RobotVisual::Geometry::Cylinder:
-        s.type = ShapeType::ConvexMesh;
-        s.vertices = io::cylinder_vertices(g.radius, g.half_length, options_.cylinder_segments);
+        s.type = ShapeType::Cylinder;
+        s.radius = g.radius;
+        s.half_length = g.half_length;
         break;
       case RobotVisual::Geometry::Mesh: {
         std::string error;
@@ -392,7 +396,7 @@ class UrdfParser {
   struct PendingJoint {
     JointDesc desc;
     std::string parent, child;
-    SourceLocation parent_at, child_at;
+    SourceLocation parent_at, child_at, mimic_at;
   };
 
   void parse_joint(const XMLElement* e) {
@@ -459,6 +463,7 @@ class UrdfParser {
       } else if (n == "mimic") {
         ca.warn_unknown({"joint", "multiplier", "offset"}, warnings_);
         info.mimic = true;
+        p.mimic_at = ca.location();
         info.mimic_joint = ca.required_text("joint");
         info.multiplier = ca.real_or("multiplier", 1);
         info.offset = ca.real_or("offset", 0);
@@ -506,9 +511,15 @@ class UrdfParser {
       p.desc.info.parent_link = p.parent;
       p.desc.info.child_link = p.child;
       if (p.desc.info.mimic && !joint_names_.count(p.desc.info.mimic_joint))
-        warnings_.add(p.desc.info.source.file, p.desc.info.source.line, "mimic",
+        warnings_.add(p.mimic_at.file, p.mimic_at.line, "mimic",
                       "joint " + in_quotes(p.desc.info.name) + " mimics unknown joint " +
                           in_quotes(p.desc.info.mimic_joint));
+      else if (p.desc.info.mimic)
+        warnings_.add(p.mimic_at.file, p.mimic_at.line, "mimic",
+                      "joint " + in_quotes(p.desc.info.name) + " = " + io::number_text(p.desc.info.multiplier) +
+                          " x " + in_quotes(p.desc.info.mimic_joint) + " + " + io::number_text(p.desc.info.offset) +
+                          " is not enforced (no coupling constraint): the joint gets no position drive and moves "
+                          "with contacts and gravity within its limits");
       desc_.joints.push_back(std::move(p.desc));
     }
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -130,13 +131,49 @@ void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string&
   fail_at(file, doc.ErrorLineNum(), element, what);
 }
 
-std::optional<std::string> read_text_file(const std::string& path) {
+std::optional<std::string> read_text_file(const std::string& path, std::uintmax_t max_bytes, std::string& why) {
+  // Checked before opening: open() itself blocks on a FIFO, and a device has no end.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    why = "no such file";
+    return std::nullopt;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    why = "not a regular file";
+    return std::nullopt;
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+  if (!in) {
+    why = "cannot be opened";
+    return std::nullopt;
+  }
+  // Read at most max_bytes + 1 (the file may have grown since it was measured).
+  std::string text;
+  char buffer[1 << 16];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+      return std::nullopt;
+    }
+  }
+  if (in.bad()) {
+    why = "read error";
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::string why;
+  return read_text_file(path, kMaxTextFileBytes, why);
 }
 
 const tinyxml2::XMLElement* parse_root(tinyxml2::XMLDocument& doc, const std::string& text, const std::string& file,

@@ -6,6 +6,7 @@
 // tinyxml2 syntax error into a ParseError, listing child elements.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,8 +45,13 @@ bool parse_real(std::string_view text, double& out);
 // Decimal integer; false if malformed or out of range.
 bool parse_int(std::string_view text, long long& out);
 
-// A whole file's bytes; nullopt if it cannot be opened or read.
+// Largest file read_text_file accepts [bytes]: a description, scene or include is far smaller.
+constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t(256) << 20;
+// A whole file's bytes; nullopt if it cannot be opened or read, is not a regular file (a FIFO
+// would block in open(), /dev/zero never ends) or is larger than kMaxTextFileBytes.
 std::optional<std::string> read_text_file(const std::string& path);
+// The same with the reason when it fails ("is not a regular file", "is larger than ...").
+std::optional<std::string> read_text_file(const std::string& path, std::uintmax_t max_bytes, std::string& why);
 // Throws ParseError for a tinyxml2 parse failure ("file:line: <element>: XML syntax error: ...").
 [[noreturn]] void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string& file);
 // Parses `text` (the contents of `file`) into `doc` and returns its root element, which must be

@@ -24,7 +24,7 @@
 namespace sim {
 
 inline constexpr Real kArmijoFraction = Real(1e-4);  // σ of the sufficient-decrease test
-inline constexpr Real kMinStep = Real(1) / 64;       // smallest t the line search tries
+inline constexpr Real kMinStep = Real(1) / 16;       // smallest t the line search tries
 
 // Fills the residual fields of `t` (normal, friction, bilateral, momentum, complementarity,
 // position_error_max, velocity_error_max, merit). Returns false if any row value, residual, multiplier or g is not finite
