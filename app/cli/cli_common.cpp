@@ -92,6 +92,18 @@ sim::Result<std::string> resolve_scene(const std::string& name) {
   return sim::Error{"no scene '" + name + "' (not a file; tried:" + tried + ")"};
 }
 
+bool is_shipped_asset(const std::string& path) {
+  std::error_code ec;
+  const fs::path file = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  for (const fs::path& dir : scene_dirs()) {
+    const fs::path root = fs::weakly_canonical(dir.parent_path(), ec);
+    if (ec || root.empty()) continue;
+    const auto [end, _] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+    if (end == root.end()) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> shipped_scenes() {
   std::vector<std::string> names;
   std::error_code ec;

@@ -28,6 +28,9 @@ sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector
 
 // "arch" -> <scenes dir>/arch.xml; a path is used as is. Errors name what was tried.
 sim::Result<std::string> resolve_scene(const std::string& name_or_path);
+// True when `path` lies inside the shipped assets (the scene folders' parent: assets/ of the
+// source tree, share/coulomb of an install, $COULOMB_ASSETS): the app never writes there.
+bool is_shipped_asset(const std::string& path);
 // All shipped scenes (sorted by name).
 std::vector<std::string> shipped_scenes();
 

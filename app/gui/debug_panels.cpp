@@ -1,6 +1,7 @@
 #include "gui/debug_panels.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <backends/imgui_impl_vulkan.h>
 
 #include <algorithm>
@@ -123,7 +124,7 @@ void DebugPanels::prepare(VkCommandBuffer cmd) {
 }
 
 PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solver, double dt, float width,
-                              float height, float scale, ui::TeleopPanelView* teleop, ui::FrictionPanelView* friction) {
+                              float height, float scale, ui::TeleopPanelView* teleop, const ViewerPanels& viewer) {
   PanelEdits edits;
   if (!ready_) return edits;
   ImGui::SetCurrentContext(context_);
@@ -168,13 +169,29 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     st.forces_teleop_session = s.teleop.session;
   }
 
+  // Queued input (imgui_input_queue.hpp): what is left goes to the next frame.
+  const bool had_input = !input_.empty();
+  input_.apply(io);
+  if (had_input) settle_frames_ = 2;
+  else if (settle_frames_ > 0) --settle_frames_;
+
   ImGui_ImplVulkan_NewFrame();
   ImGui::NewFrame();
   const float margin = 8.0f;
   const float column = 340.0f;
+  const float top = margin, bottom = std::max(margin, height - margin);
+  rects_.clear();
 
-  ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
+  const bool joints_shown =
+      !st.joints.joints.empty() && s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count();
+  const bool teleop_shown = teleop && teleop->available;  // scenes without a robot get no Teleop panel
+  // Left column: Stats, Solver, History, Contact forces. Right: View, Convergence, Joints, Teleop, SDF baker.
+  PanelColumn left(margin, top, bottom, column, 2 + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0), rects_);
+  PanelColumn right(std::max(margin, width - column - margin), top, bottom, column,
+                    1 + (viewer.view ? 1 : 0) + (joints_shown ? 1 : 0) + (teleop_shown ? 1 : 0) + (s.model ? 1 : 0),
+                    rects_);
+
+  left.place(200, false);
   ui::StatsView stats;
   if (s.model) {
     stats.bodies = s.model->body_count;
@@ -186,72 +203,84 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   stats.sim_time = s.state.time;
   stats.real_time_factor = s.real_time_factor;
   ui::stats_panel(stats);
+  left.placed("Stats");
 
-  ImGui::SetNextWindowPos(ImVec2(margin, margin + 210), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(column, 300), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  left.place(300, true);
   st.solver.options = solver;
   st.solver.dt = static_cast<float>(dt);
   if (ui::solver_panel(st.solver)) {
     if (st.solver.dt != static_cast<float>(dt)) edits.dt = st.solver.dt;
     else edits.solver = st.solver.options;
   }
+  left.placed("Solver");
 
-  ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), margin), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(column, 280), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (viewer.history) {
+    left.place(260, true);
+    edits.history = ui::history_panel(*viewer.history);
+    left.placed("History");
+  }
+  if (st.forces) {
+    left.place(200, true);
+    ui::contact_force_panel(*st.forces);
+    left.placed("Contact forces");
+  }
+
+  if (viewer.view) {
+    right.place(300, true);
+    edits.view = ui::view_panel(*viewer.view);
+    right.placed("View");
+  }
+  right.place(280, true);
   st.convergence.trace = s.stepped ? &s.workspace.trace : nullptr;
   st.convergence.history = &st.convergence_history;
   ui::convergence_panel(st.convergence);
+  right.placed("Convergence");
 
-  if (!st.joints.joints.empty() && s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count()) {
+  if (joints_shown) {
     for (std::size_t i = 0; i < st.joints.joints.size(); ++i) {
       const std::vector<sim::Real> p = sim::chain_positions(*s.model, s.state, {st.joints.joints[i]});
       st.joints.position[i] = p.empty() ? 0.0f : static_cast<float>(p.front());
     }
-    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), margin + 290), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 220), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    right.place(220, true);
     const int changed = ui::joint_panel(st.joints);
     if (changed >= 0) {
       edits.joint = st.joints.joints[static_cast<std::size_t>(changed)];
       edits.joint_target = st.joints.target[static_cast<std::size_t>(changed)];
     }
+    right.placed("Joints");
+  }
+  if (teleop_shown) {
+    right.place(260, true);
+    teleop->finger_forces = st.forces.get();
+    edits.teleop = ui::teleop_panel(*teleop);
+    right.placed("Teleop");
+    ui::teleop_hint_bar(*teleop);  // bottom centre, takes no input
   }
   if (s.model) {
-    ImGui::SetNextWindowPos(ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin)),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 330), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    right.place(330, true);
     const SdfBakerEdits sdf = st.sdf_baker.frame(s);
     edits.sdf_apply = sdf.apply;
     edits.sdf_slice = sdf.slice;
+    right.placed("SDF baker");
   }
-  if (st.forces) {
-    ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 200 - margin)), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 200), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    ui::contact_force_panel(*st.forces);
+  if (viewer.shortcuts && viewer.help_open && *viewer.help_open) {
+    ui::help_overlay(*viewer.shortcuts, viewer.help_open);
+    if (const ImGuiWindow* w = ImGui::FindWindowByName("Help: shortcuts (F1 closes)"))
+      rects_.push_back(PanelRect{"Help", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   }
-  if (teleop && teleop->available) {  // scenes without a robot get no Teleop panel
-    // Collapsed, its title bar just above the SDF baker's (both open upwards over the scene).
-    const float title_bar = ImGui::GetFrameHeight() + 4.0f;
-    ImGui::SetNextWindowPos(
-        ImVec2(std::max(margin, width - column - margin), std::max(margin, height - 330 - margin - title_bar)),
-        ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 260), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    teleop->finger_forces = st.forces.get();
-    edits.teleop = ui::teleop_panel(*teleop);
-    ui::teleop_hint_bar(*teleop);
-  }
-  if (friction) {
+  if (ui::FrictionPanelView* friction = viewer.friction) {
     ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 440 - margin)), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(column, 230), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     edits.friction = ui::friction_panel(*friction);
+    if (const ImGuiWindow* w = ImGui::FindWindowByName("Friction"))  // takes the clicks over it
+      rects_.push_back(PanelRect{"Friction", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   }
   ImGui::Render();
+  // Popups (a combo's list) reach outside their panel: they take clicks too.
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && !w->Hidden && (w->Flags & ImGuiWindowFlags_Popup))
+      rects_.push_back(PanelRect{w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   return edits;
 }
 
@@ -266,6 +295,18 @@ bool DebugPanels::wants_mouse() const {
   if (!ready_) return false;
   ImGui::SetCurrentContext(context_);
   return ImGui::GetIO().WantCaptureMouse;
+}
+
+bool DebugPanels::hit(float x, float y) const {
+  for (const PanelRect& r : rects_)
+    if (r.contains(x, y)) return true;
+  return false;
+}
+
+const PanelRect* DebugPanels::panel(const std::string& name) const {
+  for (const PanelRect& r : rects_)
+    if (r.name == name) return &r;
+  return nullptr;
 }
 
 bool DebugPanels::wants_keyboard() const {

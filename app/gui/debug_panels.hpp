@@ -11,13 +11,19 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
+#include "gui/imgui_input_queue.hpp"
+#include "gui/panel_layout.hpp"
 #include "gui/sdf_baker_controller.hpp"
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
 #include "ui/friction_panel.hpp"
+#include "ui/help_overlay.hpp"
+#include "ui/history_panel.hpp"
 #include "ui/teleop_panel.hpp"
+#include "ui/view_panel.hpp"
 
 struct ImGuiContext;
 struct ImGuiIO;
@@ -37,6 +43,17 @@ struct PanelEdits {
   // apply through the document (a recompile), and the slice overlay's axis and position.
   std::optional<SdfApply> sdf_apply;
   std::optional<std::pair<int, float>> sdf_slice;
+  ui::HistoryPanelEdits history;              // the History panel (scrubber, keyframes)
+  ui::ViewPanelEdits view;                    // the View panel (display, camera, recording)
+};
+
+// The viewer's own panels, filled by the viewport (null: not shown).
+struct ViewerPanels {
+  ui::HistoryPanelView* history = nullptr;
+  ui::ViewPanelView* view = nullptr;
+  const std::vector<ui::ShortcutRow>* shortcuts = nullptr;  // the F1 overlay's rows
+  bool* help_open = nullptr;                                // F1 overlay shown; its close button clears it
+  ui::FrictionPanelView* friction = nullptr;                // the Friction panel's view (null: no panel)
 };
 
 class DebugPanels {
@@ -60,14 +77,24 @@ class DebugPanels {
   // Builds the panels for this frame. `solver`, `dt`: the document's values (what the Solver
   // panel shows). `width`, `height`: logical size; `scale`: device pixels per logical pixel.
   // `teleop`: the Teleop panel's view (filled by the caller; null: no Teleop panel); its finger
-  // force history is set here. `friction`: the Friction panel's view (null: no Friction panel).
+  // force history is set here.
   PanelEdits build(const Snapshot& snapshot, const sim::SolverOptions& solver, double dt, float width, float height,
-                   float scale, ui::TeleopPanelView* teleop = nullptr, ui::FrictionPanelView* friction = nullptr);
+                   float scale, ui::TeleopPanelView* teleop = nullptr, const ViewerPanels& viewer = {});
   // Inside the render pass, after build().
   void record(VkCommandBuffer cmd);
 
   bool wants_mouse() const;
   bool wants_keyboard() const;
+
+  // Input (imgui_input_queue.hpp): the viewport queues Qt's events here; build() applies them.
+  ImGuiInputQueue& input() { return input_; }
+  // True when queued input is left for the next frame (the viewport asks for one).
+  bool wants_frame() const { return !input_.empty() || settle_frames_ > 0; }
+  // Whether the point (logical pixels) is on a panel or popup drawn in the last frame.
+  bool hit(float x, float y) const;
+  // The docked panels of the last frame (panel_layout.hpp).
+  const std::vector<PanelRect>& panel_rects() const { return rects_; }
+  const PanelRect* panel(const std::string& name) const;
 
  private:
   struct State;  // panel histories and views
@@ -79,6 +106,9 @@ class DebugPanels {
   int font_state_ = 0;        // 0: not uploaded, then frames since the upload was recorded
   int image_count_ = 2;
   std::unique_ptr<State> state_;
+  ImGuiInputQueue input_;
+  int settle_frames_ = 0;              // frames still drawn after input (ImGui reacts a frame late)
+  std::vector<PanelRect> rects_;
 };
 
 }  // namespace coulomb::gui

@@ -58,6 +58,21 @@ GrabForce grab_force(const sim::Model& model, const sim::State& state, const Gra
   const sim::Real omega = static_cast<sim::Real>(kTwoPi * grab.frequency_hz);
   sim::Mat3 m_eff;
   sim::Vec3 velocity;
+  if (grab.kind == Grab::Body && grab.rotate) {
+    const int b = grab.index;
+    out.point = state.body_position(b);
+    const sim::Quat r = state.body_rotation(b);
+    const sim::Mat3 rot = r.toRotationMatrix();
+    const sim::Vec3 inertia = model.body_inv_inertia[static_cast<std::size_t>(b)].cwiseInverse();
+    const sim::Mat3 inertia_world = rot * inertia.asDiagonal() * rot.transpose();
+    sim::Quat delta = grab.target_rotation * r.conjugate();
+    if (delta.w() < 0) delta.coeffs() *= -1;  // the short way round
+    const Eigen::AngleAxis<sim::Real> aa(delta.normalized());
+    const sim::Vec3 theta = aa.angle() * aa.axis();
+    out.torque = inertia_world * (omega * omega * theta - 2 * omega * state.body_angular_velocity(b));
+    if (!out.torque.allFinite()) out.torque.setZero();
+    return out;
+  }
   if (grab.kind == Grab::Body) {
     out.point = grab_point(model, state, grab);
     m_eff = effective_mass_matrix(model, state, grab.index, out.point);
@@ -84,7 +99,7 @@ void apply_grab(const sim::Model& model, const sim::State& state, const Grab& gr
     if (static_cast<int>(control.body_wrench.size()) != model.body_count) return;
     sim::Vec6& w = control.body_wrench[static_cast<std::size_t>(grab.index)];
     w.head<3>() += f.force;
-    w.tail<3>() += (f.point - state.body_position(grab.index)).cross(f.force);
+    w.tail<3>() += (f.point - state.body_position(grab.index)).cross(f.force) + f.torque;
   } else {
     if (static_cast<int>(control.particle_force.size()) != model.particle_count) return;
     control.particle_force[static_cast<std::size_t>(grab.index)] += f.force;

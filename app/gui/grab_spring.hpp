@@ -8,6 +8,13 @@
 //
 // with r the grab point relative to the centre of mass, p and v_p its world position and velocity,
 // ω = 2π f (f = 5 Hz by default). The force acts at p: wrench (F, r × F) on the body.
+//
+// Ctrl+right drag turns a body instead (MuJoCo's rotational perturbation): an angular spring
+// towards a target orientation R*, critically damped and scaled by the world inertia,
+//
+//   θ = log(R* Rᵀ)  (rotation vector, world)     τ = I_w (ω² θ − 2 ω ω_b)
+//
+// with no force (the centre of mass is left to the other forces).
 // No Qt here.
 #pragma once
 
@@ -23,6 +30,8 @@ struct Grab {
   sim::Vec3 local_point = sim::Vec3::Zero();  // bodies: grab point in the com frame [m]
   sim::Vec3 target = sim::Vec3::Zero();    // world [m]
   double frequency_hz = 5.0;               // spring frequency f (ω = 2π f)
+  bool rotate = false;                     // bodies: the angular spring to target_rotation
+  sim::Quat target_rotation = sim::Quat::Identity();  // world orientation of the com frame
   bool active() const { return kind != None && index >= 0; }
 };
 
@@ -30,6 +39,7 @@ struct GrabForce {
   sim::Vec3 point = sim::Vec3::Zero();     // grab point, world [m]
   sim::Vec3 force = sim::Vec3::Zero();     // force on the body at the point, world [N]
   sim::Real effective_mass = 0;            // along the spring direction [kg]
+  sim::Vec3 torque = sim::Vec3::Zero();    // rotational perturbation: torque on the body, world [N m]
 };
 
 // The effective mass matrix M_eff at a world point of a body (zero for fixed bodies).

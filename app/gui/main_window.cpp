@@ -4,6 +4,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -26,6 +31,7 @@
 #include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/teleop_driver.hpp"
+#include "gui/viewer_controller.hpp"
 #include "gui/viewport_window.hpp"
 
 namespace coulomb::gui {
@@ -90,8 +96,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   central_->setObjectName(QStringLiteral("viewport"));
   setCentralWidget(central_);
 
+  setAcceptDrops(true);
+  viewer_ = new ViewerController(*this, *document_, *runner_, viewport_, *settings_);
+  connect(viewer_, &ViewerController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
   build_actions();
   build_menus();
+  viewer_->refresh_shortcuts();
   build_docks();
   build_status_bar();
 
@@ -301,7 +311,8 @@ void MainWindow::build_actions() {
   connect(panels, &QAction::toggled, this, [this](bool on) {
     if (viewport_) viewport_->set_panels_visible(on);
   });
-  QAction* screenshot = make("save_screenshot", tr("Save &screenshot…"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+  // Ctrl+P as in MuJoCo's simulate (Ctrl+Shift+S is Save As).
+  QAction* screenshot = make("save_screenshot", tr("Save &screenshot…"), QKeySequence(QStringLiteral("Ctrl+P")));
   connect(screenshot, &QAction::triggered, this, [this] { save_screenshot(QString()); });
   QAction* reset_camera = make("reset_camera", tr("Reset &camera"), QKeySequence(QStringLiteral("Home")));
   connect(reset_camera, &QAction::triggered, this, [this] {
@@ -382,6 +393,7 @@ void MainWindow::build_menus() {
   tools->addSeparator();
   tools->addAction(action("frame_selected"));
   tools->addAction(action("reset_camera"));
+  viewer_->add_to_menus(simulation, view);
   view->addSeparator();
   view->addAction(tools->toggleViewAction());
   rebuild_recent_menu();
@@ -537,8 +549,10 @@ bool MainWindow::save() {
 bool MainWindow::save_as(const QString& requested) {
   QString path = requested;
   if (path.isEmpty()) {
-    const QString start = document_->path().isEmpty() ? settings_->value(QStringLiteral("files/last_dir")).toString()
-                                                      : document_->path();
+    // A user folder, never the shipped assets (viewer_controller.hpp).
+    const QString name = QFileInfo(document_->display_name()).completeBaseName();
+    const QString start = QDir(viewer_->scene_folder()).filePath((name.isEmpty() ? QStringLiteral("scene") : name) +
+                                                                 QStringLiteral(".xml"));
     path = QFileDialog::getSaveFileName(this, tr("Save scene as"), start, tr("Scenes (*.xml)"));
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".xml");
@@ -551,6 +565,7 @@ bool MainWindow::save_as(const QString& requested) {
   add_recent(QFileInfo(path).absoluteFilePath());
   settings_->setValue(QStringLiteral("files/last_scene"), QFileInfo(path).absoluteFilePath());
   settings_->setValue(QStringLiteral("files/last_dir"), QFileInfo(path).absolutePath());
+  settings_->setValue(QStringLiteral("files/last_save_dir"), QFileInfo(path).absolutePath());
   statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
   return true;
 }
@@ -660,9 +675,14 @@ bool MainWindow::save_screenshot(const QString& requested) {
   }
   QString path = requested;
   if (path.isEmpty()) {
-    const QString dir = settings_->value(QStringLiteral("files/last_dir")).toString();
-    path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), dir, tr("PNG images (*.png)"));
+    const QString name = document_->has_scene() ? QFileInfo(document_->display_name()).completeBaseName() : QStringLiteral("coulomb");
+    const QString start = QDir(viewer_->screenshot_folder())
+                              .filePath(name + QStringLiteral("-") +
+                                        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
+                                        QStringLiteral(".png"));
+    path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), start, tr("PNG images (*.png)"));
     if (path.isEmpty()) return false;
+    settings_->setValue(QStringLiteral("files/last_screenshot_dir"), QFileInfo(path).absolutePath());
   }
   if (!image.save(path, "PNG")) {
     report_error(tr("Cannot save a screenshot"), tr("%1: cannot write the image").arg(path));
@@ -672,4 +692,38 @@ bool MainWindow::save_screenshot(const QString& requested) {
   return true;
 }
 
+namespace {
+
+// The first local file among the dragged URLs that Coulomb opens (scene, URDF or MJCF: .xml, .urdf).
+QString droppable_file(const QMimeData* mime) {
+  if (!mime || !mime->hasUrls()) return {};
+  for (const QUrl& url : mime->urls()) {
+    if (!url.isLocalFile()) continue;
+    const QFileInfo info(url.toLocalFile());
+    const QString suffix = info.suffix().toLower();
+    if (info.isFile() && (suffix == QLatin1String("xml") || suffix == QLatin1String("urdf") || suffix == QLatin1String("mjcf")))
+      return info.absoluteFilePath();
+  }
+  return {};
+}
+
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!droppable_file(event->mimeData()).isEmpty()) event->acceptProposedAction();
+  else event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = droppable_file(event->mimeData());
+  if (path.isEmpty()) {
+    event->ignore();
+    return;
+  }
+  event->acceptProposedAction();
+  // Opened after the drop returns (the source application is not kept waiting on a dialog).
+  QTimer::singleShot(0, this, [this, path] { open_scene(path); });
+}
+
 }  // namespace coulomb::gui
+

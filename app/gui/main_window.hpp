@@ -29,6 +29,7 @@ class SceneDocument;
 class SceneTreePanel;
 class SimRunner;
 class TeleopDriver;
+class ViewerController;
 class ViewportWindow;
 
 struct MainWindowOptions {
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   SimRunner& runner() { return *runner_; }
   ViewportWindow* viewport() { return viewport_; }   // null without Vulkan
   TeleopDriver& teleop() { return *teleop_; }
+  ViewerController& viewer() { return *viewer_; }  // help, display, keyframes, recording, folders
   PropertyPanel& properties() { return *properties_; }
   SceneTreePanel& scene_tree() { return *tree_; }
   ItemRef selection() const { return selection_; }
@@ -72,6 +74,9 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Drag and drop of a scene, URDF or MJCF file (anywhere on the window) opens it.
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void build_actions();
@@ -95,6 +100,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<SimRunner> runner_;
   std::unique_ptr<SceneDocument> document_;
   TeleopDriver* teleop_ = nullptr;     // child QObject
+  ViewerController* viewer_ = nullptr; // child QObject
   MainWindowOptions options_;
   ViewportWindow* viewport_ = nullptr;
   QWidget* central_ = nullptr;

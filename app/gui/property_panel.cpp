@@ -228,6 +228,14 @@ void PropertyPanel::refresh_live(const Snapshot& s) {
                                         .arg(inertia.z(), 0, 'g', 4)
                                   : tr("fixed (infinite mass)\n");
     text += tr("centre of mass at %1 %2 %3 m, speed %4 m/s").arg(x.x(), 0, 'f', 4).arg(x.y(), 0, 'f', 4).arg(x.z(), 0, 'f', 4).arg(v.norm(), 0, 'g', 4);
+    // The mass editor reads -1 for "computed from the shapes": it shows the computed value.
+    for (const Row& row : rows_)
+      if (row.info.key.name == "mass")
+        if (auto* box = qobject_cast<QDoubleSpinBox*>(row.editor)) {
+          const QString computed = m.body_inv_mass[b] > 0 ? tr("computed: %1 kg").arg(1.0 / m.body_inv_mass[b], 0, 'g', 5)
+                                                           : tr("computed (fixed body)");
+          if (box->specialValueText() != computed) box->setSpecialValueText(computed);
+        }
   } else if (item_.kind == ItemKind::Joint && i >= 0 && i < static_cast<int>(s.workspace.joint_force.size())) {
     text = tr("constraint force |λ| %1").arg(s.workspace.joint_force[static_cast<std::size_t>(i)], 0, 'g', 5);
   } else if (item_.kind == ItemKind::Particle && i >= 0 && i < m.particle_count) {

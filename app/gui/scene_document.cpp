@@ -66,6 +66,20 @@ class SpecCommand : public QUndoCommand {
   std::shared_ptr<const sim::Model> validated_;
 };
 
+// The scene's keyframes before and after (saving, deleting one); the model is not touched.
+class KeyframesCommand : public QUndoCommand {
+ public:
+  KeyframesCommand(SceneDocument& document, std::vector<sim::KeyframeSpec> before, std::vector<sim::KeyframeSpec> after,
+                   const QString& text)
+      : QUndoCommand(text), document_(document), before_(std::move(before)), after_(std::move(after)) {}
+  void undo() override { document_.apply_keyframes(before_); }
+  void redo() override { document_.apply_keyframes(after_); }
+
+ private:
+  SceneDocument& document_;
+  std::vector<sim::KeyframeSpec> before_, after_;
+};
+
 }  // namespace
 
 SceneDocument::SceneDocument(SimRunner& runner, QObject* parent) : QObject(parent), runner_(runner) {
@@ -306,6 +320,17 @@ void SceneDocument::apply_spec(const sim::SceneSpec& spec, const std::vector<std
   spec_ = spec;
   runner_.replace_model(std::make_shared<const sim::SceneSpec>(spec_), std::move(model), restart_bodies);
   emit structure_changed();
+}
+
+bool SceneDocument::set_keyframes(std::vector<sim::KeyframeSpec> keyframes, const QString& text) {
+  if (!has_scene_) return false;
+  undo_.push(new KeyframesCommand(*this, spec_.keyframes, std::move(keyframes), text));
+  return true;
+}
+
+void SceneDocument::apply_keyframes(const std::vector<sim::KeyframeSpec>& keyframes) {
+  spec_.keyframes = keyframes;
+  emit keyframes_changed();
 }
 
 }  // namespace coulomb::gui

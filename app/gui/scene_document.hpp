@@ -68,12 +68,17 @@ class SceneDocument : public QObject {
   // (the SDF baker panel bakes into the cache first, so the recompile reads it back).
   bool set_shape_sdf(int model_shape, double voxel_size, double band, QString* error = nullptr);
 
+  // ---- keyframes (the scene's <keyframe> elements) ----------------------------------------------
+  // Replaces the scene's keyframes as one undoable edit (no recompile: they are data).
+  bool set_keyframes(std::vector<sim::KeyframeSpec> keyframes, const QString& text);
+
   // ---- used by the undo commands ------------------------------------------------------------------
   // `compiled`: the model of the resulting spec when the caller has it already (the push of a
   // validated edit), else null and compiled here when the edit needs a new model.
   void apply_property(const PropertyKey& key, const PropertyValue& value, std::shared_ptr<const sim::Model> compiled);
   void apply_spec(const sim::SceneSpec& spec, const std::vector<std::string>& restart_bodies,
                   std::shared_ptr<const sim::Model> compiled);
+  void apply_keyframes(const std::vector<sim::KeyframeSpec>& keyframes);
 
  signals:
   void scene_opened();                          // a different scene: rebuild views
@@ -81,6 +86,7 @@ class SceneDocument : public QObject {
   void property_changed(const coulomb::gui::PropertyKey& key);  // a value changed (edit, undo, redo)
   void modified_changed(bool modified);
   void path_changed(const QString& path);
+  void keyframes_changed();                     // saved, deleted, undone (not on open: scene_opened)
 
  private:
   // Validates a candidate spec with compile_model; returns the model or sets `error`.

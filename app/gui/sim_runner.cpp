@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gui/state_history.hpp"
 #include "gui/state_remap.hpp"
 #include "sim/compile.hpp"
 
@@ -37,6 +38,8 @@ struct SimRunner::Core {
   std::string message;
   PoseHook pose_hook;
   TeleopSession teleop;
+  StateHistory history;
+  long history_cursor = -1;    // the history entry the state was set from; -1: the newest
 
   // Pacing: the wall time at which the simulation time `anchor_sim` is due.
   Clock::time_point anchor_wall{};
@@ -75,6 +78,35 @@ struct SimRunner::Core {
     real_time_factor = 0;
     anchor(Clock::now());
     teleop.rebind(*model, state);  // a running teleoperation starts again from the initial pose
+    restart_history();
+  }
+
+  // Another model: the recorded states belong to the old one.
+  void restart_history() {
+    history.clear();
+    history_cursor = -1;
+    history.push(state, control);
+  }
+
+  // After a step or a jump: resuming from a shown state drops the states after it.
+  void record_history() {
+    if (history_cursor >= 0) history.truncate_after(static_cast<std::size_t>(history_cursor));
+    history_cursor = -1;
+    history.push(state, control);
+  }
+
+  // Continue from a given state (history, keyframe): the warm start of another state does not apply.
+  void jump_to(const sim::State& s, const std::vector<sim::Real>& target, const std::vector<sim::Real>& target_velocity) {
+    state = s;
+    if (target.size() == control.joint_target.size()) control.joint_target = target;
+    if (target_velocity.size() == control.joint_target_velocity.size()) control.joint_target_velocity = target_velocity;
+    workspace = sim::Workspace{};
+    report = sim::StepReport{};
+    stepped = false;
+    message.clear();
+    steps_pending = 0;
+    anchor(Clock::now());
+    teleop.rebind(*model, state);
   }
 
   // Applies a teleoperation request at once (IK with dt = 0), so a paused simulation shows it.
@@ -142,6 +174,7 @@ void SimRunner::replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::s
       c.stepped = false;
     }
     c.teleop.rebind(*c.model, c.state);
+    c.restart_history();
     // The grabbed body may be gone or renumbered.
     if (c.grab.kind == Grab::Body && c.grab.index >= c.model->body_count) c.grab = Grab{};
     if (c.grab.kind == Grab::Particle && c.grab.index >= c.model->particle_count) c.grab = Grab{};
@@ -181,6 +214,7 @@ void SimRunner::patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey ke
     c.spec = spec;
     c.model = std::move(model);
     c.teleop.rebind(*c.model, c.state);
+    c.restart_history();
     ++c.model_version;
     ++c.parameter_version;
     return true;
@@ -248,6 +282,52 @@ void SimRunner::set_pose_hook(PoseHook hook) {
   });
 }
 
+void SimRunner::seek_history(long index) {
+  playing_requested_.store(false, std::memory_order_release);
+  submit([index](Core& c) {
+    if (!c.has_model() || c.history.empty()) return false;
+    const long last = static_cast<long>(c.history.size()) - 1;
+    const long i = std::clamp(index, 0L, last);
+    const HistoryEntry& e = c.history.at(static_cast<std::size_t>(i));
+    c.playing = false;
+    c.jump_to(e.state, e.joint_target, e.joint_target_velocity);
+    c.history_cursor = i == last ? -1 : i;
+    return true;
+  });
+}
+
+void SimRunner::history_step(long delta) {
+  playing_requested_.store(false, std::memory_order_release);
+  submit([delta](Core& c) {
+    if (!c.has_model() || c.history.empty()) return false;
+    const long from = c.history_cursor >= 0 ? c.history_cursor : static_cast<long>(c.history.size()) - 1;
+    const long last = static_cast<long>(c.history.size()) - 1;
+    const long i = std::clamp(from + delta, 0L, last);
+    const HistoryEntry& e = c.history.at(static_cast<std::size_t>(i));
+    c.playing = false;
+    c.jump_to(e.state, e.joint_target, e.joint_target_velocity);
+    c.history_cursor = i == last ? -1 : i;
+    return true;
+  });
+}
+
+void SimRunner::set_history_budget(std::size_t bytes) {
+  submit([bytes](Core& c) {
+    c.history.set_budget(bytes);
+    c.history_cursor = std::min<long>(c.history_cursor, static_cast<long>(c.history.size()) - 1);
+    return true;
+  });
+}
+
+void SimRunner::restore(const sim::State& state, const sim::Control& control) {
+  submit([state, control](Core& c) {
+    if (!c.has_model() || state.q.size() != c.state.q.size() || state.u.size() != c.state.u.size()) return false;
+    c.jump_to(state, control.joint_target, control.joint_target_velocity);
+    c.record_history();
+    return true;
+  });
+}
+
 void SimRunner::set_teleop(const TeleopSetup& setup) {
   submit([setup](Core& c) {
     if (!setup.valid() || !c.has_model()) {
@@ -303,14 +383,9 @@ void SimRunner::publish(Core& c) {
   s.scene_version = c.scene_version;
   s.model_version = c.model_version;
   s.parameter_version = c.parameter_version;
-  s.state.q = c.state.q;  // assignments reuse the slot's capacity: no allocation once warm
-  s.state.u = c.state.u;
-  s.state.time = c.state.time;
-  s.state.step_index = c.state.step_index;
-  s.state.joint_position = c.state.joint_position;  // the whole State: a snapshot continues bit for bit
-  s.state.warm_start.contact_key = c.state.warm_start.contact_key;
-  s.state.warm_start.contact_lambda = c.state.warm_start.contact_lambda;
-  s.state.warm_start.row_lambda = c.state.warm_start.row_lambda;
+  // The whole State (joint angles and warm start too: keyframes and the history's hashes read
+  // it); member-wise assignments reuse the slot's capacity, so no allocation once warm.
+  s.state = c.state;
   s.workspace.contacts.contacts = c.workspace.contacts.contacts;
   s.workspace.contact_normal_force = c.workspace.contact_normal_force;
   s.workspace.contact_friction_force = c.workspace.contact_friction_force;
@@ -334,6 +409,14 @@ void SimRunner::publish(Core& c) {
   s.message = c.message;
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
+  s.joint_target = c.control.joint_target;
+  s.history.size = c.history.size();
+  s.history.cursor = c.history_cursor;
+  s.history.first_time = c.history.empty() ? 0.0 : static_cast<double>(c.history.at(0).state.time);
+  s.history.last_time = c.history.empty() ? 0.0 : static_cast<double>(c.history.at(c.history.size() - 1).state.time);
+  s.history.bytes = c.history.bytes();
+  s.history.budget = c.history.budget();
+  s.history.capacity = c.history.capacity();
   s.published = Clock::now();
   // Poses first, so that a frame that sees this snapshot finds them in the renderer's buffer.
   if (c.pose_hook && c.model) c.pose_hook(*c.model, c.state, s.sequence);
@@ -386,6 +469,7 @@ void SimRunner::thread_main() {
         stepping_.store(false, std::memory_order_release);
 
         c.stepped = true;
+        if (c.report.ok()) c.record_history();
         const double ms = std::chrono::duration<double, std::milli>(end - start).count();
         c.ms_per_step = c.ms_per_step > 0 ? 0.8 * c.ms_per_step + 0.2 * ms : ms;
         if (c.steps_pending > 0) --c.steps_pending;

@@ -60,6 +60,16 @@ class SimRunner {
   // Teleoperation (teleop_session.hpp): starts driving `setup` from the current pose (an invalid
   // setup stops it); the held velocity command; a jump of the target (gizmo); the gripper. The
   // session survives edits and resets by name and stops when another scene is loaded.
+  // History (state_history.hpp): every step's state is recorded. seek_history shows the state at
+  // `index` (0: the oldest; clamped) and pauses there; playing or stepping resumes from it and
+  // drops the states after it. history_step moves the shown state by `delta` (from the newest
+  // when none is shown). The budget bounds the ring's memory.
+  void seek_history(long index);
+  void history_step(long delta);
+  void set_history_budget(std::size_t bytes);
+  // Continues from `state` and `control` (a restored keyframe): a jump, recorded in the history.
+  void restore(const sim::State& state, const sim::Control& control);
+
   void set_teleop(const TeleopSetup& setup);
   void set_teleop_command(const sim::TeleopCommand& command);
   void set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation);

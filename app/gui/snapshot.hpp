@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gui/teleop_session.hpp"
 #include "sim/model.hpp"
@@ -16,6 +17,17 @@
 #include "sim/step.hpp"
 
 namespace coulomb::gui {
+
+// The history scrubber's ring (state_history.hpp) as the UI sees it.
+struct HistoryStatus {
+  std::size_t size = 0;        // states held (0: none)
+  long cursor = -1;            // the state shown: an index into them; -1: the newest (live)
+  double first_time = 0;       // simulated time of the oldest and the newest state [s]
+  double last_time = 0;
+  std::size_t bytes = 0;       // memory the states hold now, and the budget [bytes]
+  std::size_t budget = 0;
+  std::size_t capacity = 0;    // states the budget holds
+};
 
 struct Snapshot {
   std::uint64_t sequence = 0;              // increases with every publish (0: nothing yet)
@@ -36,6 +48,8 @@ struct Snapshot {
   double max_residual = 0;                 // largest final residual of the last step (normal, friction, bilateral)
   std::string message;                     // why the simulation paused itself (divergence), else empty
   TeleopStatus teleop;                     // the teleoperation session (active: driving)
+  std::vector<sim::Real> joint_target;     // the drive targets the next step uses (keyframes save them)
+  HistoryStatus history;
   std::chrono::steady_clock::time_point published{};
 };
 

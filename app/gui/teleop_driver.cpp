@@ -175,8 +175,15 @@ void TeleopDriver::send_command(bool force) {
 
 void TeleopDriver::poll() {
   pad_connected_ = gamepad_.poll(pad_);
-  if (!enabled_) return;
   const Snapshot& s = runner_.current();
+  // Another scene was opened: the end effector chosen and the message about the old one go, on
+  // or off (the Teleop panel shows the new scene's default at once).
+  if (snapshot_ready(s) && s.scene_version != seen_scene_) {
+    seen_scene_ = s.scene_version;
+    chosen_body_ = -1;
+    message_.clear();
+  }
+  if (!enabled_) return;
   // Another scene was opened: drive its robot (the chosen body belonged to the old one).
   if (snapshot_ready(s) && s.scene_version != session_scene_) {
     chosen_body_ = -1;

@@ -93,6 +93,7 @@ class TeleopDriver : public QObject {
   mutable std::chrono::steady_clock::time_point warning_until_{};
   mutable std::string warning_;
   std::uint64_t session_scene_ = 0;
+  std::uint64_t seen_scene_ = 0;       // the scene poll() last saw (chosen body and message belong to it)
   TeleopSpeeds speeds_;
   HeldKeys keys_{};
   GamepadState pad_;

@@ -14,6 +14,7 @@
 #include "gui/marker_lines.hpp"
 #include "gui/picking.hpp"
 #include "gui/teleop_driver.hpp"
+#include "gui/video_recorder.hpp"
 #include "render/orbit_camera.hpp"
 #include "render/render_context.hpp"
 #include "render/scene_renderer.hpp"
@@ -103,6 +104,10 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       w.framed_scene_version_ = snap.scene_version;
       w.reset_camera();
     }
+    // Tracking: the camera's target rides on the body (the offset the user panned to is kept).
+    if (draw_scene && w.tracked_body_ >= 0 && w.tracked_body_ < snap.model->body_count &&
+        static_cast<int>(snap.state.q.size()) == snap.model->coord_count())
+      w.camera_.target = snap.state.body_position(w.tracked_body_) + w.track_offset_;
     const render::OrbitCamera camera = to_render(w.camera_);
     if (draw_scene) {
       // Normally the simulation thread already wrote this state (the bridge skips it then); after
@@ -113,6 +118,9 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.write_poses = false;  // poses come from the simulation through the pose sink
       input.selected_body = w.selected_body();
       input.overlays = w.overlays_;
+      input.shadows = w.render_settings_.shadows;
+      input.wireframe = w.render_settings_.wireframe;
+      input.transparent = w.render_settings_.transparent;
       if (w.overlays_.any() && snap.stepped &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
         render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
@@ -135,10 +143,15 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       const sim::SolverOptions solver = w.solver_source_ ? w.solver_source_() : snap.model->solver;
       const double dt = w.dt_source_ ? w.dt_source_() : double(snap.model->dt);
       if (w.teleop_) w.teleop_->fill_panel_view(snap, teleop_view_);
-      if (w.friction_fill_) w.friction_fill_(friction_view_, snap.stepped ? &snap.workspace : nullptr);
+      w.fill_viewer_views(snap);
+      const bool help_was_open = w.help_open_;
+      ViewerPanels viewer{&w.history_view_, &w.view_view_, &w.shortcuts_, &w.help_open_};
+      if (w.friction_fill_) {
+        w.friction_fill_(friction_view_, snap.stepped ? &snap.workspace : nullptr);
+        viewer.friction = &friction_view_;
+      }
       const PanelEdits edits = panels_->build(snap, solver, dt, float(w.width()), float(w.height()),
-                                              float(w.devicePixelRatio()), w.teleop_ ? &teleop_view_ : nullptr,
-                                              w.friction_fill_ ? &friction_view_ : nullptr);
+                                              float(w.devicePixelRatio()), w.teleop_ ? &teleop_view_ : nullptr, viewer);
       if (edits.friction.any() && w.friction_apply_) {
         const ui::FrictionPanelEdits friction = edits.friction;
         QTimer::singleShot(0, window_, [window = window_, friction] {
@@ -168,6 +181,12 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         w.overlays_.sdf_slice_position = edits.sdf_slice->second;
         w.requestUpdate();
       }
+      if (edits.history.any() || edits.view.any()) {
+        const ui::HistoryPanelEdits history = edits.history;
+        const ui::ViewPanelEdits view = edits.view;
+        QTimer::singleShot(0, window, [window, history, view] { window->apply_viewer_edits(history, view); });
+      }
+      if (help_was_open && !w.help_open_) QTimer::singleShot(0, window, [window] { emit window->help_toggled(false); });
       if (edits.sdf_apply) {
         const SdfApply apply = *edits.sdf_apply;
         QTimer::singleShot(0, window, [window, apply] {
@@ -211,8 +230,20 @@ class ViewportRenderer : public QVulkanWindowRenderer {
     vk->vkCmdEndRenderPass(cmd);
     ++w.frames_;
     w.frameReady();
-    // Keep drawing while something moves; otherwise the main window asks for frames on change.
-    if (snap.playing || w.grab_.active() || w.drag_ != ViewportWindow::Drag::None) w.requestUpdate();
+    // Render frame rate over the last second (or more, at a few frames per second).
+    ++w.fps_frames_;
+    const auto now = std::chrono::steady_clock::now();
+    const double since = std::chrono::duration<double>(now - w.fps_since_).count();
+    if (since >= 1.0) {
+      w.render_fps_ = double(w.fps_frames_) / since;
+      w.fps_frames_ = 0;
+      w.fps_since_ = now;
+    }
+    // Keep drawing while something moves or input waits for the panels; otherwise the main
+    // window asks for frames on change.
+    if (snap.playing || w.grab_.active() || w.drag_ != ViewportWindow::Drag::None || w.tracked_body_ >= 0 ||
+        (panels && panels_->wants_frame()) || (w.recorder_ && w.recorder_->recording()))
+      w.requestUpdate();
   }
 
  private:
@@ -354,24 +385,35 @@ void ViewportWindow::set_panels_visible(bool visible) {
 
 bool ViewportWindow::panels_take_mouse(QMouseEvent* event) {
   if (!panels_ || !panels_->ready() || !panels_visible_) return false;
-  ImGuiIO& io = panels_->io();
-  io.MousePos = ImVec2(float(event->position().x()), float(event->position().y()));
-  const Qt::MouseButtons buttons = event->buttons();
-  io.MouseDown[0] = buttons & Qt::LeftButton;
-  io.MouseDown[1] = buttons & Qt::RightButton;
-  io.MouseDown[2] = buttons & Qt::MiddleButton;
-  io.KeyCtrl = event->modifiers() & Qt::ControlModifier;
-  io.KeyShift = event->modifiers() & Qt::ShiftModifier;
-  io.KeyAlt = event->modifiers() & Qt::AltModifier;
-  requestUpdate();  // hover and clicks need a frame
-  // A drag the camera started stays the camera's; one that starts over a panel is the panel's.
+  ImGuiInputQueue& queue = panels_->input();
+  const float x = float(event->position().x()), y = float(event->position().y());
+  const Qt::KeyboardModifiers mods = event->modifiers();
+  queue.modifiers(mods & Qt::ControlModifier, mods & Qt::ShiftModifier, mods & Qt::AltModifier);
+  queue.mouse_position(x, y);
+  requestUpdate();  // hover and clicks need a frame, paused or not
+  // A drag the camera started stays the camera's; a press on a panel or an open popup (a combo's
+  // list) is the panels' until every button is up. (Not ImGui's WantCaptureMouse: with queued
+  // input it describes where the mouse was at the last frame, not where this press is.)
   if (drag_ != Drag::None) return false;
-  return panels_->wants_mouse();
+  const QEvent::Type type = event->type();
+  const bool press = type == QEvent::MouseButtonPress || type == QEvent::MouseButtonDblClick;
+  if (press && panels_->hit(x, y)) panel_buttons_ = true;
+  if (!panel_buttons_) return panels_->hit(x, y);
+  int button = -1;
+  switch (event->button()) {
+    case Qt::LeftButton: button = 0; break;
+    case Qt::RightButton: button = 1; break;
+    case Qt::MiddleButton: button = 2; break;
+    default: break;
+  }
+  if (button >= 0 && press) queue.mouse_button(button, true);
+  if (button >= 0 && type == QEvent::MouseButtonRelease) queue.mouse_button(button, false);
+  if (event->buttons() == Qt::NoButton && type == QEvent::MouseButtonRelease) panel_buttons_ = false;
+  return true;
 }
 
 bool ViewportWindow::panels_take_key(QKeyEvent* event, bool down) {
   if (!panels_ || !panels_->ready() || !panels_visible_) return false;
-  ImGuiIO& io = panels_->io();
   int key = -1;
   switch (event->key()) {
     case Qt::Key_Tab: key = ImGuiKey_Tab; break;
@@ -394,17 +436,17 @@ bool ViewportWindow::panels_take_key(QKeyEvent* event, bool down) {
     case Qt::Key_Z: key = ImGuiKey_Z; break;
     default: break;
   }
-  io.KeyCtrl = event->modifiers() & Qt::ControlModifier;
-  io.KeyShift = event->modifiers() & Qt::ShiftModifier;
-  io.KeyAlt = event->modifiers() & Qt::AltModifier;
+  ImGuiInputQueue& queue = panels_->input();
+  const Qt::KeyboardModifiers mods = event->modifiers();
+  queue.modifiers(mods & Qt::ControlModifier, mods & Qt::ShiftModifier, mods & Qt::AltModifier);
   if (!panels_->wants_keyboard()) {
-    if (key >= 0) io.KeysDown[key] = false;
+    if (key >= 0 && !down) queue.key(key, false);  // a key pressed into a field is released there
     return false;
   }
-  if (key >= 0) io.KeysDown[key] = down;
+  if (key >= 0) queue.key(key, down);
   if (down)
     for (const QChar c : event->text())
-      if (c.isPrint()) io.AddInputCharacter(c.unicode());
+      if (c.isPrint()) queue.character(c.unicode());
   requestUpdate();
   return true;
 }
@@ -414,7 +456,24 @@ void ViewportWindow::mousePressEvent(QMouseEvent* event) {
   last_mouse_ = event->position();
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
-  if (event->button() == Qt::LeftButton && ctrl) {
+  if (event->button() == Qt::RightButton && ctrl) {
+    // Rotational perturbation: an angular spring towards an orientation the drag turns.
+    const Snapshot& s = runner_.current();
+    drag_ = Drag::None;
+    if (!s.model) return;
+    Ray ray;
+    camera_.pixel_ray(last_mouse_.x(), last_mouse_.y(), width(), height(), ray.origin, ray.direction);
+    const PickHit hit = pick(*s.model, s.state, ray);
+    if (hit.kind != PickHit::Body || !s.model->body_is_dynamic(hit.index)) return;
+    grab_ = Grab{};
+    grab_.kind = Grab::Body;
+    grab_.index = hit.index;
+    grab_.rotate = true;
+    grab_.target_rotation = s.state.body_rotation(hit.index);
+    grab_.target = s.state.body_position(hit.index);
+    runner_.set_grab(grab_);
+    drag_ = Drag::Rotate;
+  } else if (event->button() == Qt::LeftButton && ctrl) {
     const Snapshot& s = runner_.current();
     drag_ = Drag::None;
     if (!s.model) return;
@@ -464,13 +523,22 @@ void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
       grab_.target = camera_.point_on_view_plane(p.x(), p.y(), width(), height(), grab_plane_point_);
       runner_.set_grab(grab_);
       break;
+    case Drag::Rotate: {
+      // One viewport height of drag turns by π: left/right about the screen's up, up/down about its right.
+      const double k = 3.14159265358979 / std::max(height(), 1);
+      const sim::Quat yaw(Eigen::AngleAxis<sim::Real>(sim::Real(d.x() * k), camera_.up()));
+      const sim::Quat pitch(Eigen::AngleAxis<sim::Real>(sim::Real(d.y() * k), camera_.right()));
+      grab_.target_rotation = (yaw * pitch * grab_.target_rotation).normalized();
+      runner_.set_grab(grab_);
+      break;
+    }
   }
   requestUpdate();
 }
 
 void ViewportWindow::mouseReleaseEvent(QMouseEvent* event) {
   if (panels_take_mouse(event)) return;
-  if (drag_ == Drag::Grab) release_grab();
+  if (drag_ == Drag::Grab || drag_ == Drag::Rotate) release_grab();
   if (drag_ == Drag::Gizmo && teleop_) teleop_->gizmo_release();
   if (event->buttons() == Qt::NoButton) drag_ = Drag::None;
   requestUpdate();
@@ -493,8 +561,9 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void ViewportWindow::wheelEvent(QWheelEvent* event) {
   const QPoint degrees = event->angleDelta() / 8;
-  if (panels_ && panels_->ready() && panels_visible_ && panels_->wants_mouse()) {
-    panels_->io().MouseWheel += float(degrees.y()) / 15.0f;
+  if (panels_ && panels_->ready() && panels_visible_ &&
+      panels_->hit(float(event->position().x()), float(event->position().y()))) {
+    panels_->input().mouse_wheel(float(degrees.y()) / 15.0f);
     requestUpdate();
     return;
   }
@@ -515,6 +584,7 @@ void ViewportWindow::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_R: emit command(QStringLiteral("reset")); break;
     case Qt::Key_F: emit command(QStringLiteral("frame")); break;
     case Qt::Key_T: emit command(QStringLiteral("teleop")); break;
+    case Qt::Key_F1: emit command(QStringLiteral("help")); break;
     default: QVulkanWindow::keyPressEvent(event); return;
   }
   event->accept();
@@ -534,6 +604,117 @@ void ViewportWindow::keyReleaseEvent(QKeyEvent* event) {
 void ViewportWindow::focusOutEvent(QFocusEvent* event) {
   if (teleop_) teleop_->release_keys();
   QVulkanWindow::focusOutEvent(event);
+}
+
+void ViewportWindow::set_render_settings(const RenderSettings& settings) {
+  const bool changed = settings.wireframe != render_settings_.wireframe ||
+                       settings.transparent != render_settings_.transparent || settings.shadows != render_settings_.shadows;
+  render_settings_ = settings;
+  if (changed) emit render_settings_changed(settings);
+  requestUpdate();
+}
+
+void ViewportWindow::set_help_open(bool open) {
+  help_open_ = open;
+  requestUpdate();
+}
+
+void ViewportWindow::track_body(int body) {
+  const Snapshot& s = runner_.current();
+  tracked_body_ = -1;
+  if (body >= 0 && s.model && body < s.model->body_count && static_cast<int>(s.state.q.size()) == s.model->coord_count()) {
+    tracked_body_ = body;
+    track_offset_ = camera_.target - s.state.body_position(body);
+  }
+  requestUpdate();
+}
+
+void ViewportWindow::snap_view(ui::SnapView view) {
+  const Snapshot& s = runner_.current();
+  constexpr double kHalfPi = 1.5707963267948966;
+  switch (view) {
+    case ui::SnapView::None: return;
+    case ui::SnapView::Top: camera_.yaw = -kHalfPi; camera_.pitch = kHalfPi - 1e-3; break;    // looking down, x right
+    case ui::SnapView::Side: camera_.yaw = -kHalfPi; camera_.pitch = 0; break;                // along +y, x right
+    case ui::SnapView::Front: camera_.yaw = 0; camera_.pitch = 0; break;                      // along -x, y right
+    case ui::SnapView::Gripper: {
+      // Level with the driven point, from the side and close: the fingertips' height over what
+      // is below them reads directly.
+      if (!s.teleop.active) return;
+      camera_.pitch = 0.05;
+      camera_.target = s.teleop.effector_position;
+      camera_.distance = 0.45;
+      if (tracked_body_ >= 0) track_offset_ = camera_.target - s.state.body_position(tracked_body_);
+      requestUpdate();
+      return;
+    }
+  }
+  if (s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count()) {
+    const render::Bounds b = render::scene_bounds(*s.model, s.state.q);
+    if (!b.empty()) {
+      const glm::vec3 c = b.centre();
+      camera_.frame(sim::Vec3(c.x, c.y, c.z), 0.5 * double(glm::length(b.size())));
+    }
+  }
+  if (tracked_body_ >= 0 && s.model && tracked_body_ < s.model->body_count)
+    track_offset_ = camera_.target - s.state.body_position(tracked_body_);
+  requestUpdate();
+}
+
+void ViewportWindow::fill_viewer_views(const Snapshot& s) {
+  HistoryStatus h = s.history;
+  history_view_.size = h.size;
+  history_view_.capacity = h.capacity;
+  history_view_.cursor = h.cursor;
+  history_view_.first_time = h.first_time;
+  history_view_.last_time = h.last_time;
+  history_view_.bytes = h.bytes;
+  history_view_.budget = h.budget;
+  ui::ViewPanelView& v = view_view_;
+  v.render_fps = float(render_fps_);
+  v.wireframe = render_settings_.wireframe;
+  v.transparent = render_settings_.transparent;
+  v.shadows = render_settings_.shadows;
+  v.msaa_choices.clear();
+  for (int c : supportedSampleCounts()) v.msaa_choices.push_back(c);
+  v.msaa_active = sampleCountFlagBits();
+  v.tracked_body = tracked_body_;
+  if (s.model && v.bodies.size() != static_cast<std::size_t>(s.model->body_count)) v.bodies = s.model->body_name;
+  else if (s.model && !v.bodies.empty() && v.bodies.front() != s.model->body_name.front()) v.bodies = s.model->body_name;
+  v.has_gripper = s.teleop.active;
+  v.mp4_available = !VideoRecorder::ffmpeg().isEmpty();
+  if (recorder_) {
+    v.recording = recorder_->recording();
+    v.encoding = recorder_->encoding();
+    v.frames_written = recorder_->frames_written();
+    v.frames_planned = recorder_->frames_planned();
+    v.encode_progress = float(recorder_->encode_progress());
+    v.record_status = recorder_->status().toStdString();
+  }
+}
+
+void ViewportWindow::apply_viewer_edits(const ui::HistoryPanelEdits& h, const ui::ViewPanelEdits& v) {
+  if (h.seek) runner_.seek_history(*h.seek);
+  if (h.step != 0) runner_.history_step(h.step);
+  if (h.budget) runner_.set_history_budget(*h.budget);
+  if (h.save_keyframe) emit keyframe_save_requested(QString::fromStdString(*h.save_keyframe));
+  if (h.restore_keyframe >= 0) emit keyframe_restore_requested(h.restore_keyframe);
+  if (h.delete_keyframe >= 0) emit keyframe_delete_requested(h.delete_keyframe);
+  RenderSettings r = render_settings_;
+  if (v.wireframe) r.wireframe = *v.wireframe;
+  if (v.transparent) r.transparent = *v.transparent;
+  if (v.shadows) r.shadows = *v.shadows;
+  set_render_settings(r);
+  if (v.msaa) {
+    view_view_.msaa = *v.msaa;
+    emit msaa_requested(*v.msaa);
+  }
+  if (v.track_body) track_body(*v.track_body);
+  if (v.snap != ui::SnapView::None) snap_view(v.snap);
+  if (v.mp4) view_view_.mp4 = *v.mp4;
+  if (v.start_recording) emit record_requested(true, view_view_.record_seconds, view_view_.mp4);
+  if (v.stop_recording) emit record_requested(false, 0, false);
+  requestUpdate();
 }
 
 QImage ViewportWindow::screenshot() {

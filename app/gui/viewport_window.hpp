@@ -8,10 +8,16 @@
 // spring (grab_spring.hpp), drawn as a line. Keys Space, S, R, F, T emit commands for the main
 // window's actions (which also own the shortcuts). While teleoperation is on (teleop_driver.hpp)
 // the teleoperation keys go to the driver and a left drag on the target gizmo moves the target.
+// Ctrl+right drag turns the body under the cursor (rotational perturbation). F1 shows every
+// shortcut. Mouse and key events for the ImGui panels are queued (imgui_input_queue.hpp) and each
+// asks for a frame, so a quick click on a panel is never lost, paused or not. The viewer's own
+// panels (History, View) and their state live here: render switches, camera snaps and tracking,
+// the frame rate, recording (video_recorder.hpp) and the history scrubber's requests.
 #pragma once
 
 #include <QImage>
 #include <QVulkanWindow>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -22,11 +28,22 @@
 #include "gui/sim_runner.hpp"
 #include "ui/friction_panel.hpp"
 #include "render/frame_input.hpp"
+#include "ui/help_overlay.hpp"
+#include "ui/history_panel.hpp"
+#include "ui/view_panel.hpp"
 
 namespace coulomb::gui {
 
 class DebugPanels;
 class TeleopDriver;
+class VideoRecorder;
+
+// Display switches of the scene (View panel), for slow machines and for seeing inside.
+struct RenderSettings {
+  bool wireframe = false;     // triangle edges only
+  bool transparent = false;   // shapes drawn see-through
+  bool shadows = true;
+};
 
 class ViewportWindow : public QVulkanWindow {
   Q_OBJECT
@@ -73,6 +90,27 @@ class ViewportWindow : public QVulkanWindow {
     friction_apply_ = std::move(apply);
   }
 
+  // ---- viewer (MuJoCo simulate parity) -----------------------------------------------------------
+  const RenderSettings& render_settings() const { return render_settings_; }
+  void set_render_settings(const RenderSettings& settings);
+  // The F1 overlay and its rows (the main window's actions with their keys, the mouse, teleop).
+  void set_help_open(bool open);
+  bool help_open() const { return help_open_; }
+  void set_shortcuts(std::vector<ui::ShortcutRow> rows) { shortcuts_ = std::move(rows); }
+  // Camera: a snapped view of the scene (top, side, front) or of the teleoperated gripper from the
+  // side at its height (fingertips over the table visible); tracking keeps the camera's target on
+  // a body as it moves (-1: none).
+  void snap_view(ui::SnapView view);
+  void track_body(int body);
+  int tracked_body() const { return tracked_body_; }
+  double render_fps() const { return render_fps_; }
+  // Recording (owned by the main window; null: none), the scene's keyframe names, the
+  // anti-aliasing the user chose (applies when the viewport is next created) and the one in use.
+  void set_recorder(VideoRecorder* recorder) { recorder_ = recorder; }
+  void set_keyframe_names(std::vector<std::string> names) { history_view_.keyframes = std::move(names); requestUpdate(); }
+  void set_msaa_choice(int samples) { view_view_.msaa = samples; }
+  DebugPanels* panels() const { return panels_; }  // null until the renderer has a device
+
   // The next frame as shown on screen, read back (QVulkanWindow::grab() hands over the
   // swapchain's bytes as RGBA: with a BGRA swapchain red and blue come back swapped, and are
   // swapped back here). Null when the window cannot grab.
@@ -90,6 +128,14 @@ class ViewportWindow : public QVulkanWindow {
   void dt_edited(double dt);
   // The SDF baker panel's Apply: new grid parameters for model shape `shape` (baked already).
   void sdf_apply_requested(int shape, double voxel_size, double band);
+  // The History panel's keyframe buttons; the View panel's recording and quality choices.
+  void keyframe_save_requested(const QString& name);
+  void keyframe_restore_requested(int index);
+  void keyframe_delete_requested(int index);
+  void record_requested(bool start, int seconds, bool mp4);
+  void msaa_requested(int samples);
+  void help_toggled(bool open);
+  void render_settings_changed(const coulomb::gui::RenderSettings& settings);
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -103,11 +149,14 @@ class ViewportWindow : public QVulkanWindow {
 
  private:
   friend class ViewportRenderer;
-  enum class Drag { None, Orbit, Pan, Grab, Gizmo };
+  enum class Drag { None, Orbit, Pan, Grab, Rotate, Gizmo };
   void release_grab();
   // Forwards the event to the ImGui panels; true when they take it (the camera leaves it).
   bool panels_take_mouse(QMouseEvent* event);
   bool panels_take_key(QKeyEvent* event, bool down);
+  // The History and View panels' edits (the frame that built them has ended).
+  void apply_viewer_edits(const ui::HistoryPanelEdits& history, const ui::ViewPanelEdits& view);
+  void fill_viewer_views(const Snapshot& snapshot);
 
   SimRunner& runner_;
   std::shared_ptr<PoseBridge> bridge_;
@@ -130,6 +179,19 @@ class ViewportWindow : public QVulkanWindow {
   std::function<void(const ui::FrictionPanelEdits&)> friction_apply_;
   QString render_error_;
   std::uint64_t frames_ = 0;
+  // Viewer state.
+  RenderSettings render_settings_;
+  bool help_open_ = false;
+  std::vector<ui::ShortcutRow> shortcuts_;
+  ui::HistoryPanelView history_view_;
+  ui::ViewPanelView view_view_;
+  int tracked_body_ = -1;
+  sim::Vec3 track_offset_ = sim::Vec3::Zero();   // camera target − tracked body position
+  VideoRecorder* recorder_ = nullptr;
+  bool panel_buttons_ = false;                   // a press went to the panels: until all buttons are up
+  double render_fps_ = 0;
+  std::uint64_t fps_frames_ = 0;
+  std::chrono::steady_clock::time_point fps_since_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace coulomb::gui

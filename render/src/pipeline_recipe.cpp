@@ -34,7 +34,7 @@ sim::Result<VkPipeline> PipelineRecipe::build(VkDevice device, VkPipelineLayout 
   }
 
   auto raster = vk_init<VkPipelineRasterizationStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
-  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.polygonMode = polygon_mode;
   raster.cullMode = cull;
   raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   raster.lineWidth = 1.0f;
@@ -60,11 +60,21 @@ sim::Result<VkPipeline> PipelineRecipe::build(VkDevice device, VkPipelineLayout 
     blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
     blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
   }
+  if (constant_alpha > 0) {
+    blend_attachment.blendEnable = VK_TRUE;
+    blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_CONSTANT_ALPHA;
+    blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA;
+    blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
+    blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;  // the target stays opaque
+    blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+  }
   blend_attachment.colorWriteMask =
       VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   auto blend = vk_init<VkPipelineColorBlendStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
   blend.attachmentCount = has_color ? 1 : 0;
   blend.pAttachments = &blend_attachment;
+  for (float& c : blend.blendConstants) c = constant_alpha;
   const VkDynamicState dynamic_states[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
   auto dynamic = vk_init<VkPipelineDynamicStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO);
   dynamic.dynamicStateCount = fixed_viewport > 0 ? 0 : 2;

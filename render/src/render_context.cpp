@@ -41,6 +41,9 @@ RenderContext describe_context(VkInstance instance, VkPhysicalDevice physical_de
   c.queue = queue;
   vkGetPhysicalDeviceProperties(physical_device, &c.properties);
   vkGetPhysicalDeviceMemoryProperties(physical_device, &c.memory_properties);
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(physical_device, &supported);
+  c.fill_mode_non_solid = supported.fillModeNonSolid == VK_TRUE;
   return c;
 }
 
@@ -259,7 +262,11 @@ sim::Result<std::unique_ptr<HeadlessContext>> create_headless_context(const Head
   queue_info.queueFamilyIndex = static_cast<std::uint32_t>(best_family);
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  VkPhysicalDeviceFeatures features_enabled{};  // the renderer needs no optional feature
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(c.physical_device, &supported);
+  VkPhysicalDeviceFeatures features_enabled{};  // only wireframe drawing, where the device has it
+  features_enabled.fillModeNonSolid = supported.fillModeNonSolid;
+  c.fill_mode_non_solid = supported.fillModeNonSolid == VK_TRUE;
   auto device_info = vk_init<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;

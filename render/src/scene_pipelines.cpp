@@ -110,7 +110,22 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
   PipelineRecipe top_fill = top_line;
   top_fill.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 
+  // Display switches: the shapes' edges only (cull none: back edges too), and the shapes at 35 %
+  // opacity without depth writes (what is behind stays visible; no sorting, order as drawn).
+  PipelineRecipe wireframe = mesh;
+  wireframe.polygon_mode = VK_POLYGON_MODE_LINE;
+  wireframe.cull = VK_CULL_MODE_NONE;
+  PipelineRecipe transparent = mesh;
+  transparent.constant_alpha = 0.35f;
+  transparent.depth_write = false;
+  transparent.cull = VK_CULL_MODE_BACK_BIT;
+
   auto built_mesh = mesh.build(device, p.layout, scene_pass);
+  if (context.fill_mode_non_solid) {
+    auto built = wireframe.build(device, p.layout, scene_pass);
+    if (built) p.mesh_wireframe = *built;
+  }
+  if (auto built = transparent.build(device, p.layout, scene_pass)) p.mesh_transparent = *built;
   auto built_shadow = shadow.build(device, p.layout, shadow_pass);
   auto built_line = line.build(device, p.layout, scene_pass);
   auto built_hidden = hidden_line.build(device, p.layout, scene_pass);
@@ -133,7 +148,7 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
 }
 
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& p) {
-  for (VkPipeline pipeline : {p.mesh, p.line, p.hidden_line, p.shadow, p.top_line, p.top_fill})
+  for (VkPipeline pipeline : {p.mesh, p.mesh_wireframe, p.mesh_transparent, p.line, p.hidden_line, p.shadow, p.top_line, p.top_fill})
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
   if (p.layout) vkDestroyPipelineLayout(device, p.layout, nullptr);
   if (p.set_layout) vkDestroyDescriptorSetLayout(device, p.set_layout, nullptr);

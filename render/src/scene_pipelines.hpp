@@ -15,6 +15,8 @@ struct ScenePipelines {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline mesh = VK_NULL_HANDLE;
+  VkPipeline mesh_wireframe = VK_NULL_HANDLE;    // triangle edges (null without fillModeNonSolid)
+  VkPipeline mesh_transparent = VK_NULL_HANDLE;  // see-through: constant opacity, no depth write
   VkPipeline line = VK_NULL_HANDLE;
   VkPipeline hidden_line = VK_NULL_HANDLE;  // where lines are behind surfaces: no depth write
   // On top of the scene (no depth test or write, alpha blended): SDF slice triangles and lines.

@@ -133,6 +133,8 @@ struct SceneRenderer::Impl {
   int pose_slot = 0;
   bool frame_ready = false;
   bool frame_shadows = false;
+  bool frame_wireframe = false;
+  bool frame_transparent = false;
   OrbitCamera camera;
   std::vector<LineVertex> line_scratch;
   std::vector<LineVertex> top_scratch, top_line_scratch;
@@ -146,7 +148,9 @@ struct SceneRenderer::Impl {
   void release_all();
   void write_descriptors();
   void bind_common(VkCommandBuffer cmd, VkPipeline pipeline);
-  void draw_shapes(VkCommandBuffer cmd, bool shadow_pass);
+  // Which shapes: all, only planes (the ground), or all but planes (bodies, meshes, particles).
+  enum class ShapeSet { All, Planes, NotPlanes };
+  void draw_shapes(VkCommandBuffer cmd, bool shadow_pass, ShapeSet set = ShapeSet::All);
   // Copies `data` into this slot's buffer of `buffers` (grown when too small); false when empty or
   // the buffer could not grow.
   bool upload_slot(std::vector<GpuBuffer>& buffers, std::size_t index, const std::vector<LineVertex>& data);
@@ -452,6 +456,8 @@ void SceneRenderer::update(const FrameInput& input) {
 
   m.camera = input.camera;
   m.frame_shadows = input.shadows;
+  m.frame_wireframe = input.wireframe;
+  m.frame_transparent = input.transparent;
   FrameUniforms& u = *m.uniform_slot(m.slot);
   u.view_proj = m.camera.view_projection(1.0f);  // replaced in record() with the pass's aspect
   u.light_view_proj = light_view_projection(casters, kLightDirection, m.shadow.size);
@@ -498,7 +504,7 @@ void SceneRenderer::Impl::bind_common(VkCommandBuffer cmd, VkPipeline pipeline) 
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 0, 1, &set, 3, offsets);
 }
 
-void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass) {
+void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass, ShapeSet set) {
   const VkDeviceSize zero = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vertices.buffer, &zero);
   vkCmdBindIndexBuffer(cmd, indices.buffer, 0, VK_INDEX_TYPE_UINT32);
@@ -507,10 +513,11 @@ void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass) {
   vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
   for (const DrawBatch& b : batches) {
     if (shadow_pass && !b.casts_shadow) continue;
+    if ((set == ShapeSet::Planes && b.casts_shadow) || (set == ShapeSet::NotPlanes && !b.casts_shadow)) continue;  // planes cast none
     const MeshRange& r = meshes[std::size_t(b.mesh)];
     vkCmdDrawIndexed(cmd, r.index_count, b.instance_count, r.first_index, r.vertex_offset, b.first_instance);
   }
-  if (model->particle_count > 0) {
+  if (model->particle_count > 0 && set != ShapeSet::Planes) {
     constants.mode = 1;
     constants.particle_color = glm::vec4(kParticleColor, 1.0f);
     vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
@@ -538,8 +545,20 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
   const VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
-  m.bind_common(cmd, m.pipelines.mesh);
-  m.draw_shapes(cmd, false);
+  // Wireframe and transparency apply to the bodies; the ground stays solid (and is drawn first,
+  // so see-through bodies blend over it).
+  VkPipeline shapes = m.pipelines.mesh;
+  if (m.frame_wireframe && m.pipelines.mesh_wireframe) shapes = m.pipelines.mesh_wireframe;
+  else if (m.frame_transparent && m.pipelines.mesh_transparent) shapes = m.pipelines.mesh_transparent;
+  if (shapes == m.pipelines.mesh) {
+    m.bind_common(cmd, m.pipelines.mesh);
+    m.draw_shapes(cmd, false);
+  } else {
+    m.bind_common(cmd, m.pipelines.mesh);
+    m.draw_shapes(cmd, false, Impl::ShapeSet::Planes);
+    m.bind_common(cmd, shapes);
+    m.draw_shapes(cmd, false, Impl::ShapeSet::NotPlanes);
+  }
   const VkShaderStageFlags line_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   const std::uint32_t top_fill = m.top_fill_counts[std::size_t(m.slot)];
   const std::uint32_t top_lines = m.top_line_counts[std::size_t(m.slot)];

@@ -93,6 +93,8 @@ struct FrameInput {
   std::span<const float> element_values;
   FieldRange element_range;
   bool shadows = true;
+  bool wireframe = false;    // the shapes' triangle edges only (where the device can draw lines so)
+  bool transparent = false;  // the shapes see-through (35 % opacity)
   glm::vec3 background = kDefaultBackground;
   // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A
   // window passes its own index (QVulkanWindow::currentFrame()).

@@ -24,6 +24,8 @@ struct PipelineRecipe {
   VkCompareOp depth_compare = VK_COMPARE_OP_LESS;
   bool depth_write = true;
   bool alpha_blend = false;  // standard alpha blending (source alpha from the shader)
+  float constant_alpha = 0;  // > 0: blended with this opacity (blend constant), whatever the shader's alpha
+  VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;  // LINE needs the fillModeNonSolid feature
   bool depth_bias = false;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   bool has_color = true;

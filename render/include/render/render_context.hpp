@@ -23,6 +23,10 @@ struct RenderContext {
   VkQueue queue = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memory_properties{};
+  // The device was created with fillModeNonSolid (wireframe drawing): the headless context enables
+  // it where supported; a Qt window's device has every supported 1.0 feature (Qt 6.4's
+  // QVulkanWindow enables them all but robustBufferAccess).
+  bool fill_mode_non_solid = false;
 };
 
 // Fills properties and memory properties for handles someone else created (the Qt window).

@@ -174,6 +174,22 @@ struct RobotIncludeSpec {
   SourceLocation source;
 };
 
+// A named simulation state stored with the scene (<keyframe>, MuJoCo's keyframes): the
+// generalized coordinates and velocities in State layout (sim/state.hpp) of the compiled model and
+// the drive targets, so restoring it continues the simulation from there (from a cold solver
+// start: the warm-start multipliers of State are not kept, being the solver's, not the scene's). The vectors must match
+// the model's coord_count / dof_count / joint_count (keyframe_state() checks); an edit that changes
+// the model's structure invalidates the keyframes saved before it (restoring then says why).
+struct KeyframeSpec {
+  std::string name;
+  Real time = 0;                          // [s]
+  std::vector<Real> q;                    // State::q
+  std::vector<Real> u;                    // State::u
+  std::vector<Real> joint_position;       // State::joint_position, unwrapped (empty: from q)
+  std::vector<Real> joint_target;         // Control::joint_target (empty: the model's initial targets)
+  SourceLocation source;
+};
+
 struct SceneSpec {
   std::string name;
   std::string source_file;
@@ -189,6 +205,7 @@ struct SceneSpec {
   SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
   std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order
+  std::vector<KeyframeSpec> keyframes;     // <keyframe> elements, in document order
 };
 
 // The robot include whose bodies (joints) contain index `body` (`joint`); -1: none.

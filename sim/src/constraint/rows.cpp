@@ -17,6 +17,7 @@ void RowSet::resize(int n) {
   row_bound.resize(n);
   row_bias.resize(n);
   row_inv_mass.resize(n);
+  row_jac_scale.resize(n);
   row_r.resize(n);
   row_grad_a.resize(n);
   row_grad_b.resize(n);

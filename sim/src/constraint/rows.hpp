@@ -47,6 +47,7 @@ struct RowSet {
   std::vector<Real> row_value;         // C(q) for position rows [m or rad] (count)
   std::vector<Vec6> row_jac_a;         // system row J (NCP-scaled gradient), side a (count)
   std::vector<Vec6> row_jac_b;         // side b (count)
+  std::vector<Real> row_jac_scale;     // unilateral rows: α = ∂φ/∂C, J = α ∇C G (count)
   std::vector<Real> row_diag_c;        // C block of eq. 55 (E/h², S/h², W/h), without ε (count)
   std::vector<Real> row_residual;      // h of eq. 58: (c+Eλ)/h, φ_n/h, φ_f (count)
   std::vector<Real> row_lambda;        // multiplier λ [N or N m] (count)

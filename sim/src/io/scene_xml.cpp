@@ -148,9 +148,10 @@ class SceneParser {
     if (name == "joint") return parse_joint(el, file);
     if (name == "include") return parse_include(el, file, depth);
     if (name == "robot") return parse_robot(el, file);
+    if (name == "keyframe") return parse_keyframe(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, joint, include or robot)");
+                "cloth, distance, joint, include, robot or keyframe)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -170,6 +171,27 @@ class SceneParser {
   }
 
   // ---- scene-wide elements ---------------------------------------------------------------------
+
+  // <keyframe name time q u targets/>: a saved state (KeyframeSpec). The vector lengths are
+  // checked against the compiled model when the keyframe is restored (sim::keyframe_state).
+  void parse_keyframe(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets"});
+    no_children(e);
+    KeyframeSpec k;
+    k.name = e.required_text("name");
+    if (k.name.empty()) e.fail_attribute("name", "must not be empty");
+    for (const KeyframeSpec& other : spec_.keyframes)
+      if (other.name == k.name) e.fail_attribute("name", "duplicate keyframe name " + in_quotes(k.name));
+    k.time = e.real_or("time", 0, Range::NonNegative);
+    if (e.has("q")) k.q = *e.reals("q", 0);
+    else e.fail("missing attribute 'q'");
+    if (e.has("u")) k.u = *e.reals("u", 0);
+    else e.fail("missing attribute 'u'");
+    if (e.has("joints")) k.joint_position = *e.reals("joints", 0);
+    if (e.has("targets")) k.joint_target = *e.reals("targets", 0);
+    k.source = e.location();
+    spec_.keyframes.push_back(std::move(k));
+  }
 
   void parse_solver(const XMLElement* el, const std::string& file) {
     const std::vector<std::string> keys = solver_option_keys();

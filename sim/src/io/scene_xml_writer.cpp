@@ -187,6 +187,7 @@ class Writer {
     for (const ParticleSpec& p : spec_.particles) particle(p);
     for (const DistanceSpec& d : spec_.distances) distance(d);
     for (; j < spec_.joints.size(); ++j) joint(j);
+    for (const KeyframeSpec& k : spec_.keyframes) keyframe(k);
     out_ += "</scene>\n";
     return std::move(out_);
   }
@@ -496,6 +497,18 @@ class Writer {
                                                                      : std::string("world");
   }
 
+  // Shortest round-trip numbers: a restored keyframe is bit-identical to the saved state.
+  void keyframe(const KeyframeSpec& k) {
+    open("keyframe", 1);
+    attr("name", k.name);
+    attr("time", number(k.time));
+    attr("q", numbers(k.q));
+    attr("u", numbers(k.u));
+    if (!k.joint_position.empty()) attr("joints", numbers(k.joint_position));
+    if (!k.joint_target.empty()) attr("targets", numbers(k.joint_target));
+    out_ += "/>\n";
+  }
+
   void joint(std::size_t index) {
     const JointSpec& j = spec_.joints[index];
     const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
@@ -673,6 +686,7 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
   if (spec.particles.size() != back.particles.size()) lost.push_back("particles");
   if (spec.distances.size() != back.distances.size()) lost.push_back("distance constraints");
   if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
+  if (spec.keyframes.size() != back.keyframes.size()) lost.push_back("keyframes");
   if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");
   if (!same_sdf_options(spec.sdf, back.sdf)) lost.push_back("SDF contact options");
   return lost;

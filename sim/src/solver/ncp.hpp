@@ -8,13 +8,8 @@
 
 #include <cmath>
 
+#include "kernels/kernel_macros.hpp"
 #include "sim/math.hpp"
-
-#if defined(__CUDACC__)
-#define SIM_HD __host__ __device__
-#else
-#define SIM_HD
-#endif
 
 namespace sim {
 

@@ -10,6 +10,7 @@
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "core/parallel.hpp"
+#include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
 #include "solver/newton_residuals.hpp"
@@ -273,6 +274,9 @@ void evaluate_elliptic_friction(const Contact& contact, bool fb, Real s1, Real s
 void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOptions& o, Real h,
                   const VecX& u, RowSet& rows) {
   const bool fb = o.ncp == NcpFunction::FischerBurmeister;
+  const UnilateralRowView unilateral{rows.row_value.data(),    rows.row_lambda.data(),   rows.row_r.data(),
+                                     rows.row_jac_scale.data(), rows.row_residual.data(), rows.row_diag_c.data(),
+                                     rows.row_active.data(),    rows.row_error.data()};
   parallel_for(rows.first_friction, [&](int i) {
     const Real lambda = rows.row_lambda[i];
     const Real r = rows.row_r[i];
@@ -312,15 +316,10 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
         break;
       }
       case RowKind::Limit:
-      case RowKind::Normal: {  // φ_n/h, row α∇C, block S/h² (eqs. 93-98)
-        const Real c = rows.row_value[i];
-        const NcpValue v = fb ? fischer_burmeister(c, lambda, r) : min_map(c, lambda, r);
-        rows.row_jac_a[i] = v.dphi_dc * rows.row_grad_a[i];
-        rows.row_jac_b[i] = v.dphi_dc * rows.row_grad_b[i];
-        rows.row_residual[i] = v.phi / h;
-        rows.row_diag_c[i] = v.dphi_dlambda / (h * h);
-        rows.row_active[i] = c <= r * lambda ? 1 : 0;
-        rows.row_error[i] = std::abs(v.phi);
+      case RowKind::Normal: {  // φ_n/h, row α∇C, block S/h² (eqs. 93-98): the shared kernel
+        evaluate_unilateral_row(unilateral, i, fb, h);
+        rows.row_jac_a[i] = rows.row_jac_scale[i] * rows.row_grad_a[i];
+        rows.row_jac_b[i] = rows.row_jac_scale[i] * rows.row_grad_b[i];
         break;
       }
       case RowKind::Friction: break;

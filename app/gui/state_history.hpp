@@ -1,0 +1,62 @@
+// The history scrubber's memory (MuJoCo simulate's history): the last states of the running
+// simulation, whole sim::State objects with the drive targets they were stepped with, oldest
+// first, within a byte budget: a push drops the oldest states until the new one fits (the two
+// newest are always kept). Dropped entries keep their storage for the next pushes, so once the
+// budget is reached recording allocates only when a state outgrows the slot it reuses. No Qt.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/state.hpp"
+
+namespace coulomb::gui {
+
+struct HistoryEntry {
+  sim::State state;
+  std::vector<sim::Real> joint_target;
+  std::vector<sim::Real> joint_target_velocity;
+  std::size_t bytes = 0;  // what the budget counts for this entry (history_entry_bytes)
+};
+
+// Bytes an entry holding `state` and `control` counts against the budget: the payload of every
+// vector of the State and of the drive targets, plus the entry itself.
+std::size_t history_entry_bytes(const sim::State& state, const sim::Control& control);
+
+class StateHistory {
+ public:
+  static constexpr std::size_t kDefaultBudget = std::size_t(256) << 20;  // 256 MiB
+
+  explicit StateHistory(std::size_t byte_budget = kDefaultBudget) : budget_(byte_budget) {}
+
+  // Forgets every entry (another model: its states do not fit).
+  void clear();
+  // A new budget; drops the oldest entries that no longer fit.
+  void set_budget(std::size_t bytes);
+  // Records a state: the newest entry; the oldest go while the budget is exceeded.
+  void push(const sim::State& state, const sim::Control& control);
+  // Drops the entries newer than `index` (resuming from an earlier state starts a new branch).
+  void truncate_after(std::size_t index);
+
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  // 0: the oldest, size() - 1: the newest.
+  const HistoryEntry& at(std::size_t index) const { return entries_[index]; }
+  // About how many states of the newest one's size the budget holds (0 when empty).
+  std::size_t capacity() const;
+  std::size_t budget() const { return budget_; }
+  std::size_t bytes() const { return bytes_; }  // held now, <= budget() unless two entries exceed it
+
+ private:
+  void evict_oldest();
+  void fit();
+
+  std::deque<HistoryEntry> entries_;
+  std::vector<HistoryEntry> spare_;  // dropped entries, their vectors kept for reuse
+  std::size_t budget_;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace coulomb::gui

@@ -1,0 +1,44 @@
+// The kernel layer compiled for the device: nvcc instantiates the SIM_HD kernels of
+// sim/src/kernels/ and sim/src/solver/ncp.hpp in __global__ launchers over the same plain views
+// the CPU loops use. Built whenever nvcc is found (CI compiles it; no GPU runs here), which proves
+// the seam compiles for the device; the launchers are what the CUDA backend will call.
+#include <cuda_runtime.h>
+
+#include "kernels/unilateral_row_kernel.hpp"
+#include "solver/ncp.hpp"
+
+namespace sim::cuda {
+
+__global__ void unilateral_rows(UnilateralRowView view, int first, int count, bool fischer_burmeister, Real h) {
+  const int i = first + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < first + count) evaluate_unilateral_row(view, i, fischer_burmeister, h);
+}
+
+// Friction compliance W (eqs. 99-106) per contact: v = |Dᵀu|, μλ_n, |λ_f|, r in; W out.
+__global__ void friction_w(const Real* slip, const Real* mu_lambda_n, const Real* lambda_f, const Real* r, Real* w,
+                           int count, bool fischer_burmeister) {
+  const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (c >= count) return;
+  w[c] = fischer_burmeister ? friction_w_fischer_burmeister(slip[c], mu_lambda_n[c], lambda_f[c], r[c])
+                            : friction_w_min_map(slip[c], mu_lambda_n[c], lambda_f[c], r[c]);
+}
+
+// Host-side launchers (asynchronous on `stream`): the CUDA backend's entry points.
+cudaError_t launch_unilateral_rows(const UnilateralRowView& view, int first, int count, bool fischer_burmeister,
+                                   Real h, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  const int block = 256;
+  unilateral_rows<<<(count + block - 1) / block, block, 0, stream>>>(view, first, count, fischer_burmeister, h);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_friction_w(const Real* slip, const Real* mu_lambda_n, const Real* lambda_f, const Real* r, Real* w,
+                              int count, bool fischer_burmeister, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  const int block = 256;
+  friction_w<<<(count + block - 1) / block, block, 0, stream>>>(slip, mu_lambda_n, lambda_f, r, w, count,
+                                                                  fischer_burmeister);
+  return cudaGetLastError();
+}
+
+}  // namespace sim::cuda
