@@ -185,8 +185,9 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   const bool joints_shown =
       !st.joints.joints.empty() && s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count();
   const bool teleop_shown = teleop && teleop->available;  // scenes without a robot get no Teleop panel
-  // Left column: Stats, Solver, History, Contact forces. Right: View, Convergence, Joints, Teleop, SDF baker.
-  PanelColumn left(margin, top, bottom, column, 2 + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0), rects_);
+  // Left column: Stats, Solver, History, Contact forces, Friction. Right: View, Convergence, Joints, Teleop, SDF baker.
+  PanelColumn left(margin, top, bottom, column,
+                   2 + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0) + (viewer.friction ? 1 : 0), rects_);
   PanelColumn right(std::max(margin, width - column - margin), top, bottom, column,
                     1 + (viewer.view ? 1 : 0) + (joints_shown ? 1 : 0) + (teleop_shown ? 1 : 0) + (s.model ? 1 : 0),
                     rects_);
@@ -223,6 +224,11 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     left.place(200, true);
     ui::contact_force_panel(*st.forces);
     left.placed("Contact forces");
+  }
+  if (viewer.friction) {
+    left.place(230, true);
+    edits.friction = ui::friction_panel(*viewer.friction);
+    left.placed("Friction");
   }
 
   if (viewer.view) {
@@ -267,14 +273,6 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     ui::help_overlay(*viewer.shortcuts, viewer.help_open);
     if (const ImGuiWindow* w = ImGui::FindWindowByName("Help: shortcuts (F1 closes)"))
       rects_.push_back(PanelRect{"Help", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
-  }
-  if (ui::FrictionPanelView* friction = viewer.friction) {
-    ImGui::SetNextWindowPos(ImVec2(margin, std::max(margin, height - 440 - margin)), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(column, 230), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    edits.friction = ui::friction_panel(*friction);
-    if (const ImGuiWindow* w = ImGui::FindWindowByName("Friction"))  // takes the clicks over it
-      rects_.push_back(PanelRect{"Friction", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, false});
   }
   ImGui::Render();
   // Popups (a combo's list) reach outside their panel: they take clicks too.
