@@ -321,18 +321,7 @@ TEST_CASE("a NaN drive flags the step and leaves the state as it was, also with 
 TEST_CASE("PCR reports non-positive curvature and non-finite systems as breakdowns", "[unit][solver][linear]") {
   // Two particles on a distance row; the row's compliance block C made negative enough that
   // A = J H⁻¹ Jᵀ + C is negative, then NaN.
-  sim::SceneSpec spec;
-  spec.dt = 0.01;
-  for (Vec3 x : {Vec3(0, 0, 0), Vec3(1, 0, 0)}) {
-    sim::ParticleSpec p;
-    p.position = x;
-    spec.particles.push_back(p);
-  }
-  sim::DistanceSpec d;
-  d.particle_a = 0;
-  d.particle_b = 1;
-  spec.distances.push_back(d);
-  sim::Model m = test::compile(spec);
+  sim::Model m = test::compile(test::particle_pair(0.01, Vec3(0, 0, 0), Vec3(1, 0, 0)));
   for (Real compliance : {Real(-1), std::numeric_limits<Real>::quiet_NaN()}) {
     m.distance_compliance[0] = compliance;
     sim::State s = sim::make_initial_state(m);

@@ -49,6 +49,23 @@ inline sim::ShapeSpec mesh_shape(const sim::TriangleMesh& mesh, sim::Real voxel 
   return s;
 }
 
+// Two 1 kg particles at a and b joined by one distance row (rest length < 0: their distance).
+inline sim::SceneSpec particle_pair(sim::Real dt, const sim::Vec3& a, const sim::Vec3& b, sim::Real rest_length = -1) {
+  sim::SceneSpec spec;
+  spec.dt = dt;
+  for (const sim::Vec3& x : {a, b}) {
+    sim::ParticleSpec p;
+    p.position = x;
+    spec.particles.push_back(p);
+  }
+  sim::DistanceSpec d;
+  d.particle_a = 0;
+  d.particle_b = 1;
+  d.rest_length = rest_length;
+  spec.distances.push_back(d);
+  return spec;
+}
+
 inline int add_material(sim::SceneSpec& spec, const std::string& name, sim::Real mu) {
   sim::MaterialSpec m;
   m.name = name;

@@ -181,19 +181,7 @@ TEST_CASE("contact normal and friction rows match finite differences (body-body,
 }
 
 TEST_CASE("particle distance rows match finite differences", "[unit][constraint][jacobian]") {
-  sim::SceneSpec spec;
-  spec.dt = kH;
-  for (Vec3 x : {Vec3(0, 0, 1), Vec3(0.3, 0.1, 0.8)}) {
-    sim::ParticleSpec p;
-    p.position = x;
-    spec.particles.push_back(p);
-  }
-  sim::DistanceSpec d;
-  d.particle_a = 0;
-  d.particle_b = 1;
-  d.rest_length = 0.25;
-  spec.distances.push_back(d);
-  const sim::Model m = test::compile(spec);
+  const sim::Model m = test::compile(test::particle_pair(kH, Vec3(0, 0, 1), Vec3(0.3, 0.1, 0.8), 0.25));
   const sim::State s = sim::make_initial_state(m);
   sim::RowSet rows;
   rows.resize(1);
