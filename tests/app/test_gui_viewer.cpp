@@ -87,7 +87,7 @@ void save_shot(const QImage& image, const char* name) {
 
 }  // namespace
 
-TEST_CASE("viewer: a quick click opens a panel, docked panels never overlap, F1 lists the shortcuts", "[app][viewer]") {
+TEST_CASE("viewer: a quick click opens a panel, docked panels never overlap, F1 lists the shortcuts", "[app][viewer][viewer_input]") {
   if (!app_test::window_system_or_skip("the viewer input test")) return;
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   if (!vulkan) {
@@ -162,7 +162,7 @@ TEST_CASE("viewer: a quick click opens a panel, docked panels never overlap, F1 
   CHECK(vulkan_validation_error_count() == validation_errors);
 }
 
-TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wireframe and transparency", "[app][viewer]") {
+TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wireframe and transparency", "[app][viewer][viewer_files]") {
   if (!app_test::window_system_or_skip("the viewer file and display test")) return;
   QVulkanInstance* vulkan = app_test::vulkan_instance();
   const int validation_errors = vulkan_validation_error_count();
@@ -307,7 +307,7 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
   CHECK(vulkan_validation_error_count() == validation_errors);
 }
 
-TEST_CASE("viewer: the Teleop panel shows the opened scene's robot, not the last one's choice", "[app][viewer][teleop]") {
+TEST_CASE("viewer: the Teleop panel shows the opened scene's robot, not the last one's choice", "[app][viewer][viewer_teleop][teleop]") {
   if (!app_test::window_system_or_skip("the teleop panel refresh test")) return;
   const fs::path dir = test::scratch_dir("app_viewer_teleop_panel");
   MainWindow window(app_test::window_options("workcell", dir, nullptr));
