@@ -632,6 +632,17 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   bool converged = false;
   s.best_merit = std::numeric_limits<Real>::infinity();
   if (o.line_search && finite) keep_best(s, it.merit);
+  // Inexact Newton: the linear budget grows after a direction no step length accepted (see
+  // SolverOptions::linear_iterations_max); the loop stops when the best merit stalls at the full
+  // budget (newton_stall_iterations).
+  int linear_budget = o.linear_iterations;
+  const int linear_budget_max = o.line_search ? std::max(o.linear_iterations, o.linear_iterations_max)
+                                              : o.linear_iterations;
+  Real stall_reference = s.best_merit;  // best merit when the stall count last restarted
+  int stalled = 0;                      // iterations at the full budget without a 10% gain
+  bool linear_exact = false;            // the last linear solve reached round-off
+  bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
+                                        // is never returned by a stall, it may just be a slow start
   for (;;) {
     auto ta = Clock::now();
     for (int i = 0; i < rows.count; ++i) {
@@ -652,7 +663,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       break;
     }
     converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
-    if (converged || newton >= o.newton_iterations) {
+    const bool stall = o.line_search && o.newton_tolerance > 0 && o.newton_stall_iterations > 0 &&
+                       stalled >= o.newton_stall_iterations;
+    if (converged || stall || newton >= o.newton_iterations) {
+      trace.stalled = trace.stalled || (stall && !converged && newton < o.newton_iterations);
       trace.iterations.push_back(it);
       break;
     }
@@ -666,7 +680,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     auto ts = Clock::now();
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
     it.linear_breakdown = static_cast<int>(ls.breakdown);
     if (needs_fallback(o.linear_solver, ls.breakdown)) {
@@ -676,7 +690,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       it.linear_fallback = true;
       report.linear_iterations += ls.iterations;
       it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-      ls = solve_linear(LinearSolver::GaussSeidel, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+      ls = solve_linear(LinearSolver::GaussSeidel, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                         o.jacobi_weight, s.linear, &trace.linear_residuals);
       if (ls.breakdown == LinearBreakdown::NonFinite) {
         report.flags |= kStepLinearSolveFailed;
@@ -688,6 +702,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
         break;
       }
     }
+    // A direction from an exactly solved system is the Newton direction: slow progress is then
+    // the non-smooth Newton's own, which more iterations may overcome (a stall is not declared).
+    linear_exact = ls.final_residual <= Real(1e-8) * ls.initial_residual;
     it.linear_iterations = ls.iterations;
     it.linear_initial_residual = ls.initial_residual;
     it.linear_final_residual = ls.final_residual;
@@ -741,6 +758,14 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       }
     }
     if (o.line_search && finite && next.merit < s.best_merit) keep_best(s, next.merit);
+    if (watchdog) linear_budget = std::min(2 * linear_budget, linear_budget_max);
+    if (s.best_merit < Real(0.9) * stall_reference) {
+      stall_reference = s.best_merit;
+      stalled = 0;
+      improved = true;
+    } else if (improved && linear_budget == linear_budget_max && !linear_exact) {
+      ++stalled;
+    }
     parallel_for(dofs, [&](int k) { s.du_prev[k] = t * s.hinv[k]; });
     it.step_size = t;
     it.line_search_trials = trials;
