@@ -4,6 +4,7 @@
 // the seam compiles for the device; the launchers are what the CUDA backend will call.
 #include <cuda_runtime.h>
 
+#include "kernels/compliant_row_kernel.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/ncp.hpp"
@@ -22,6 +23,27 @@ __global__ void friction_w(const Real* slip, const Real* mu_lambda_n, const Real
   if (c >= count) return;
   w[c] = fischer_burmeister ? friction_w_fischer_burmeister(slip[c], mu_lambda_n[c], lambda_f[c], r[c])
                             : friction_w_min_map(slip[c], mu_lambda_n[c], lambda_f[c], r[c]);
+}
+
+// Bilateral rows [first, first + count): NCP terms and J = ∇C G.
+__global__ void bilateral_rows(CompliantRowView view, const int* row_entry_first, const Vec6* grad, Vec6* jac,
+                               int first, int count, Real h) {
+  const int i = first + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= first + count) return;
+  evaluate_bilateral_row(view, i, h);
+  copy_row_blocks(row_entry_first, grad, jac, i);
+}
+
+// Drive rows [first, first + count) with their velocities ∇θ G u (one per row): NCP terms and J.
+__global__ void drive_rows(CompliantRowView view, const int* row_entry_first, const Vec6* grad, Vec6* jac,
+                           const Real* velocity, int first, int count, Real h) {
+  const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k >= count) return;
+  const int i = first + k;
+  if (evaluate_drive_row_ncp(view, i, velocity[k], h) > 0)
+    copy_row_blocks(row_entry_first, grad, jac, i);
+  else
+    zero_row_blocks(row_entry_first, jac, i);
 }
 
 // out = J z over the rows' (node, block) entries (rows over any number of nodes).

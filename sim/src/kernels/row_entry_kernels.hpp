@@ -50,4 +50,16 @@ SIM_HD inline Vec6 node_transpose_times(const NodeEntriesView& n, const Vec6* bl
   return acc;
 }
 
+// The system row J of row i from its gradient: as it is (bilateral, drive, friction), scaled by
+// α (unilateral rows: J = α ∇C G, eqs. 94, 97), or zero (a clamped drive, inactive friction).
+SIM_HD inline void copy_row_blocks(const int* row_entry_first, const Vec6* grad, Vec6* jac, int i) {
+  for (int e = row_entry_first[i]; e < row_entry_first[i + 1]; ++e) jac[e] = grad[e];
+}
+SIM_HD inline void scale_row_blocks(const int* row_entry_first, const Vec6* grad, Vec6* jac, int i, Real alpha) {
+  for (int e = row_entry_first[i]; e < row_entry_first[i + 1]; ++e) jac[e] = alpha * grad[e];
+}
+SIM_HD inline void zero_row_blocks(const int* row_entry_first, Vec6* jac, int i) {
+  for (int e = row_entry_first[i]; e < row_entry_first[i + 1]; ++e) jac[e].setZero();
+}
+
 }  // namespace sim

@@ -11,6 +11,8 @@
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
 #include "core/parallel.hpp"
+#include "kernels/compliant_row_kernel.hpp"
+#include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
@@ -109,18 +111,14 @@ void compute_preconditioner(const Model& m, const SolverOptions& o, Real h, cons
 
 // ---- NCP evaluation -----------------------------------------------------------------------
 
-// The system row J of row i: the gradient as it is (bilateral, drive, friction), scaled by α
-// (unilateral: J = α ∇C G, eqs. 94, 97) or zero (a clamped drive, an inactive friction row).
+// The system row J of row i from its gradient (kernels/row_entry_kernels.hpp).
 void copy_gradient_to_jacobian(RowSet& rows, int i) {
-  for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e) rows.entry_jac[e] = rows.entry_grad[e];
+  copy_row_blocks(rows.row_entry_first.data(), rows.entry_grad.data(), rows.entry_jac.data(), i);
 }
 void scale_gradient_to_jacobian(RowSet& rows, int i, Real alpha) {
-  for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
-    rows.entry_jac[e] = alpha * rows.entry_grad[e];
+  scale_row_blocks(rows.row_entry_first.data(), rows.entry_grad.data(), rows.entry_jac.data(), i, alpha);
 }
-void zero_jacobian(RowSet& rows, int i) {
-  for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e) rows.entry_jac[e].setZero();
-}
+void zero_jacobian(RowSet& rows, int i) { zero_row_blocks(rows.row_entry_first.data(), rows.entry_jac.data(), i); }
 
 // The friction rows f, f+1 of an anisotropic contact (thesis ch. 3): φ_f = Dᵀu + W λ_f with the
 // diagonal W = ŵ diag(1/μ_t², 1/μ_b²) of the elliptic cone, block W/h; the error on the ellipse.
@@ -150,40 +148,22 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
   const UnilateralRowView unilateral{rows.row_value.data(),    rows.row_lambda.data(),   rows.row_r.data(),
                                      rows.row_jac_scale.data(), rows.row_residual.data(), rows.row_diag_c.data(),
                                      rows.row_active.data(),    rows.row_error.data()};
+  const CompliantRowView compliant{rows.row_value.data(),    rows.row_lambda.data(), rows.row_r.data(),
+                                   rows.row_compliance.data(), rows.row_bias.data(),   rows.row_bound.data(),
+                                   rows.row_residual.data(),   rows.row_diag_c.data(), rows.row_active.data(),
+                                   rows.row_error.data()};
   parallel_for(rows.first_friction, [&](int i) {
-    const Real lambda = rows.row_lambda[i];
-    const Real r = rows.row_r[i];
     switch (rows.row_kind[i]) {
-      case RowKind::Bilateral: {  // (c + Eλ)/h, block E/h² (eq. 8, 55)
-        const Real e = rows.row_compliance[i];
+      case RowKind::Bilateral:  // (c + Eλ)/h, block E/h² (eq. 8, 55): the shared kernel
+        evaluate_bilateral_row(compliant, i, h);
         copy_gradient_to_jacobian(rows, i);
-        rows.row_residual[i] = (rows.row_value[i] + e * lambda) / h;
-        rows.row_diag_c[i] = e / (h * h);
-        rows.row_active[i] = 1;
-        rows.row_error[i] = std::abs(rows.row_value[i] + e * lambda);
         break;
-      }
-      case RowKind::Drive: {  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
-        const Real e = rows.row_compliance[i];
-        const Real phi = rows.gradient_dot(i, u.data()) + rows.row_bias[i] + e * lambda;
-        const Real bound = rows.row_bound[i];
-        const Real z = lambda - phi / r;
-        if (bound >= 0 && std::abs(z) > bound) {
-          const Real side = z > 0 ? bound : -bound;
-          zero_jacobian(rows, i);
-          rows.row_residual[i] = r * (lambda - side);
-          rows.row_diag_c[i] = r / h;
-          rows.row_active[i] = 0;
-          rows.row_error[i] = std::abs(rows.row_residual[i]);
-        } else {
+      case RowKind::Drive:  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
+        if (evaluate_drive_row_ncp(compliant, i, rows.gradient_dot(i, u.data()), h) > 0)
           copy_gradient_to_jacobian(rows, i);
-          rows.row_residual[i] = phi;
-          rows.row_diag_c[i] = e / h;
-          rows.row_active[i] = 1;
-          rows.row_error[i] = std::abs(phi);
-        }
+        else
+          zero_jacobian(rows, i);
         break;
-      }
       case RowKind::Limit:
       case RowKind::Normal: {  // φ_n/h, row α∇C, block S/h² (eqs. 93-98): the shared kernel
         evaluate_unilateral_row(unilateral, i, fb, h);
