@@ -7,9 +7,7 @@
 namespace sim {
 
 void evaluate_contact_normal_row(const Contact& k, const ContactPoints& p, RowSet& rows, int r) {
-  Vec6 blocks[kMaxRowSlots];
-  contact_gradient_blocks(k, p.arm_a, p.arm_b, k.normal, blocks);
-  rows.set_gradient(r, blocks);
+  set_contact_gradient(rows, r, k, p.arm_a, p.arm_b, k.normal);
   // C_n (eq. 9, round cores with their radii in d) plus the allowance of a contact penetrating at
   // q⁻ (row_bias, set by relax_initial_penetration after the evaluation at q⁻; 0 before and for
   // other contacts).

@@ -74,20 +74,6 @@ bool round_core(const Model& m, const ContactSide& s, int shape, RoundCore& out)
   return true;
 }
 
-// Blocks of one side for direction d: body [d, arm × d], particle [d, 0], face w_k d; negated on
-// side b. Returns the number written.
-int side_blocks(const ContactSide& s, const Vec3& arm, const Vec3& d, Real sign, Vec6* blocks) {
-  if (s.kind == ContactSide::ParticleFace) {
-    particle_face_blocks(s, d, sign, blocks);
-    return kFaceCorners;
-  }
-  Vec6 g = Vec6::Zero();
-  g.head<3>() = d;
-  if (s.kind == ContactSide::Body) g.tail<3>() = arm.cross(d);
-  blocks[0] = sign > 0 ? g : Vec6(-g);
-  return 1;
-}
-
 }  // namespace
 
 RowNodes contact_row_nodes(const Model& model, const Contact& contact) {
@@ -119,11 +105,6 @@ ContactPoints contact_points(const Model& model, const Contact& k, const Configu
     p.friction_arm_b = p.arm_b + core.radius * k.normal;
   }
   return p;
-}
-
-int contact_gradient_blocks(const Contact& k, const Vec3& arm_a, const Vec3& arm_b, const Vec3& d, Vec6* blocks) {
-  const int na = side_blocks(k.a, arm_a, d, Real(1), blocks);
-  return na + side_blocks(k.b, arm_b, d, Real(-1), blocks + na);
 }
 
 }  // namespace sim

@@ -5,9 +5,7 @@ namespace sim {
 void evaluate_friction_rows(const Contact& k, const ContactPoints& p, RowSet& rows, int f) {
   const Vec3 dirs[2] = {k.tangent1, k.tangent2};
   for (int j = 0; j < 2; ++j) {
-    Vec6 blocks[kMaxRowSlots];
-    contact_gradient_blocks(k, p.friction_arm_a, p.friction_arm_b, dirs[j], blocks);
-    rows.set_gradient(f + j, blocks);
+    set_contact_gradient(rows, f + j, k, p.friction_arm_a, p.friction_arm_b, dirs[j]);
     rows.row_value[f + j] = 0;
   }
 }

@@ -29,12 +29,4 @@ inline Vec3 particle_face_point(const Model& m, const ContactSide& side, const C
   return w[0] * c.particle_position[tri[0]] + w[1] * c.particle_position[tri[1]] + w[2] * c.particle_position[tri[2]];
 }
 
-// The corners' gradient blocks w_k dᵀ for direction d (sign: +1 on side a, −1 on side b).
-inline void particle_face_blocks(const ContactSide& side, const Vec3& d, Real sign, Vec6* blocks) {
-  for (int k = 0; k < kFaceCorners; ++k) {
-    blocks[k].setZero();
-    blocks[k].head<3>() = (sign * side.local_point[k]) * d;
-  }
-}
-
 }  // namespace sim
