@@ -83,10 +83,15 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
 
   // Entries: counts per row, their scan, then each row's (node, dof, width) in parallel.
   std::vector<int>& first = rows.row_entry_first;
-  parallel_for(rows.count, [&](int r) { first[r] = row_nodes(m, contacts, rows, r).entries(); });
+  std::vector<RowNodes>& nodes = rows.row_nodes_scratch;
+  nodes.resize(rows.count);
+  parallel_for(rows.count, [&](int r) {
+    nodes[r] = row_nodes(m, contacts, rows, r);
+    first[r] = nodes[r].entries();
+  });
   exclusive_scan_counts(first, rows.count);
   rows.resize_entries(first[rows.count]);
-  parallel_for(rows.count, [&](int r) { rows.set_nodes(m, r, first[r], row_nodes(m, contacts, rows, r)); });
+  parallel_for(rows.count, [&](int r) { rows.set_nodes(m, r, first[r], nodes[r]); });
 }
 
 void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c,

@@ -90,6 +90,7 @@ struct RowSet {
   // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its
   // limit rows at first_limit + joint_limit_first[j].
   std::vector<int> joint_bilateral_first, joint_drive_first, joint_limit_first;
+  std::vector<RowNodes> row_nodes_scratch;  // assembly: each row's nodes between its two passes (count)
 
   // Sizes the per-row arrays (row_entry_first to n + 1); entries are sized by resize_entries.
   void resize(int n);
@@ -106,9 +107,11 @@ struct RowSet {
     for (int k = 0; mask >> k; ++k)
       if (mask & (1u << k)) entry_grad[e++] = blocks[k];
   }
-  void set_gradient(int r, const Vec6& a, const Vec6& b) {
-    const Vec6 blocks[2] = {a, b};
-    set_gradient(r, blocks);
+  void set_gradient(int r, const Vec6& a, const Vec6& b) {  // two-slot kinds (joints, distances)
+    const unsigned mask = row_slot_mask[r];
+    Vec6* out = entry_grad.data() + row_entry_first[r];
+    if (mask & 1u) *out++ = a;
+    if (mask & 2u) *out = b;
   }
   // Gradient·v over the row's entries (v a dof vector).
   Real gradient_dot(int r, const Real* v) const {
