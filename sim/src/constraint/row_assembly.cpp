@@ -60,35 +60,39 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   rows.first_friction = rows.first_normal + n;
   rows.resize(rows.first_friction + 2 * n);
 
-  parallel_for(joints, [&](int j) {
-    const int count = joint_bilateral_row_count(m.joint_type[j]);
-    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
-    for (int k = 0; k < count; ++k)
-      set_row(rows, bilateral[j] + k, RowKind::Bilateral, j, k,
-              k < positional ? m.joint_linear_compliance[j] : m.joint_angular_compliance[j]);
-    if (drive[j + 1] > drive[j]) set_row(rows, rows.first_drive + drive[j], RowKind::Drive, j, 0, 0);
-    if (limit[j + 1] > limit[j]) {
-      set_row(rows, rows.first_limit + limit[j], RowKind::Limit, j, 0, 0);
-      set_row(rows, rows.first_limit + limit[j] + 1, RowKind::Limit, j, 1, 0);
-    }
-  });
-  parallel_for(distances, [&](int i) {
-    set_row(rows, bilateral[joints] + i, RowKind::Bilateral, i, -1, m.distance_compliance[i]);
-  });
-  parallel_for(n, [&](int c) {
-    set_row(rows, rows.first_normal + c, RowKind::Normal, c, 0, 0);
-    set_row(rows, rows.first_friction + 2 * c, RowKind::Friction, c, 1, 0);
-    set_row(rows, rows.first_friction + 2 * c + 1, RowKind::Friction, c, 2, 0);
-  });
-
-  // Entries: counts per row, their scan, then each row's (node, dof, width) in parallel.
+  // Each source sets its rows and their nodes (computed once per source) and entry counts.
   std::vector<int>& first = rows.row_entry_first;
   std::vector<RowNodes>& nodes = rows.row_nodes_scratch;
   nodes.resize(rows.count);
-  parallel_for(rows.count, [&](int r) {
-    nodes[r] = row_nodes(m, contacts, rows, r);
-    first[r] = nodes[r].entries();
+  auto set = [&](int r, const RowNodes& of_row, RowKind kind, int source, int sub, Real compliance) {
+    set_row(rows, r, kind, source, sub, compliance);
+    nodes[r] = of_row;
+    first[r] = of_row.entries();
+  };
+  parallel_for(joints, [&](int j) {
+    const RowNodes jn = joint_row_nodes(m, j);
+    const int count = joint_bilateral_row_count(m.joint_type[j]);
+    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
+    for (int k = 0; k < count; ++k)
+      set(bilateral[j] + k, jn, RowKind::Bilateral, j, k,
+          k < positional ? m.joint_linear_compliance[j] : m.joint_angular_compliance[j]);
+    if (drive[j + 1] > drive[j]) set(rows.first_drive + drive[j], jn, RowKind::Drive, j, 0, 0);
+    if (limit[j + 1] > limit[j]) {
+      set(rows.first_limit + limit[j], jn, RowKind::Limit, j, 0, 0);
+      set(rows.first_limit + limit[j] + 1, jn, RowKind::Limit, j, 1, 0);
+    }
   });
+  parallel_for(distances, [&](int i) {
+    set(bilateral[joints] + i, distance_row_nodes(m, i), RowKind::Bilateral, i, -1, m.distance_compliance[i]);
+  });
+  parallel_for(n, [&](int c) {
+    const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);
+    set(rows.first_normal + c, cn, RowKind::Normal, c, 0, 0);
+    set(rows.first_friction + 2 * c, cn, RowKind::Friction, c, 1, 0);
+    set(rows.first_friction + 2 * c + 1, cn, RowKind::Friction, c, 2, 0);
+  });
+
+  // Entries: offsets from the scan of the counts, then each row's (node, dof, width) in parallel.
   exclusive_scan_counts(first, rows.count);
   rows.resize_entries(first[rows.count]);
   parallel_for(rows.count, [&](int r) { rows.set_nodes(m, r, first[r], nodes[r]); });

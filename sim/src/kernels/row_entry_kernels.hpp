@@ -38,15 +38,13 @@ SIM_HD inline Real row_times(const RowBlocksView& v, int i, const Real* z) {
 struct NodeEntriesView {
   const int* node_entry_first;  // (nodes + 1)
   const int* node_entries;      // entry indices grouped by node
-  const int* entry_row;         // row of each entry
+  const int* node_entry_rows;   // their rows, in the same order (read in sequence, not per entry)
 };
 
 SIM_HD inline Vec6 node_transpose_times(const NodeEntriesView& n, const Vec6* block, int node, const Real* x) {
   Vec6 acc = Vec6::Zero();
-  for (int k = n.node_entry_first[node]; k < n.node_entry_first[node + 1]; ++k) {
-    const int e = n.node_entries[k];
-    acc += block[e] * x[n.entry_row[e]];
-  }
+  for (int k = n.node_entry_first[node]; k < n.node_entry_first[node + 1]; ++k)
+    acc += block[n.node_entries[k]] * x[n.node_entry_rows[k]];
   return acc;
 }
 

@@ -452,7 +452,8 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   }
   else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
 
-  SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries);
+  SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries,
+                  s.node_entry_rows);
   sys.build_adjacency();
   s.b.resize(rows.count);
   s.x.resize(rows.count);

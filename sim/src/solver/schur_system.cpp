@@ -23,9 +23,9 @@ void InverseMass::apply_node(const Model& m, int node, const Real* in, Real* out
 
 SchurSystem::SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass,
                          Real epsilon, std::vector<int>& node_entry_first,
-                         std::vector<int>& node_entries)
+                         std::vector<int>& node_entries, std::vector<int>& node_entry_rows)
     : model_(model), rows_(rows), inv_mass_(inv_mass), epsilon_(epsilon),
-      node_entry_first_(node_entry_first), node_entries_(node_entries) {}
+      node_entry_first_(node_entry_first), node_entries_(node_entries), node_entry_rows_(node_entry_rows) {}
 
 void SchurSystem::build_adjacency() {
   const int nodes = model_.body_count + model_.particle_count;
@@ -34,10 +34,15 @@ void SchurSystem::build_adjacency() {
   for (int e = 0; e < entries; ++e) ++node_entry_first_[rows_.entry_node[e] + 1];
   for (int n = 0; n < nodes; ++n) node_entry_first_[n + 1] += node_entry_first_[n];
   node_entries_.resize(node_entry_first_[nodes]);
+  node_entry_rows_.resize(node_entry_first_[nodes]);
   // Counting sort keeps entries (so rows) in increasing order within each node: a fixed
   // summation order.
   std::vector<int>& cursor = node_entry_first_;  // reuse: shift back afterwards
-  for (int e = 0; e < entries; ++e) node_entries_[cursor[rows_.entry_node[e]]++] = e;
+  for (int e = 0; e < entries; ++e) {
+    const int k = cursor[rows_.entry_node[e]]++;
+    node_entries_[k] = e;
+    node_entry_rows_[k] = rows_.entry_row[e];
+  }
   for (int n = nodes; n > 0; --n) cursor[n] = cursor[n - 1];
   cursor[0] = 0;
 }
@@ -48,7 +53,7 @@ void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.entr
 
 void SchurSystem::gather(const std::vector<Vec6>& blocks, const Real* x, VecX& out) const {
   const int nodes = model_.body_count + model_.particle_count;
-  const NodeEntriesView view{node_entry_first_.data(), node_entries_.data(), rows_.entry_row.data()};
+  const NodeEntriesView view{node_entry_first_.data(), node_entries_.data(), node_entry_rows_.data()};
   parallel_for(nodes, [&](int n) {
     const Vec6 acc = node_transpose_times(view, blocks.data(), n, x);
     const int dof = node_dof(model_, n);

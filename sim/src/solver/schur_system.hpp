@@ -37,7 +37,8 @@ struct InverseMass {
 class SchurSystem {
  public:
   SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
-              std::vector<int>& node_entry_first, std::vector<int>& node_entries);
+              std::vector<int>& node_entry_first, std::vector<int>& node_entries,
+              std::vector<int>& node_entry_rows);
 
   int size() const { return rows_.count; }
   // Builds the node -> entries adjacency (CSR) used by the deterministic gather in jt().
@@ -77,6 +78,7 @@ class SchurSystem {
   Real epsilon_;
   std::vector<int>& node_entry_first_;  // (node_count + 1)
   std::vector<int>& node_entries_;      // entry indices, grouped by node, in row order
+  std::vector<int>& node_entry_rows_;   // the row of each of node_entries_
 };
 
 }  // namespace sim
