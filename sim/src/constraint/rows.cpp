@@ -45,9 +45,7 @@ void RowSet::set_nodes(const Model& model, int r, int first_entry, const RowNode
     entry_node[e] = n;
     entry_dof[e] = node_dof(model, n);
     entry_width[e] = static_cast<std::int8_t>(node_width(model, n));
-    entry_grad[e].setZero();
-    entry_jac[e].setZero();
-    ++e;
+    ++e;  // entry_grad and entry_jac are written by every evaluation (evaluate_rows, the NCP terms)
   }
 }
 

@@ -95,7 +95,8 @@ struct RowSet {
   // Sizes the per-row arrays (row_entry_first to n + 1); entries are sized by resize_entries.
   void resize(int n);
   void resize_entries(int n);
-  // Sets row r's structure from its nodes, entries starting at `first_entry` (fills entry_*).
+  // Sets row r's structure from its nodes, entries starting at `first_entry` (entry_row, _node,
+  // _dof, _width; the blocks are written by each evaluation).
   void set_nodes(const Model& model, int r, int first_entry, const RowNodes& nodes);
   // For tests and small set-ups: rows [0, n) with the given nodes, entries laid out in row order.
   void set_structure(const Model& model, const RowNodes* nodes, int n);
