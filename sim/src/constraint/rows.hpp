@@ -101,14 +101,10 @@ struct RowSet {
   // For tests and small set-ups: rows [0, n) with the given nodes, entries laid out in row order.
   void set_structure(const Model& model, const RowNodes* nodes, int n);
 
-  // Writes row r's gradient: one block per slot of its kind, those without an entry skipped.
-  void set_gradient(int r, const Vec6* blocks) {
-    const unsigned mask = row_slot_mask[r];
-    int e = row_entry_first[r];
-    for (int k = 0; mask >> k; ++k)
-      if (mask & (1u << k)) entry_grad[e++] = blocks[k];
-  }
-  void set_gradient(int r, const Vec6& a, const Vec6& b) {  // two-slot kinds (joints, distances)
+  // Writes a two-slot row's gradient (joints, drives, limits, distances): the blocks of side a and
+  // side b, those without an entry skipped. Contacts write theirs with set_contact_gradient
+  // (contact_sides.hpp), slot by slot in the same way.
+  void set_gradient(int r, const Vec6& a, const Vec6& b) {
     const unsigned mask = row_slot_mask[r];
     Vec6* out = entry_grad.data() + row_entry_first[r];
     if (mask & 1u) *out++ = a;
