@@ -44,7 +44,7 @@ TEST_CASE("exclusive_scan_counts gives the offsets of the counts on the serial a
   }
 }
 
-TEST_CASE("rows assembled in parallel equal the serial assembly (cloth and the workcell robot)", "[unit][rows]") {
+TEST_CASE("rows assembled in parallel equal the serial assembly (cloth, workcell, table_pile)", "[unit][rows]") {
   for (const char* name : {"cloth", "workcell", "table_pile"}) {
     INFO(name);
     auto loaded = sim::load_scene_file(test::scene_path(name));
