@@ -827,7 +827,7 @@ class SceneParser {
     }
 
     ImportOptions options;
-    options.load_visual_meshes = false;  // a scene simulates the collision geometry only
+    options.load_visual_meshes = true;  // drawn, never simulated (BodySpec::visuals)
     options.density = r.density;
     options.name_prefix = r.prefix;
     options.urdf_drive = r.drive;
@@ -907,6 +907,7 @@ class SceneParser {
     for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
       BodySpec copy = spec_.bodies[static_cast<std::size_t>(b)];
       copy.shapes.clear();
+      copy.visuals.clear();
       r.imported_bodies.push_back(std::move(copy));
     }
     for (const XMLElement* child : e.children()) {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,6 +55,20 @@ class UrdfParser {
     // Named colours first: a <visual> may use a <material> defined later.
     for (const XMLElement* c : io::child_elements(root))
       if (std::string_view(c->Name()) == "material") parse_material(c, true);
+    // A named material with a colour inside a <visual> names that colour for the whole file too
+    // (urdfdom's rule, which the Allegro files rely on: "black" is defined in base_link's visual).
+    for (const XMLElement* link : io::child_elements(root)) {
+      if (std::string_view(link->Name()) != "link") continue;
+      for (const XMLElement* visual : io::child_elements(link)) {
+        if (std::string_view(visual->Name()) != "visual") continue;
+        for (const XMLElement* m : io::child_elements(visual)) {
+          const char* name = m->Attribute("name");
+          const XMLElement* color = m->FirstChildElement("color");
+          if (std::string_view(m->Name()) != "material" || !name || !*name || !color || colors_.count(name)) continue;
+          if (color->Attribute("rgba")) colors_[name] = parse_rgba(color);
+        }
+      }
+    }
     for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link") parse_link(c);
@@ -93,10 +108,9 @@ class UrdfParser {
   std::array<float, 4> parse_rgba(const XMLElement* color) {
     AttrSet a(color, file_);
     a.warn_unknown({"rgba"}, warnings_);
-    auto v = a.reals("rgba", 4, 4);
+    auto v = io::rgba_attribute(a, warnings_);
     if (!v) a.fail("missing required attribute 'rgba'");
-    return {static_cast<float>((*v)[0]), static_cast<float>((*v)[1]), static_cast<float>((*v)[2]),
-            static_cast<float>((*v)[3])};
+    return *v;
   }
 
   // A <material>: top level (named colour) or inside a <visual>; returns its colour if known.
@@ -489,6 +503,13 @@ class UrdfParser {
       jd.stiffness = options_.urdf_drive_stiffness;
       jd.damping = options_.urdf_drive_damping + info.damping;
       jd.max_force = info.effort > 0 ? info.effort : -1;
+      // <limit velocity> bounds a velocity drive's input, as a velocity controller does (the
+      // effort is the drive's force bound above).
+      if (jd.drive == DriveMode::Velocity && info.velocity > 0) {
+        jd.target_limited = true;
+        jd.target_lower = -info.velocity;
+        jd.target_upper = info.velocity;
+      }
     } else if (movable && info.damping > 0) {
       jd.drive = DriveMode::Velocity;  // passive viscous damping: a velocity drive towards 0
       jd.damping = info.damping;
@@ -548,6 +569,12 @@ Result<ImportResult> import_urdf(const std::string& path, const ImportOptions& o
   return io::import_file(path, options, parse_urdf);
 }
 
+bool shown_visual(const RobotVisual& v) {
+  constexpr int kFirstHiddenGroup = 3;  // MuJoCo's default visualisation flags show geom groups 0, 1, 2
+  if (!(v.rgba[3] > 0.0f) || v.group >= kFirstHiddenGroup) return false;
+  return !(v.body < 0 && v.collides);
+}
+
 Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pose& base, bool fixed_base) {
   std::set<std::string> bodies, joints;
   for (const BodySpec& b : scene.bodies) bodies.insert(b.name);
@@ -602,6 +629,29 @@ Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pos
     else js.frame_a = base * js.frame_a;
     js.body_b += offset;
     scene.joints.push_back(std::move(js));
+  }
+  // Visuals: on their bodies (frames move with them), or world visuals placed by `base`. Meshes
+  // are shared by every visual (and every copy of the spec) that uses them.
+  std::vector<std::shared_ptr<const TriangleMesh>> meshes(robot.meshes.size());
+  for (const RobotVisual& v : robot.visuals) {
+    if (!shown_visual(v)) continue;
+    if (v.geometry == VisualGeometry::Mesh && (v.mesh < 0 || v.mesh >= static_cast<int>(meshes.size()))) continue;
+    if (v.body >= static_cast<int>(robot.scene.bodies.size())) continue;
+    VisualSpec visual;
+    visual.geometry = v.geometry;
+    visual.local = v.body < 0 ? base * v.local : v.local;
+    visual.half_extents = v.half_extents;
+    visual.radius = v.radius;
+    visual.half_length = v.half_length;
+    visual.rgba = v.rgba;
+    visual.source = v.source;
+    if (v.geometry == VisualGeometry::Mesh) {
+      auto& shared = meshes[static_cast<std::size_t>(v.mesh)];
+      if (!shared) shared = std::make_shared<const TriangleMesh>(robot.meshes[static_cast<std::size_t>(v.mesh)]);
+      visual.mesh = shared;
+    }
+    if (v.body < 0) scene.world_visuals.push_back(std::move(visual));
+    else scene.bodies[static_cast<std::size_t>(offset + v.body)].visuals.push_back(std::move(visual));
   }
   if (robot.has_timestep) scene.dt = robot.scene.dt;
   if (robot.has_gravity) scene.gravity = robot.scene.gravity;
