@@ -218,7 +218,7 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
     CHECK(window.document().spec().keyframes[0].name == "after 37");
     REQUIRE(app_test::pump_until([&] { return window.runner().latest().model != nullptr && window.runner().latest().state.step_index == 0; }));
     REQUIRE(window.viewer().restore_keyframe(0, &error));
-    // Positions, velocities, time and joint angles bit for bit (the solver's warm start is not kept).
+    // Positions, velocities, time and joint angles bit for bit (and the solver's warm start).
     CHECK(app_test::pump_until([&] {
       const sim::State& now = window.runner().latest().state;
       return now.q == saved.q && now.u == saved.u && now.time == saved.time && now.joint_position == saved.joint_position;

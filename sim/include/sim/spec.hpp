@@ -195,10 +195,10 @@ struct RobotIncludeSpec {
 };
 
 // A named simulation state stored with the scene (<keyframe>, MuJoCo's keyframes): the
-// generalized coordinates and velocities in State layout (sim/state.hpp) of the compiled model and
-// the drive targets, so restoring it continues the simulation from there (from a cold solver
-// start: the warm-start multipliers of State are not kept, being the solver's, not the scene's). The vectors must match
-// the model's coord_count / dof_count / joint_count (keyframe_state() checks); an edit that changes
+// generalized coordinates and velocities in State layout (sim/state.hpp) of the compiled model, the
+// drive targets and the solver's warm start (State::warm_start), so restoring it continues the
+// simulation bit for bit as the run it was saved from would have. The vectors must match the
+// model's coord_count / dof_count / joint_count (keyframe_state() checks); an edit that changes
 // the model's structure invalidates the keyframes saved before it (restoring then says why).
 struct KeyframeSpec {
   std::string name;
@@ -207,6 +207,11 @@ struct KeyframeSpec {
   std::vector<Real> u;                    // State::u
   std::vector<Real> joint_position;       // State::joint_position, unwrapped (empty: from q)
   std::vector<Real> joint_target;         // Control::joint_target (empty: the model's initial targets)
+  // State::warm_start (all empty: a cold start): contact keys (ascending), (λ_n, λ_f1, λ_f2) per
+  // key, and the multipliers of the rows before the contacts.
+  std::vector<std::uint64_t> warm_contact_key;
+  std::vector<Real> warm_contact_lambda;
+  std::vector<Real> warm_row_lambda;
   SourceLocation source;
 };
 
