@@ -205,7 +205,7 @@ TEST_CASE("visual shapes: the Allegro hand and Fetch load with one per drawable 
     const char* scene;
     fs::path urdf;
     int elements;  // <visual> elements in the file
-    int missing;   // of them naming a mesh file absent from this copy
+    int missing;   // of them naming a mesh file absent from this copy (drawn as the link's collision mesh)
   };
   const Case cases[] = {
       {"allegro", test::shared_robots_dir() / "allegro_hand_description" / "allegro_hand_description_right.urdf", 21, 0},
@@ -229,7 +229,7 @@ TEST_CASE("visual shapes: the Allegro hand and Fetch load with one per drawable 
       CHECK(model.visual_mesh[std::size_t(v)]->triangles.size() > 10);
       mesh_triangles += static_cast<int>(model.visual_mesh[std::size_t(v)]->triangles.size());
     }
-    CHECK(robot_visuals == counted.drawable);
+    CHECK(robot_visuals == counted.drawable + c.missing);
     CHECK(mesh_triangles > 1000);
   }
 
@@ -238,8 +238,9 @@ TEST_CASE("visual shapes: the Allegro hand and Fetch load with one per drawable 
   const sim::Model fetch = compile(load(test::scene_path("fetch")));
   CHECK(fetch.visual_rgba[std::size_t(visual_of(fetch, body_index(fetch, "r_wheel_link")))] ==
         std::array<float, 4>{0.086f, 0.506f, 0.767f, 1.0f});
-  // base_link's visual mesh is missing: it is drawn as its collision shapes.
-  CHECK(fetch.body_has_visuals[std::size_t(body_index(fetch, "base_link"))] == 0);
+  // base_link's visual mesh is missing: the link is drawn as its collision mesh, in its colour.
+  const int base_visual = visual_of(fetch, body_index(fetch, "base_link"));
+  CHECK(fetch.visual_rgba[std::size_t(base_visual)] == std::array<float, 4>{0.356f, 0.361f, 0.376f, 1.0f});
   const sim::Model allegro = compile(load(test::scene_path("allegro")));
   CHECK(allegro.visual_rgba[std::size_t(visual_of(allegro, body_index(allegro, "link_1.0")))] ==
         std::array<float, 4>{0.2f, 0.2f, 0.2f, 1.0f});

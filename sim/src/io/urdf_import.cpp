@@ -151,6 +151,8 @@ class UrdfParser {
         if (link.inertial) warn_element(c, "a second <inertial>, ignored");
         else link.inertial = parse_inertial(c);
       }
+    link_collisions_.clear();
+    missing_visual_.reset();
     for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "inertial") continue;
@@ -158,6 +160,22 @@ class UrdfParser {
       else if (n == "visual") parse_visual(c, link);
       else warn_element(c, "unsupported element, skipped");
     }
+    // A visual whose mesh cannot be used: the link is drawn as its collision geometry, in that
+    // visual's colour (so a body with other links' visuals merged in is not left half drawn).
+    if (missing_visual_)
+      for (const CollisionGeometry& c : link_collisions_) {
+        RobotVisual v = make_visual(c.geometry, c.local, *missing_visual_);
+        std::string error;
+        if (c.fallback_box) {  // the box standing in for an unusable collision mesh
+          v.geometry = RobotVisual::Geometry::Box;
+          v.half_extents = c.fallback_box->half_extents;
+          v.local = c.fallback_box->local;
+          v.mesh_file.clear();
+        } else if (c.geometry.type == RobotVisual::Geometry::Mesh && !load_visual_mesh(v, c.geometry, error)) {
+          continue;
+        }
+        link.visuals.push_back(std::move(v));
+      }
     link.world = link.name == "world" && !link.inertial && link.shapes.empty();
     link_index_[link.name] = static_cast<int>(desc_.links.size());
     desc_.links.push_back(std::move(link));
@@ -263,6 +281,7 @@ class UrdfParser {
     Geometry g;
     if (!parse_geometry(e, g)) return;
     const Pose local = parse_origin(e);
+    link_collisions_.push_back(CollisionGeometry{g, local, std::nullopt});
     ShapeSpec proto;
     proto.density = options_.density;
     proto.source = g.source;
@@ -298,12 +317,41 @@ class UrdfParser {
         const ShapeSpec box = io::fallback_box(link.inertial, local, proto);
         warnings_.add(file_, g.source.line, "mesh",
                       error + "; using a box of " + box_text(box.half_extents) + " instead");
+        link_collisions_.back().fallback_box = box;
         link.shapes.push_back(box);
         return;
       }
       default: return;
     }
     link.shapes.push_back(std::move(s));
+  }
+
+  RobotVisual make_visual(const Geometry& g, const Pose& local, const std::array<float, 4>& rgba) const {
+    RobotVisual v;
+    v.geometry = g.type;
+    v.local = local;
+    v.half_extents = g.half_extents;
+    v.radius = g.radius;
+    v.half_length = g.half_length;
+    v.mesh_scale = g.scale;
+    v.mesh_file = g.path;
+    v.source = g.source;
+    v.rgba = rgba;
+    return v;
+  }
+
+  // Reads a mesh visual's file into ImportResult::meshes (each file and scale once); false with
+  // `error` set when it cannot be read.
+  bool load_visual_mesh(RobotVisual& v, const Geometry& g, std::string& error) {
+    const TriangleMesh* mesh = meshes_.get(g.path, g.scale, error);
+    if (!mesh) return false;
+    auto it = visual_mesh_index_.find(mesh);
+    if (it == visual_mesh_index_.end()) {
+      it = visual_mesh_index_.emplace(mesh, static_cast<int>(out_.meshes.size())).first;
+      out_.meshes.push_back(*mesh);
+    }
+    v.mesh = it->second;
+    return true;
   }
 
   void parse_visual(const XMLElement* e, LinkDesc& link) {
@@ -317,35 +365,18 @@ class UrdfParser {
     }
     Geometry g;
     if (!parse_geometry(e, g)) return;
-    RobotVisual v;
-    v.geometry = g.type;
-    v.local = parse_origin(e);
-    v.half_extents = g.half_extents;
-    v.radius = g.radius;
-    v.half_length = g.half_length;
-    v.mesh_scale = g.scale;
-    v.source = g.source;
-    if (rgba) v.rgba = *rgba;
-    if (g.type == RobotVisual::Geometry::Mesh) {
-      v.mesh_file = g.path;
-      if (g.path.empty()) {
-        warnings_.add(file_, g.source.line, "mesh",
-                      "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) +
-                          "); the visual is left out");
-      } else if (options_.load_visual_meshes) {
-        std::string error;
-        const TriangleMesh* mesh = meshes_.get(g.path, g.scale, error);
-        if (!mesh) {
-          warnings_.add(file_, g.source.line, "mesh", error + "; the visual is left out");
-        } else {
-          auto it = visual_mesh_index_.find(mesh);
-          if (it == visual_mesh_index_.end()) {
-            it = visual_mesh_index_.emplace(mesh, static_cast<int>(out_.meshes.size())).first;
-            out_.meshes.push_back(*mesh);
-          }
-          v.mesh = it->second;
-        }
+    RobotVisual v = make_visual(g, parse_origin(e), rgba.value_or(RobotVisual{}.rgba));
+    if (g.type == RobotVisual::Geometry::Mesh && options_.load_visual_meshes) {
+      std::string error;
+      if (g.path.empty()) error = "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) + ")";
+      if (g.path.empty() || !load_visual_mesh(v, g, error)) {
+        warnings_.add(file_, g.source.line, "mesh", error + "; the link is drawn as its collision geometry");
+        missing_visual_ = v.rgba;
+        return;
       }
+    } else if (g.type == RobotVisual::Geometry::Mesh && g.path.empty()) {
+      warnings_.add(file_, g.source.line, "mesh",
+                    "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) + "); the visual is left out");
     }
     link.visuals.push_back(std::move(v));
   }
@@ -556,6 +587,15 @@ class UrdfParser {
   std::vector<PendingJoint> pending_;
   io::MeshCache meshes_;
   std::map<const TriangleMesh*, int> visual_mesh_index_;
+  // The link being parsed: its collision geometry, and the colour of a visual that could not be
+  // loaded (then drawn as that geometry).
+  struct CollisionGeometry {
+    Geometry geometry;
+    Pose local;
+    std::optional<ShapeSpec> fallback_box;  // what stands in for an unusable mesh
+  };
+  std::vector<CollisionGeometry> link_collisions_;
+  std::optional<std::array<float, 4>> missing_visual_;
 };
 
 }  // namespace
