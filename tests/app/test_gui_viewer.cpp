@@ -297,6 +297,18 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
       CHECK(differing(plain, wire) > 0.005);  // the bodies cover a few percent of the view
       CHECK(differing(plain, see_through) > 0.005);
       CHECK(differing(plain, again) < 0.0005);
+      // View ▸ Visual / Collision geometry reach the viewport's settings (the pictures they give are
+      // tested offscreen: tests/render/test_visual_shapes.cpp; this scene has no visual shapes).
+      CHECK(viewport.render_settings().geometry.visuals);
+      CHECK_FALSE(viewport.render_settings().geometry.collision);
+      window.action(QStringLiteral("visual_geometry"))->trigger();
+      window.action(QStringLiteral("collision_geometry"))->trigger();
+      CHECK_FALSE(viewport.render_settings().geometry.visuals);
+      CHECK(viewport.render_settings().geometry.collision);
+      CHECK(differing(plain, shot()) < 0.0005);  // no visuals: the collision shapes as before
+      window.action(QStringLiteral("visual_geometry"))->trigger();
+      window.action(QStringLiteral("collision_geometry"))->trigger();
+      CHECK(viewport.render_settings().geometry.visuals);
     } else {
       WARN("skipped: the recording and display checks need a Vulkan viewport that reads back");
     }
