@@ -249,8 +249,13 @@ TEST_CASE("visual shapes: the Allegro hand and Fetch load with one per drawable 
 TEST_CASE("visual shapes: MJCF geoms in shown groups are visuals, hidden groups and world collision geoms are not",
           "[unit][import][visuals]") {
   const fs::path dir = test::scratch_dir("robot_visuals_mjcf");
+  // A 10 cm cube as an OBJ mesh (outward faces).
+  test::write_file(dir / "cube.obj", "v -0.05 -0.05 -0.05\nv 0.05 -0.05 -0.05\nv 0.05 0.05 -0.05\nv -0.05 0.05 -0.05\n"
+                                     "v -0.05 -0.05 0.05\nv 0.05 -0.05 0.05\nv 0.05 0.05 0.05\nv -0.05 0.05 0.05\n"
+                                     "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\n"
+                                     "f 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n");
   test::write_file(dir / "model.xml", R"(<mujoco model="groups">
-  <asset><material name="gold" rgba="0.9 0.7 0.1 1"/></asset>
+  <asset><material name="gold" rgba="0.9 0.7 0.1 1"/><mesh name="cube" file="cube.obj"/></asset>
   <default>
     <default class="visual"><geom contype="0" conaffinity="0" group="2"/></default>
     <default class="collision"><geom group="3"/></default>
@@ -262,6 +267,12 @@ TEST_CASE("visual shapes: MJCF geoms in shown groups are visuals, hidden groups 
       <freejoint/>
       <geom class="visual" type="sphere" size="0.05" material="gold"/>
       <geom class="visual" type="ellipsoid" size="0.02 0.03 0.04" pos="0 0 0.05"/>
+      <geom class="collision" type="sphere" size="0.05"/>
+    </body>
+    <body name="shell" pos="-0.3 0 0.5">
+      <freejoint/>
+      <inertial pos="0 0 0" mass="0.7" diaginertia="0.001 0.001 0.001"/>
+      <geom class="visual" type="mesh" mesh="cube"/>
       <geom class="collision" type="sphere" size="0.05"/>
     </body>
     <body name="plain" pos="0.3 0 0.5">
@@ -286,7 +297,16 @@ TEST_CASE("visual shapes: MJCF geoms in shown groups are visuals, hidden groups 
   CHECK(world_visuals == 1);  // the visual-only box; the plane is drawn as the collision plane it is
   CHECK(model.visual_rgba[std::size_t(visual_of(model, ball))] == std::array<float, 4>{0.9f, 0.7f, 0.1f, 1.0f});
   CHECK(model.visual_rgba[std::size_t(visual_of(model, plain))] == std::array<float, 4>{0.5f, 0.5f, 0.5f, 1.0f});
-  // The collision shapes are what they were: the ball's one sphere, the plain body's box and
-  // sphere, the plane.
-  CHECK(model.shape_count == 4);
+  // The visual-only mesh of a body with an <inertial>: drawn as its 12 triangles, no hull made,
+  // the mass the inertial's.
+  const int shell = body_index(model, "shell");
+  const int cube = visual_of(model, shell);
+  CHECK(model.visual_geometry[std::size_t(cube)] == sim::VisualGeometry::Mesh);
+  REQUIRE(model.visual_mesh[std::size_t(cube)]);
+  CHECK(model.visual_mesh[std::size_t(cube)]->triangles.size() == 12);
+  CHECK(1 / model.body_inv_mass[std::size_t(shell)] == Approx(0.7));
+  // The collision shapes are what they were: the ball's and the shell's spheres, the plain
+  // body's box and sphere, the plane.
+  CHECK(model.shape_count == 5);
+  for (int s = 0; s < model.shape_count; ++s) CHECK(model.shape_type[std::size_t(s)] != sim::ShapeType::ConvexMesh);
 }

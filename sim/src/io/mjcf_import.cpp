@@ -811,7 +811,12 @@ class MjcfParser {
       std::string error;
       const TriangleMesh* mesh = mesh_data(it->second, error);
       const std::string where = a.file() + ":" + std::to_string(a.line()) + ": <geom>";
-      if (!mesh || !io::mesh_shapes(*mesh, local, proto, options_, where, shapes, error)) {
+      // Hulls (or a convex decomposition) are for contacts and for the body's mass from its geoms;
+      // a visual-only mesh of a body whose <inertial> gives the mass (menagerie-style models) or
+      // of the world needs neither: only its triangles, drawn.
+      const bool mass_from_geoms = link != 0 && (!pending_inertial_[link] || inertia_from_geom_ == 1);
+      const bool needs_shapes = collides || mass_from_geoms;
+      if (!mesh || (needs_shapes && !io::mesh_shapes(*mesh, local, proto, options_, where, shapes, error))) {
         const ShapeSpec box = io::fallback_box(pending_inertial_[link], local, proto);
         a.warn(warnings_, "mesh " + in_quotes(name) + ": " + error + "; using a box of " +
                               number_text(2 * box.half_extents.x()) + " x " + number_text(2 * box.half_extents.y()) +
