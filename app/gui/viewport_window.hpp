@@ -43,6 +43,7 @@ struct RenderSettings {
   bool wireframe = false;     // triangle edges only
   bool transparent = false;   // shapes drawn see-through
   bool shadows = true;
+  render::GeometryView geometry;  // robots' visual shapes, collision shapes as an overlay
 };
 
 class ViewportWindow : public QVulkanWindow {

@@ -76,6 +76,15 @@ void copy_contacts(const sim::Model& model, const sim::State& state, const sim::
 // target: see SceneRenderer::clear_color()).
 inline constexpr glm::vec3 kDefaultBackground{0.50f, 0.60f, 0.72f};
 
+// Which geometry is drawn (MuJoCo's geom groups, reduced to the two that robot files carry):
+// the visual shapes of bodies that have them (URDF <visual>, MJCF shown geoms) in place of their
+// collision shapes, and the collision shapes as an overlay (solid, with the visuals see-through
+// over them). Bodies without visuals always show their collision shapes.
+struct GeometryView {
+  bool visuals = true;
+  bool collision = false;
+};
+
 struct FrameInput {
   OrbitCamera camera;
   // Generalized positions in State::q layout (per-body poses, then particle positions). When set
@@ -95,6 +104,7 @@ struct FrameInput {
   bool shadows = true;
   bool wireframe = false;    // the shapes' triangle edges only (where the device can draw lines so)
   bool transparent = false;  // the shapes see-through (35 % opacity)
+  GeometryView geometry;
   glm::vec3 background = kDefaultBackground;
   // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A
   // window passes its own index (QVulkanWindow::currentFrame()).

@@ -93,6 +93,18 @@ struct Model {
   std::vector<int> particle_edge_owner;
   SdfContactOptions sdf;                    // how SDF contacts are generated
 
+  // ---- visual shapes (visual_count): drawn, never simulated (no contacts, no mass) ----------
+  // A body with visuals is drawn with them in place of its collision shapes (VisualSpec).
+  int visual_count = 0;
+  std::vector<VisualGeometry> visual_geometry;  // (visual_count)
+  std::vector<int> visual_body;             // owning body or -1 (world)
+  std::vector<Pose> visual_local;           // visual frame in the body's com frame (world for -1)
+  std::vector<Real> visual_radius, visual_half_length;  // sphere, cylinder, capsule [m]
+  std::vector<Vec3> visual_half_extents;    // box, ellipsoid, plane [m]
+  std::vector<std::shared_ptr<const TriangleMesh>> visual_mesh;  // Mesh (shared with the spec)
+  std::vector<std::array<float, 4>> visual_rgba;  // sRGB colour, opacity
+  std::vector<char> body_has_visuals;       // (body_count)
+
   // ---- particle distance constraints (distance_count) ---------------------------------------
   int distance_count = 0;
   std::vector<int> distance_particle_a, distance_particle_b;  // (distance_count)
@@ -112,6 +124,8 @@ struct Model {
   std::vector<DriveMode> joint_drive;
   std::vector<Real> joint_stiffness, joint_damping, joint_max_force;
   std::vector<Real> joint_initial_target, joint_initial_target_velocity;
+  std::vector<char> joint_target_limited;   // the drive input's control range (JointSpec::target_limited)
+  std::vector<Real> joint_target_lower, joint_target_upper;
 
   // Body pairs (lower, higher index) that never collide, besides those joined by a joint: the
   // bodies of a robot included with self_collision="false" (RobotIncludeSpec), and those of

@@ -9,6 +9,7 @@
 #include "collision/structure_field.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
+#include "compile/visual_shapes.hpp"
 #include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
@@ -308,6 +309,11 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.joint_max_force.push_back(j.max_force);
     m.joint_initial_target.push_back(j.target);
     m.joint_initial_target_velocity.push_back(j.target_velocity);
+    if (j.target_limited && !(j.target_lower <= j.target_upper))
+      return Error{w + ": control range lower bound above the upper one (or not a number)"};
+    m.joint_target_limited.push_back(j.target_limited ? 1 : 0);
+    m.joint_target_lower.push_back(j.target_lower);
+    m.joint_target_upper.push_back(j.target_upper);
     ++m.joint_count;
   }
 
@@ -328,6 +334,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
 
   m.material_count = static_cast<int>(m.material_name.size());
   if (std::string e = refresh_friction(spec, m); !e.empty()) return Error{e};
+  if (std::string e = detail::add_visual_shapes(spec, m); !e.empty()) return Error{e};
   detail::filter_initial_overlaps(spec, m);
   return m;
 }

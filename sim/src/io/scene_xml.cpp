@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -172,10 +174,11 @@ class SceneParser {
 
   // ---- scene-wide elements ---------------------------------------------------------------------
 
-  // <keyframe name time q u targets/>: a saved state (KeyframeSpec). The vector lengths are
-  // checked against the compiled model when the keyframe is restored (sim::keyframe_state).
+  // <keyframe name time q u joints targets warm_keys warm_contacts warm_rows/>: a saved state
+  // (KeyframeSpec). The vector lengths are checked against the compiled model when the keyframe
+  // is restored (sim::keyframe_state).
   void parse_keyframe(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets"});
+    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets", "warm_keys", "warm_contacts", "warm_rows"});
     no_children(e);
     KeyframeSpec k;
     k.name = e.required_text("name");
@@ -189,6 +192,19 @@ class SceneParser {
     else e.fail("missing attribute 'u'");
     if (e.has("joints")) k.joint_position = *e.reals("joints", 0);
     if (e.has("targets")) k.joint_target = *e.reals("targets", 0);
+    if (auto keys = e.text("warm_keys")) {  // 64-bit contact keys in hexadecimal
+      std::istringstream in(*keys);
+      for (std::string word; in >> word;) {
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long key = std::strtoull(word.c_str(), &end, 16);
+        if (*end != '\0' || errno == ERANGE || word[0] == '-' || word[0] == '+')
+          e.fail_attribute("warm_keys", "expected hexadecimal contact keys, got " + in_quotes(word));
+        k.warm_contact_key.push_back(static_cast<std::uint64_t>(key));
+      }
+    }
+    if (e.has("warm_contacts")) k.warm_contact_lambda = *e.reals("warm_contacts", 0);
+    if (e.has("warm_rows")) k.warm_row_lambda = *e.reals("warm_rows", 0);
     k.source = e.location();
     spec_.keyframes.push_back(std::move(k));
   }
@@ -827,7 +843,7 @@ class SceneParser {
     }
 
     ImportOptions options;
-    options.load_visual_meshes = false;  // a scene simulates the collision geometry only
+    options.load_visual_meshes = true;  // drawn, never simulated (BodySpec::visuals)
     options.density = r.density;
     options.name_prefix = r.prefix;
     options.urdf_drive = r.drive;
@@ -907,6 +923,7 @@ class SceneParser {
     for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
       BodySpec copy = spec_.bodies[static_cast<std::size_t>(b)];
       copy.shapes.clear();
+      copy.visuals.clear();
       r.imported_bodies.push_back(std::move(copy));
     }
     for (const XMLElement* child : e.children()) {

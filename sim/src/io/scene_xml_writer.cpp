@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -506,6 +507,17 @@ class Writer {
     attr("u", numbers(k.u));
     if (!k.joint_position.empty()) attr("joints", numbers(k.joint_position));
     if (!k.joint_target.empty()) attr("targets", numbers(k.joint_target));
+    if (!k.warm_contact_key.empty()) {
+      std::string keys;
+      char buffer[24];
+      for (std::uint64_t key : k.warm_contact_key) {
+        std::snprintf(buffer, sizeof buffer, "%llx", static_cast<unsigned long long>(key));
+        keys += (keys.empty() ? "" : " ") + std::string(buffer);
+      }
+      attr("warm_keys", keys);
+      attr("warm_contacts", numbers(k.warm_contact_lambda));
+    }
+    if (!k.warm_row_lambda.empty()) attr("warm_rows", numbers(k.warm_row_lambda));
     out_ += "/>\n";
   }
 
