@@ -1,9 +1,10 @@
 # Generates assets/scenes/friction_texture.xml (a subdivided slab mesh with UVs) and its 16-bit
+# Usage: python3 tools/make_friction_texture_scene.py assets/scenes
 # PNG grain: the channel of friction_channel.xml painted into the texture (flow ∝ (1, −y/w)).
 import math, struct, zlib, sys
 out_dir = sys.argv[1]
-L = 6.0      # half size [m]
-T = 0.5      # thickness
+L = 3.0
+T = 0.2
 N = 24       # quads per side on top
 verts, tris, uvs = [], [], []
 def uv_of(x, y): return ((x + L) / (2 * L), (y + L) / (2 * L))
@@ -42,7 +43,7 @@ assert abs(vol - 4 * L * L * T) < 1e-9, vol
 for (a, b, c) in tris:
     for v in (a, b, c): uvs.append(uv_of(verts[v][0], verts[v][1]))
 # texture: channel grain, w = 0.25 m; UV frame: u along x (4 m), v along y (4 m), so θ_uv = θ_world
-W = 1024; w = 0.25
+W = 512; w = 0.25
 rows = []
 for r in range(W):            # file row 0 = v = 1 (top)
     jv = W - 1 - r
@@ -67,15 +68,17 @@ U = '  '.join(' '.join(fmt(c) for c in uv) for uv in uvs)
 crates = ''
 ys = [0.9, 0.55, 0.25, -0.25, -0.55, -0.9]
 for k, (n, y) in enumerate(zip('abcdef', ys)):
-    crates += f'  <body name="crate_{n}" pos="{fmt(-1.5 + 0.3 * (5 - k) - 0.0)} {y} 0.05" velocity="4 0 0" material="crate"><box size="0.1 0.1 0.1"/></body>\n'
+    crates += f'  <body name="crate_{n}" pos="{fmt(-2.6 + 0.3 * (5 - k))} {y} 0.05" velocity="2.5 0 0" material="crate"><box size="0.1 0.1 0.1"/></body>\n'
 xml = f'''<?xml version="1.0" encoding="UTF-8"?>
 <!--
   Friction texture: friction_channel.xml with its channel grain painted into a texture
-  (friction_texture_grain.png, 1024 x 1024, 16-bit, doubled-angle encoded) over the UVs of a
-  subdivided slab mesh (12 x 12 x 0.5 m, {len(tris)} triangles, u along x, v along y). Six crates
-  launched along +x gather in the band |y| < 0.25 m as on the procedural channel: each contact finds
-  its triangle and barycentrics on the slab, samples the texture at its UV and lifts the grain
-  through the triangle's dP/du, dP/dv. Open it in the app to paint over it (Friction panel).
+  (friction_texture_grain.png, 512 x 512, 16-bit, doubled-angle encoded) over the UVs of a
+  subdivided slab mesh (6 x 6 x 0.2 m, {len(tris)} triangles, u along x, v along y). Six crates
+  launched along +x at 2.5 m/s turn as on the same slab with the procedural channel: each contact
+  finds its triangle and barycentrics on the slab, samples the texture at its UV and lifts the
+  grain through the triangle's dP/du, dP/dv. (On this SDF-collided slab the crates turn less than
+  on friction_channel's plane, with the procedural channel too.) Open it in the app to paint over
+  it (Friction panel, Texture grain). Made by tools/make_friction_texture_scene.py.
 -->
 <scene name="friction_texture" dt="0.0083" gravity="0 0 -9.81">
   <material name="painted" friction="0.5" friction_major="1.0" friction_minor="0.02">
@@ -83,7 +86,7 @@ xml = f'''<?xml version="1.0" encoding="UTF-8"?>
   </material>
   <material name="crate" friction="0.5"/>
   <world material="painted">
-    <mesh vertices="{V}" triangles="{F}" uvs="{U}" sdf_voxel="0.1"/>
+    <mesh vertices="{V}" triangles="{F}" uvs="{U}" sdf_voxel="0.03"/>
     <plane pos="0 0 -1" material="crate"/>
   </world>
 {crates}</scene>

@@ -1,6 +1,6 @@
 // Texture-grain benchmark (hidden: run with `coulomb_tests "[texture_bench]"`): the cost of
 // texture sampling per contact. 400 crates rest on the shipped textured slab
-// (assets/scenes/friction_texture.xml, 2496 triangles, 1024² texture); contact generation is timed
+// (assets/scenes/friction_texture.xml, 2496 triangles, 512² texture); contact generation is timed
 // with the slab's grain as the texture, as the same channel procedurally, and isotropic, and the
 // difference is divided by the contact count. Prints figures; asserts only that the variants see
 // the same contacts.
@@ -30,7 +30,7 @@ TEST_CASE("bench: texture grain sampling per contact", "[bench][.][texture_bench
     for (int i = 0; i < 20; ++i) {
       sim::BodySpec b = crate;
       b.name = "crate_" + std::to_string(i) + "_" + std::to_string(j);
-      b.pose.pos = Vec3(-4.75 + 0.5 * i, -4.75 + 0.5 * j, 0.05);
+      b.pose.pos = Vec3(-2.85 + 0.3 * i, -2.85 + 0.3 * j, 0.05);
       b.linear_velocity.setZero();
       base.bodies.push_back(b);
     }
