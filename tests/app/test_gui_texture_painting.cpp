@@ -86,7 +86,10 @@ TEST_CASE("a comb stroke paints the grain along the drag, previewed live, one un
   CHECK(running_grain(runner.latest(), Vec3(-2, 0, 0)).norm() == 0);  // away from the stroke
   CHECK(document.undo_stack()->count() == undo_before);
   // Release: one undo step.
-  REQUIRE(document.set_material_grain(painter.material(), painter.end(), QStringLiteral("Comb grain"), &error));
+  const int material = painter.material();
+  const bool committed = document.set_material_grain(material, painter.end(), QStringLiteral("Comb grain"), &error);
+  INFO(error.toStdString());
+  REQUIRE(committed);
   CHECK(document.undo_stack()->count() == undo_before + 1);
   CHECK(*document.spec().materials[0].structure.image == *running_texture(runner.latest()));
   // Undo: blank again in the document and the running model; redo: painted.
