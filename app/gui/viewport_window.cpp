@@ -118,6 +118,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.write_poses = false;  // poses come from the simulation through the pose sink
       input.selected_body = w.selected_body();
       input.overlays = w.overlays_;
+      if (snap.model_version == model_version_) input.parameters = snap.model.get();  // live grains
       input.shadows = w.render_settings_.shadows;
       input.wireframe = w.render_settings_.wireframe;
       input.transparent = w.render_settings_.transparent;

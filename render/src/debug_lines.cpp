@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 
-#include "grain_glyphs.hpp"
 #include "render/orbit_camera.hpp"
 
 namespace render {
@@ -199,7 +198,6 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
     }
     for (const Bounds& b : body_box) w.box(b, kBounds);
   }
-  if (overlays.grain_glyphs) append_grain_glyphs(model, poses, 3000, out);
 }
 
 }  // namespace render

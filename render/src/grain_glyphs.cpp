@@ -10,10 +10,10 @@ namespace render {
 namespace {
 
 std::uint32_t glyph_color(float strength) {
-  // Magenta to white with the strength of the filtered grain (½ .. 1).
+  // Magenta, paler where the filtered grain is weak (strength ½ .. 1).
   const float s = std::clamp((strength - 0.5f) * 2.0f, 0.0f, 1.0f);
   auto byte = [](float v) { return std::uint32_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
-  return byte(0.9f) | (byte(0.2f + 0.8f * s) << 8) | (byte(0.9f) << 16) | (255u << 24);
+  return byte(0.95f) | (byte(0.7f - 0.65f * s) << 8) | (byte(0.95f - 0.15f * s) << 16) | (255u << 24);
 }
 
 // The texture field covering shape s (its body's, else its material's), or null.

@@ -8,6 +8,8 @@
 
 namespace render {
 
+inline constexpr int kGrainGlyphs = 600;  // glyphs over all textured surfaces of a frame
+
 // Appends the glyphs of every mesh shape whose grain is a texture, in the poses of the frame:
 // about `target` segments over all those surfaces (spaced evenly by area), each centred on its
 // sample point, lifted off the surface by a hair, as long as 0.7 of the spacing; none where the

@@ -46,6 +46,7 @@ const char* brush_mode_name(int mode) {
 
 void set_brush(FrictionPanelView& view, const FrictionBrushView& brush, FrictionPanelEdits& out) {
   view.brush = brush;
+  out.material = view.material;  // the brush paints the selected material's texture
   out.brush_changed = true;
   out.brush = brush;
 }

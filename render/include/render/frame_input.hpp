@@ -88,6 +88,9 @@ struct FrameInput {
   int selected_body = -1;            // highlighted body, -1: none
   Overlays overlays;
   const ContactOverlay* contacts = nullptr;  // for the contact overlays; may be null
+  // The running model when it has the structure of the one set_model() received but newer
+  // parameters (a painted texture grain): the grain glyphs read its fields. Null: set_model's.
+  const sim::Model* parameters = nullptr;
   // For Overlays::element_field: one value per body, then per particle (compute_element_field);
   // ignored unless it has that many. `element_range`: the colour map's ends; lo >= hi: the
   // values' own range.
