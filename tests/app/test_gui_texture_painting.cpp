@@ -50,10 +50,8 @@ TEST_CASE("a comb stroke paints the grain along the drag, previewed live, one un
   // "New blank texture" (what TextureAuthoring does for the panel's button).
   sim::StructureFieldSpec grain = document.spec().materials[0].structure;
   grain.image = std::make_shared<const sim::StructureTexture>(sim::blank_structure_texture(128, 128).value());
-  std::uint64_t version = runner.latest().parameter_version;
   REQUIRE(document.set_material_grain(0, grain, QStringLiteral("blank"), &error));
-  REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > version; }));
-  CHECK(running_texture(runner.latest())->width == 128);
+  REQUIRE(app_test::pump_until([&] { return running_texture(runner.latest())->width == 128; }));
   CHECK(running_grain(runner.latest(), Vec3(1, 1, 0)).norm() == 0);  // blank: no grain anywhere
   const int undo_before = document.undo_stack()->count();
 
@@ -69,14 +67,13 @@ TEST_CASE("a comb stroke paints the grain along the drag, previewed live, one un
   for (double y = -1.8; y <= 2.0; y += 0.2) {
     const Snapshot& now = runner.latest();
     if (!painter.drag(*now.model, now.state, down_at(1, y), brush)) continue;
-    version = runner.latest().parameter_version;
     document.preview_grain_texture(painter.material(), painter.image());
     ++previews;
   }
   CHECK(previews >= 15);
   CHECK(painter.dabs() >= 30);  // a quarter of the radius apart over 4 m
-  // The running model already has the painted grain (preview), the document not yet.
-  REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > version; }));
+  // The running model already has the painted grain (the last preview), the document not yet.
+  REQUIRE(app_test::pump_until([&] { return running_texture(runner.latest()) == painter.image().get(); }));
   for (double y : {-1.0, 0.0, 1.5}) {
     const Vec3 g = running_grain(runner.latest(), Vec3(1, y, 0));
     INFO("y " << y << ": grain " << g.transpose());
@@ -87,20 +84,20 @@ TEST_CASE("a comb stroke paints the grain along the drag, previewed live, one un
   CHECK(document.undo_stack()->count() == undo_before);
   // Release: one undo step.
   const int material = painter.material();
+  const auto painter_image = painter.image();
   const bool committed = document.set_material_grain(material, painter.end(), QStringLiteral("Comb grain"), &error);
   INFO(error.toStdString());
   REQUIRE(committed);
   CHECK(document.undo_stack()->count() == undo_before + 1);
-  CHECK(*document.spec().materials[0].structure.image == *running_texture(runner.latest()));
+  REQUIRE(app_test::pump_until([&] { return running_texture(runner.latest()) == painter_image.get(); }));
   // Undo: blank again in the document and the running model; redo: painted.
-  version = runner.latest().parameter_version;
+  const auto document_texture = [&] { return document.spec().materials[0].structure.image.get(); };
   document.undo_stack()->undo();
-  REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > version; }));
+  REQUIRE(app_test::pump_until([&] { return running_texture(runner.latest()) == document_texture(); }));
   CHECK(running_grain(runner.latest(), Vec3(1, 0, 0)).norm() == 0);
   CHECK(document.spec().materials[0].structure.image->width == 128);
-  version = runner.latest().parameter_version;
   document.undo_stack()->redo();
-  REQUIRE(app_test::pump_until([&] { return runner.latest().parameter_version > version; }));
+  REQUIRE(app_test::pump_until([&] { return running_texture(runner.latest()) == document_texture(); }));
   CHECK(std::abs(running_grain(runner.latest(), Vec3(1, 0, 0)).normalized().y()) == Approx(1).margin(1e-6));
 }
 
