@@ -8,11 +8,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <vector>
 
 #include "collision/collide.hpp"
+#include "collision/structure_field.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/state.hpp"
+#include "sim/structure_texture.hpp"
 #include "support/scoped_resources.hpp"
 #include "support/shipped_scenes.hpp"
 
@@ -66,5 +69,27 @@ TEST_CASE("bench: texture grain sampling per contact", "[bench][.][texture_bench
     std::printf("%-11s %14.0f %10d %16.3f\n", v.name, us, out.size(), us / std::max(out.size(), 1));
     if (first_count < 0) first_count = out.size();
     CHECK(out.size() == first_count);
+    if (!v.anisotropic) continue;
+    // The grain lookup alone at every contact's slab point, as contact generation does it
+    // (collision/contact_friction.cpp): texture = closest triangle (BVH) + bilinear sample +
+    // lift; procedural = the channel formula.
+    const sim::StructureField& field = model.structure_fields[static_cast<std::size_t>(model.material_structure_field[0])];
+    const sim::MeshSurface& surface = *model.surfaces[static_cast<std::size_t>(model.shape_surface[0])];
+    std::vector<Vec3> points;
+    for (const sim::Contact& c : out.contacts)
+      points.push_back(c.shape_a == 0 ? c.a.local_point : c.b.local_point);  // world shape: world points
+    const int lookups = 200;
+    double checksum = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < lookups; ++r)
+      for (const Vec3& p : points) {
+        const Vec3 g = field.kind == sim::StructureFieldKind::Texture
+                           ? sim::surface_grain(*field.texture, surface, surface.closest_point(p))
+                           : sim::detail::structure_direction(field, p);
+        checksum += g.x();
+      }
+    const double ns = 1e9 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                      (double(lookups) * double(points.size()));
+    std::printf("%-11s grain lookup alone: %.0f ns per contact (checksum %.3g)\n", v.name, ns, checksum);
   }
 }
