@@ -294,3 +294,39 @@ TEST_CASE("a texture grain on a shape without UVs is refused at compile time",
   REQUIRE_FALSE(m.ok());
   CHECK_THAT(m.error(), Catch::Contains("texture grain but no UVs"));
 }
+
+TEST_CASE("mesh files keep their UVs per triangle corner across seams", "[unit][texture][io]") {
+  // A quad of two triangles whose shared edge is a UV seam: the corners there have different UVs
+  // in each triangle although the positions are the same (and are welded).
+  test::TempDir dir("coulomb_texture_obj");
+  test::write_file(dir.path / "quad.obj",
+                   "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                   "vt 0 0\nvt 0.5 0\nvt 0.5 1\nvt 0.5 0\nvt 1 1\nvt 0.5 1\n"
+                   "f 1/1 2/2 3/3\nf 2/4 4/5 3/6\n");
+  test::write_file(dir.path / "scene.xml",
+                   "<scene><world><mesh file=\"quad.obj\"/></world></scene>\n");
+  auto spec = sim::load_scene_file((dir.path / "scene.xml").string());
+  INFO((spec ? std::string() : spec.error()));
+  REQUIRE(spec.ok());
+  const sim::ShapeSpec& s = spec->world_shapes[0];
+  REQUIRE(s.triangles.size() == 2);
+  REQUIRE(s.uvs.size() == 6);
+  // Each corner's UV is the one the file gives that corner of that face.
+  const Vec2 expected[6] = {Vec2(0, 0), Vec2(0.5, 0), Vec2(0.5, 1), Vec2(0.5, 0), Vec2(1, 1), Vec2(0.5, 1)};
+  const Vec3 positions[6] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)};
+  for (int t = 0; t < 2; ++t)
+    for (int k = 0; k < 3; ++k) {
+      const int c = 3 * t + k;
+      // Match by position (the importer may rotate a face's corners).
+      int found = -1;
+      for (int j = 0; j < 3; ++j)
+        if ((s.vertices[s.triangles[t][j]] - positions[c]).norm() < 1e-12) found = j;
+      REQUIRE(found >= 0);
+      CHECK((s.uvs[3 * t + found] - expected[c]).norm() < 1e-6);
+    }
+  // Inline uvs with the wrong count name the element and the count.
+  auto bad = sim::parse_scene_xml("<scene><world><mesh vertices=\"0 0 0 1 0 0 0 1 0\" triangles=\"0 1 2\" uvs=\"0 0 1 0\"/></world></scene>",
+                                  (dir.path / "bad.xml").string());
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Catch::Contains("bad.xml:1") && Catch::Contains("uvs") && Catch::Contains("got 4"));
+}
