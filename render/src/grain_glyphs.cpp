@@ -52,6 +52,7 @@ void append_grain_glyphs(const sim::Model& model, const PoseView& poses, int tar
   }
   if (items.empty() || !(area > 0) || target <= 0) return;
   const double spacing = std::sqrt(area / target);
+  double carry = 0;
   for (const Item& it : items) {
     const int body = model.shape_body[std::size_t(it.shape)];
     const sim::Pose& local = model.shape_local[std::size_t(it.shape)];
@@ -70,7 +71,15 @@ void append_grain_glyphs(const sim::Model& model, const PoseView& poses, int tar
       const sim::Vec3 &a = surface.vertices[tri[0]], &b = surface.vertices[tri[1]], &c = surface.vertices[tri[2]];
       const sim::Vec3 normal = (b - a).cross(c - a).normalized();
       const double longest = std::max({(b - a).norm(), (c - b).norm(), (a - c).norm()});
-      const int n = std::clamp(int(std::ceil(longest / spacing)), 1, 64);
+      // Triangles smaller than a glyph's share of the area take turns (one glyph at the centroid
+      // whenever their accumulated share reaches one), so a fine mesh gets `target` glyphs too.
+      const double share = 0.5 * (b - a).cross(c - a).norm() / (spacing * spacing);
+      if (share < 1) {
+        carry += share;
+        if (carry < 1) continue;
+        carry -= 1;
+      }
+      const int n = share < 1 ? 1 : std::clamp(int(std::ceil(longest / spacing)), 1, 64);
       // Sub-triangle centroids of an n × n barycentric grid (the upward ones: n(n+1)/2 points).
       for (int i = 0; i < n; ++i)
         for (int j = 0; i + j < n; ++j) {

@@ -45,7 +45,7 @@ struct Overlays {
   ElementField element_field = ElementField::None;
   bool any() const {
     return contact_points || contact_normals || normal_forces || friction_forces || friction_cones || joint_frames || body_frames ||
-           bounding_boxes || grain_glyphs || sdf_slice || sdf_samples;
+           bounding_boxes || sdf_slice || sdf_samples;  // grain_glyphs: drawn without the contact copy
   }
 };
 
