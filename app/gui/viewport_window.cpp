@@ -118,6 +118,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.write_poses = false;  // poses come from the simulation through the pose sink
       input.selected_body = w.selected_body();
       input.overlays = w.overlays_;
+      if (snap.model_version == model_version_) input.parameters = snap.model.get();  // live grains
       input.shadows = w.render_settings_.shadows;
       input.wireframe = w.render_settings_.wireframe;
       input.transparent = w.render_settings_.transparent;
@@ -457,6 +458,15 @@ void ViewportWindow::mousePressEvent(QMouseEvent* event) {
   last_mouse_ = event->position();
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (event->button() == Qt::LeftButton && !ctrl && !shift && surface_tool_.active && surface_tool_.active()) {
+    Ray ray;
+    camera_.pixel_ray(last_mouse_.x(), last_mouse_.y(), width(), height(), ray.origin, ray.direction);
+    if (surface_tool_.press(ray)) {
+      drag_ = Drag::Paint;
+      requestUpdate();
+      return;
+    }
+  }
   if (event->button() == Qt::RightButton && ctrl) {
     // Rotational perturbation: an angular spring towards an orientation the drag turns.
     const Snapshot& s = runner_.current();
@@ -520,6 +530,12 @@ void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
     case Drag::Gizmo: teleop_->gizmo_move(GizmoView{camera_, width(), height()}, p.x(), p.y()); break;
     case Drag::Orbit: camera_.orbit(d.x(), d.y(), height()); break;
     case Drag::Pan: camera_.pan(d.x(), d.y(), height()); break;
+    case Drag::Paint: {
+      Ray ray;
+      camera_.pixel_ray(p.x(), p.y(), width(), height(), ray.origin, ray.direction);
+      if (surface_tool_.move) surface_tool_.move(ray);
+      break;
+    }
     case Drag::Grab:
       grab_.target = camera_.point_on_view_plane(p.x(), p.y(), width(), height(), grab_plane_point_);
       runner_.set_grab(grab_);
@@ -541,6 +557,7 @@ void ViewportWindow::mouseReleaseEvent(QMouseEvent* event) {
   if (panels_take_mouse(event)) return;
   if (drag_ == Drag::Grab || drag_ == Drag::Rotate) release_grab();
   if (drag_ == Drag::Gizmo && teleop_) teleop_->gizmo_release();
+  if (drag_ == Drag::Paint && surface_tool_.release) surface_tool_.release();
   if (event->buttons() == Qt::NoButton) drag_ = Drag::None;
   requestUpdate();
 }

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "debug_lines.hpp"
+#include "grain_glyphs.hpp"
 #include "gpu_layout.hpp"
 #include "gpu_resources.hpp"
 #include "scene_pipelines.hpp"
@@ -564,6 +565,8 @@ void SceneRenderer::update(const FrameInput& input) {
   }
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);
+  if (input.overlays.grain_glyphs)
+    append_grain_glyphs(input.parameters ? *input.parameters : md, poses, kGrainGlyphs, m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);
   m.line_counts[slot] = m.upload_slot(m.line_buffers, slot, m.line_scratch) ? std::uint32_t(m.line_scratch.size()) : 0;
   m.stats.line_vertices = int(m.line_counts[slot]);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/mesh_surface.hpp"
 #include "sim/solver_options.hpp"
 #include "sim/spec.hpp"
 
@@ -86,6 +87,9 @@ struct Model {
   // ---- triangle meshes collided through signed distance fields (thesis ch. 6) ---------------
   std::vector<int> shape_mesh;              // index into meshes for triangle-mesh shapes, else -1 (shape_count)
   std::vector<std::shared_ptr<const SdfMesh>> meshes;  // mesh, topology and baked grid (mesh_count)
+  // Triangle meshes with UVs: their surface coordinates (texture grains, sim/mesh_surface.hpp).
+  std::vector<int> shape_surface;           // index into surfaces, -1 without UVs (shape_count)
+  std::vector<std::shared_ptr<const MeshSurface>> surfaces;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
   // The cloth's edges (lower << 32 | higher particle, sorted) and, aligned, the lowest-index
   // triangle holding each: an edge contact is kept once, by that triangle.

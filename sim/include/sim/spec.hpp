@@ -57,6 +57,7 @@ struct ShapeSpec {
   // over `vertices`, collided through its baked signed distance field (sim/sdf.hpp); `type` must be
   // ConvexMesh, whose hull gives the broadphase bounds (and what a renderer without meshes draws).
   std::vector<std::array<int, 3>> triangles;  // vertex indices, counter-clockwise from outside
+  std::vector<Vec2> uvs;    // triangle mesh: texture coordinates of each triangle's corners (3 per triangle), or none
   Real sdf_voxel_size = 0;  // SDF grid spacing [m]; 0: 1/64 of the mesh's largest extent
   Real sdf_band = 3;        // SDF exterior band [voxels]; widened to cover the contact margin
   int material = -1;        // index into SceneSpec::materials, -1: default material

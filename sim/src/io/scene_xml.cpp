@@ -25,6 +25,7 @@
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/structure_texture.hpp"
 #include "sim/sdf.hpp"
 
 namespace sim {
@@ -275,7 +276,7 @@ class SceneParser {
     } else if (type == "convex") {
       allowed.insert(allowed.end(), {"vertices", "file", "scale"});
     } else if (type == "mesh") {
-      allowed.insert(allowed.end(), {"vertices", "triangles", "file", "scale", "sdf_voxel", "sdf_band"});
+      allowed.insert(allowed.end(), {"vertices", "triangles", "uvs", "file", "scale", "sdf_voxel", "sdf_band"});
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
@@ -347,11 +348,13 @@ class SceneParser {
       // A triangle mesh collided through its baked SDF (thesis ch. 6).
       s.type = ShapeType::ConvexMesh;
       if (e.has("file")) {
-        if (e.has("vertices") || e.has("triangles")) e.fail("give either file or vertices and triangles");
+        if (e.has("vertices") || e.has("triangles") || e.has("uvs"))
+          e.fail("give either file or vertices, triangles (and uvs)");
         auto mesh = load_triangle_mesh(resolve_path(file, *e.text("file")));
         if (!mesh) e.fail_attribute("file", mesh.error());
         s.vertices = std::move(mesh.value().vertices);
         s.triangles = std::move(mesh.value().triangles);
+        s.uvs = std::move(mesh.value().corner_uvs);  // the file's first UV set, if it has one
       } else {
         const auto v = e.reals("vertices", 0);
         const auto t = e.reals("triangles", 0);
@@ -371,6 +374,14 @@ class SceneParser {
             tri[std::size_t(k)] = int(x);
           }
           s.triangles.push_back(tri);
+        }
+        // Texture coordinates per triangle corner: u v for corners 0, 1, 2 of each triangle.
+        if (auto uv = e.reals("uvs", 0)) {
+          if (uv->size() != 6 * s.triangles.size())
+            e.fail_attribute("uvs", "expected 6 numbers (u v per corner) for each of the " +
+                                        std::to_string(s.triangles.size()) + " triangles, got " +
+                                        std::to_string(uv->size()));
+          for (std::size_t i = 0; i + 1 < uv->size(); i += 2) s.uvs.emplace_back((*uv)[i], (*uv)[i + 1]);
         }
       }
       s.sdf_voxel_size = e.real_or("sdf_voxel", 0, Range::NonNegative);
@@ -431,7 +442,12 @@ class SceneParser {
     g.amplitude = e.real_or("amplitude", g.amplitude);
     g.wavelength = e.real_or("wavelength", g.wavelength, Range::Positive);
     if (g.kind == K::Expression) g.expression = e.required_text("angle");
-    if (g.kind == K::Texture) g.texture = e.required_text("texture");
+    if (g.kind == K::Texture) {
+      g.texture = e.required_text("texture");
+      auto image = load_structure_texture(resolve_path(file, g.texture));
+      if (!image) e.fail_attribute("texture", image.error());
+      g.image = std::make_shared<const StructureTexture>(std::move(image.value()));
+    }
     if (g.direction.norm() == 0) e.fail_attribute("direction", "must not be zero");
     if (g.normal.norm() == 0) e.fail_attribute("normal", "must not be zero");
     if (g.kind != K::Constant && g.kind != K::Texture &&
