@@ -9,7 +9,10 @@
 #include "constraint/friction_cone.hpp"
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
+#include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
+#include "kernels/body_kernels.hpp"
+#include "kernels/particle_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
@@ -37,40 +40,19 @@ void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const
   s.inv_mass.body_inv_inertia.resize(m.body_count);
   s.inv_mass.particle_inv_mass.resize(3 * m.particle_count);
   s.u_tilde.resize(m.dof_count());
-  const bool has_wrench = static_cast<int>(control.body_wrench.size()) == m.body_count;
-  const bool has_pforce = static_cast<int>(control.particle_force.size()) == m.particle_count;
+  const BodyView bodies = body_view(m);
+  const ParticleView particles = particle_view(m);
+  const StateView start = state_view(m, st);
+  const LoadView loads = load_view(m, control);
+  const BodyInertiaView inertia{s.body_inertia_world.data(), s.inv_mass.body_inv_inertia.data()};
   parallel_for(m.body_count, [&](int b) {
-    const Mat3 R = st.body_rotation(b).toRotationMatrix();
-    s.body_inertia_world[b] = R * m.body_inertia[b].asDiagonal() * R.transpose();
-    s.inv_mass.body_inv_inertia[b] = R * m.body_inv_inertia[b].asDiagonal() * R.transpose();
-    Real* ut = s.u_tilde.data() + 6 * b;
-    if (!m.body_is_dynamic(b)) {
-      for (int k = 0; k < 6; ++k) ut[k] = 0;
-      return;
-    }
-    const Vec3 v = st.body_velocity(b), w = st.body_angular_velocity(b);
-    Vec3 force = m.gravity / m.body_inv_mass[b];
-    Vec3 torque = -w.cross(s.body_inertia_world[b] * w);  // gyroscopic
-    if (has_wrench) {
-      force += control.body_wrench[b].head<3>();
-      torque += control.body_wrench[b].tail<3>();
-    }
-    const Vec3 vt = v + h * m.body_inv_mass[b] * force;
-    const Vec3 wt = w + h * (s.inv_mass.body_inv_inertia[b] * torque);
-    for (int k = 0; k < 3; ++k) {
-      ut[k] = vt[k];
-      ut[3 + k] = wt[k];
-    }
+    body_world_inertia(bodies, start, b, inertia);
+    predict_body_velocity(bodies, start, loads, inertia.inertia_world, inertia.inv_inertia_world, h, b,
+                          s.u_tilde.data());
   });
-  for (int p = 0; p < m.particle_count; ++p) {
-    const int dof = m.particle_dof(p);
-    const Real im = m.particle_inv_mass[p];
-    for (int k = 0; k < 3; ++k) {
-      s.inv_mass.particle_inv_mass[3 * p + k] = im;
-      const Real f = has_pforce ? control.particle_force[p][k] : Real(0);
-      s.u_tilde[dof + k] = im > 0 ? st.u[dof + k] + h * (m.gravity[k] + im * f) : Real(0);
-    }
-  }
+  parallel_for(m.particle_count, [&](int p) {
+    predict_particle_velocity(particles, start, loads, h, p, s.u_tilde.data(), s.inv_mass.particle_inv_mass.data());
+  });
 }
 
 // ---- row structure -------------------------------------------------------------------------
@@ -371,28 +353,11 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
 
 // g = M (u − ũ) − h f on dynamic dofs, 0 on fixed ones, for the constraint impulses f / h.
 void momentum_residual_of(const Model& m, Real h, const SolverScratch& s, const VecX& f, VecX& g) {
-  parallel_for(m.body_count, [&](int b) {
-    Real* gb = g.data() + 6 * b;
-    if (!m.body_is_dynamic(b)) {
-      for (int k = 0; k < 6; ++k) gb[k] = 0;
-      return;
-    }
-    const Real mass = Real(1) / m.body_inv_mass[b];
-    const Real* u = s.u.data() + 6 * b;
-    const Real* ut = s.u_tilde.data() + 6 * b;
-    const Real* fb = f.data() + 6 * b;
-    const Vec3 dw(u[3] - ut[3], u[4] - ut[4], u[5] - ut[5]);
-    const Vec3 iw = s.body_inertia_world[b] * dw;
-    for (int k = 0; k < 3; ++k) {
-      gb[k] = mass * (u[k] - ut[k]) - h * fb[k];
-      gb[3 + k] = iw[k] - h * fb[3 + k];
-    }
-  });
-  for (int p = 0; p < m.particle_count; ++p) {
-    const int dof = m.particle_dof(p);
-    const Real im = m.particle_inv_mass[p];
-    for (int k = 0; k < 3; ++k) g[dof + k] = im > 0 ? (s.u[dof + k] - s.u_tilde[dof + k]) / im - h * f[dof + k] : Real(0);
-  }
+  const BodyView bodies = body_view(m);
+  const ParticleView particles = particle_view(m);
+  const MomentumView mv{s.u.data(), s.u_tilde.data(), f.data(), s.body_inertia_world.data(), g.data()};
+  parallel_for(m.body_count, [&](int b) { body_momentum_residual(bodies, mv, h, b); });
+  parallel_for(m.particle_count, [&](int p) { particle_momentum_residual(particles, mv, m.body_count, h, p); });
 }
 
 // g = M (u − ũ) − h Jᵀ λ (eq. 57) with the NCP-scaled rows J (α∇C: keeps the system symmetric,
