@@ -178,8 +178,8 @@ TEST_CASE("a torque-free symmetric top precesses with its angular momentum and e
   CHECK(turn1 > 0.1);  // ω really moves in the world (not a trivial spin about a principal axis)
   CHECK(dn1 < 1e-15);
   CHECK(dn2 < 1e-15);
-  CHECK(dl1 < 0.02);
-  CHECK(de1 < 0.02);
+  CHECK(dl1 < 2e-3);  // measured 9.7e-4 and 8.9e-4 over 1 s at h = 1 ms
+  CHECK(de1 < 2e-3);
   CHECK(dl2 < 0.6 * dl1);  // first order: the drift shrinks with h
   CHECK(de2 < 0.6 * de1);
 }
