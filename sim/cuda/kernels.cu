@@ -7,6 +7,8 @@
 
 #include "kernels/body_kernels.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
@@ -82,6 +84,21 @@ __global__ void particle_energies(ParticleView particles, StateView at, Vec3 gra
   if (p < particles.count) out[p] = particle_energy(particles, at, gravity, p);
 }
 
+__global__ void particle_geometric_stiffness(ParticleView particles, GeometricStiffnessView v, int body_count) {
+  const int p = thread_index();
+  if (p < particles.count) update_particle_geometric_stiffness(particles, v, body_count, p);
+}
+
+// ---- per node (bodies, then particles) -------------------------------------------------------
+
+// out = H⁻¹ in on every node (eq. 60's Δu = H⁻¹(Jᵀx − g), the Schur operator's middle factor).
+__global__ void inverse_mass_nodes(InverseMassView v, int node_count, const Real* in, Real* out) {
+  const int n = thread_index();
+  if (n >= node_count) return;
+  const int dof = node_dof_offset(v.body_count, n);
+  apply_inverse_mass(v, n, in + dof, out + dof);
+}
+
 // ---- per row ---------------------------------------------------------------------------------
 
 __global__ void unilateral_rows(UnilateralRowView view, int first, int count, bool fischer_burmeister, Real h) {
@@ -152,6 +169,20 @@ cudaError_t launch_momentum_residual(const BodyView& bodies, const ParticleView&
   if (bodies.count > 0) body_momentum_residuals<<<grid_for(bodies.count), kBlock, 0, stream>>>(bodies, mv, h);
   if (particles.count > 0)
     particle_momentum_residuals<<<grid_for(particles.count), kBlock, 0, stream>>>(particles, mv, bodies.count, h);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_geometric_stiffness(const ParticleView& particles, const GeometricStiffnessView& v, int body_count,
+                                       cudaStream_t stream) {
+  if (particles.count <= 0) return cudaSuccess;
+  particle_geometric_stiffness<<<grid_for(particles.count), kBlock, 0, stream>>>(particles, v, body_count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_inverse_mass(const InverseMassView& v, int node_count, const Real* in, Real* out,
+                                cudaStream_t stream) {
+  if (node_count <= 0) return cudaSuccess;
+  inverse_mass_nodes<<<grid_for(node_count), kBlock, 0, stream>>>(v, node_count, in, out);
   return cudaGetLastError();
 }
 

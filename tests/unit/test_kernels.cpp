@@ -4,6 +4,7 @@
 // and scenes of our own.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -14,8 +15,11 @@
 #include "core/parallel.hpp"
 #include "kernels/body_kernels.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "sim/scene_io.hpp"
+#include "solver/schur_system.hpp"
 #include "sim/step.hpp"
 #include "support/scene_builders.hpp"
 #include "support/shipped_scenes.hpp"
@@ -260,6 +264,26 @@ TEST_CASE("momentum residual kernels compute M (u - u~) - h f by hand", "[unit][
   }
 }
 
+TEST_CASE("the inverse mass kernel inverts the block-diagonal mass matrix per node", "[unit][kernels]") {
+  FreeBody b(0.7, Vec3(0.02, 0.05, 0.09), Quat(Eigen::AngleAxis<Real>(2.0, Vec3(3, -1, 1).normalized())),
+             Vec3::Zero(), Vec3::Zero());
+  const Mat3 iw = b.world_inertia();
+  const Mat3 iw_inv = iw.inverse();
+  const std::vector<Real> particle_inv_mass = {2.0, 2.0, 0.5};  // a shifted dof (eq. 74)
+  const sim::InverseMassView v{&b.inv_mass, &iw_inv, particle_inv_mass.data(), 1};
+  const Real in[9] = {1, -2, 3, 0.4, 0.5, -0.6, 7, 8, 9};
+  Real out[9];
+  sim::apply_inverse_mass(v, 0, in, out);
+  sim::apply_inverse_mass(v, 1, in + sim::node_dof_offset(1, 1), out + sim::node_dof_offset(1, 1));
+  // H out = in with H = diag(m I, I_w) for the body; m⁻¹ in for the particle.
+  for (int k = 0; k < 3; ++k) CHECK(0.7 * out[k] == Approx(in[k]).epsilon(1e-14));
+  const Vec3 back = iw * Vec3(out[3], out[4], out[5]);
+  for (int k = 0; k < 3; ++k) CHECK(back[k] == Approx(in[3 + k]).epsilon(1e-12));
+  CHECK(out[6] == 14.0);  // m⁻¹ in per particle dof
+  CHECK(out[7] == 16.0);
+  CHECK(out[8] == 4.5);
+}
+
 TEST_CASE("contact force kernels read the contact rows and assemble the world force", "[unit][kernels]") {
   // Rows: 2 joint rows, then 2 normals, then 2 friction pairs.
   const std::vector<Real> lambda = {9, 9, 10, 20, 1, 2, 3, 4};
@@ -376,6 +400,45 @@ void reference_momentum(const sim::Model& m, Real h, const std::vector<Real>& u,
   }
 }
 
+void reference_apply_node(const sim::Model& m, const sim::InverseMass& im, int node, const Real* in, Real* out) {
+  if (node < m.body_count) {
+    const Real i = im.body_inv_mass[node];
+    out[0] = i * in[0];
+    out[1] = i * in[1];
+    out[2] = i * in[2];
+    const Mat3& ii = im.body_inv_inertia[node];
+    const Vec3 w = ii * Vec3(in[3], in[4], in[5]);
+    out[3] = w.x();
+    out[4] = w.y();
+    out[5] = w.z();
+  } else {
+    const int p = node - m.body_count;
+    for (int k = 0; k < 3; ++k) out[k] = im.particle_inv_mass[3 * p + k] * in[k];
+  }
+}
+
+void reference_geometric_stiffness(const sim::Model& m, const std::vector<Real>& g, const std::vector<Real>& g_prev,
+                                   const std::vector<Real>& du_prev, std::vector<Real>& dof_shift,
+                                   std::vector<Real>& particle_inv_mass) {
+  const int first = 6 * m.body_count;
+  for (int p = 0; p < m.particle_count; ++p) {
+    const Real im = m.particle_inv_mass[p];
+    if (!(im > 0)) continue;
+    const Real mass = Real(1) / im;
+    for (int k = 0; k < 3; ++k) {
+      const int dof = first + 3 * p + k;
+      const Real du = du_prev[dof];
+      Real shift = dof_shift[3 * p + k];
+      if (std::abs(du) > Real(1e-12)) {
+        const Real c = -(g[dof] - g_prev[dof] - mass * du) / du;
+        shift = -std::min(Real(0), c);
+      }
+      dof_shift[3 * p + k] = shift;
+      particle_inv_mass[3 * p + k] = Real(1) / (mass + shift);
+    }
+  }
+}
+
 bool same_vector(const std::vector<Real>& a, const std::vector<Real>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -464,6 +527,39 @@ void check_bit_identity(const sim::Model& m, int steps) {
     sim::parallel_for(m.body_count, [&](int b) { sim::body_momentum_residual(bodies, mv, h, b); });
     sim::parallel_for(m.particle_count, [&](int p) { sim::particle_momentum_residual(particles, mv, m.body_count, h, p); });
     CHECK(same_vector(g, g_ref));
+
+    // Geometric stiffness from two residuals and a step, some dofs below the 1e-12 threshold.
+    std::vector<Real> g_prev(m.dof_count()), du(m.dof_count());
+    for (int i = 0; i < m.dof_count(); ++i) {
+      g_prev[i] = g_ref[i] + next();
+      du[i] = i % 5 == 0 ? 1e-13 : 0.01 * next();
+    }
+    std::vector<Real> shift_ref(3 * m.particle_count), pim_gs_ref = pim_ref;
+    for (std::size_t i = 0; i < shift_ref.size(); ++i) shift_ref[i] = 0.5 * (next() + 1);
+    std::vector<Real> shift = shift_ref, pim_gs = pim_ref;
+    reference_geometric_stiffness(m, g_ref, g_prev, du, shift_ref, pim_gs_ref);
+    const sim::GeometricStiffnessView gv{g_ref.data(), g_prev.data(), du.data(), shift.data(), pim_gs.data()};
+    sim::parallel_for(m.particle_count,
+                      [&](int p) { sim::update_particle_geometric_stiffness(particles, gv, m.body_count, p); });
+    CHECK(same_vector(shift, shift_ref));
+    CHECK(same_vector(pim_gs, pim_gs_ref));
+
+    // H⁻¹ per node through the InverseMass the solver holds.
+    sim::InverseMass im;
+    im.body_inv_mass = m.body_inv_mass;
+    im.body_inv_inertia = iw_inv_ref;
+    im.particle_inv_mass = pim_gs_ref;
+    std::vector<Real> hinv(m.dof_count(), -1), hinv_ref(m.dof_count(), -2);
+    const sim::InverseMassView iv = im.view(m);
+    sim::parallel_for(m.body_count + m.particle_count, [&](int n) {
+      const int dof = sim::node_dof_offset(m.body_count, n);
+      sim::apply_inverse_mass(iv, n, g_ref.data() + dof, hinv.data() + dof);
+    });
+    for (int n = 0; n < m.body_count + m.particle_count; ++n) {
+      const int dof = sim::node_dof_offset(m.body_count, n);
+      reference_apply_node(m, im, n, g_ref.data() + dof, hinv_ref.data() + dof);
+    }
+    CHECK(same_vector(hinv, hinv_ref));
   }
   sim::parallel_threshold() = saved;
 }

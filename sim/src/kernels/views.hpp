@@ -18,6 +18,10 @@ SIM_HD inline int body_coord_offset(int body) { return 7 * body; }
 SIM_HD inline int body_dof_offset(int body) { return 6 * body; }
 SIM_HD inline int particle_coord_offset(int body_count, int particle) { return 7 * body_count + 3 * particle; }
 SIM_HD inline int particle_dof_offset(int body_count, int particle) { return 6 * body_count + 3 * particle; }
+// A node is a body (6 dofs) or, after the bodies, a particle (3 dofs).
+SIM_HD inline int node_dof_offset(int body_count, int node) {
+  return node < body_count ? body_dof_offset(node) : particle_dof_offset(body_count, node - body_count);
+}
 
 // The Model's rigid-body arrays (body_count).
 struct BodyView {
@@ -81,6 +85,15 @@ struct LoadView {
 struct BodyInertiaView {
   Mat3* inertia_world;      // (body_count) [kg m²]
   Mat3* inv_inertia_world;  // (body_count) [1/(kg m²)]
+};
+
+// H⁻¹ of one step per node (solver/schur_system.hpp InverseMass): bodies' m⁻¹ and world I⁻¹ at
+// q⁻, particles' 1/(m + geometric-stiffness shift) per dof. Nodes are bodies, then particles.
+struct InverseMassView {
+  const Real* body_inv_mass;      // (body_count)
+  const Mat3* body_inv_inertia;   // world frame (body_count)
+  const Real* particle_inv_mass;  // per dof (3 particle_count)
+  int body_count;
 };
 
 // The multipliers of the contact rows in a row set (RowSet::row_lambda): contact c's normal row

@@ -383,22 +383,12 @@ void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScr
 }
 
 // Diagonal geometric stiffness (eqs. 71-74) on particle dofs: H̃_kk = M_kk + geometric_stiffness_shift
-// (solver/newton_solver.hpp) from the secant of g along the last Newton step.
+// (kernels/geometric_stiffness_kernel.hpp) from the secant of g along the last Newton step.
 void update_geometric_stiffness(const Model& m, SolverScratch& s) {
-  const int first = 6 * m.body_count;
-  for (int p = 0; p < m.particle_count; ++p) {
-    const Real im = m.particle_inv_mass[p];
-    if (!(im > 0)) continue;
-    const Real mass = Real(1) / im;
-    for (int k = 0; k < 3; ++k) {
-      const int dof = first + 3 * p + k;
-      const Real du = s.du_prev[dof];
-      Real shift = s.dof_shift[3 * p + k];
-      if (std::abs(du) > Real(1e-12)) shift = geometric_stiffness_shift(s.g[dof], s.g_prev[dof], mass, du);
-      s.dof_shift[3 * p + k] = shift;
-      s.inv_mass.particle_inv_mass[3 * p + k] = Real(1) / (mass + shift);
-    }
-  }
+  const ParticleView particles = particle_view(m);
+  const GeometricStiffnessView v{s.g.data(), s.g_prev.data(), s.du_prev.data(), s.dof_shift.data(),
+                                 s.inv_mass.particle_inv_mass.data()};
+  parallel_for(m.particle_count, [&](int p) { update_particle_geometric_stiffness(particles, v, m.body_count, p); });
 }
 
 // Safeguard for Fischer–Burmeister: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0)
@@ -543,11 +533,6 @@ void flag_rows(const RowSet& rows, const SolverOptions& o, StepReport& report) {
 }
 
 }  // namespace
-
-Real geometric_stiffness_shift(Real g_new, Real g_old, Real mass, Real du) {
-  const Real c = -(g_new - g_old - mass * du) / du;
-  return -std::min(Real(0), c);
-}
 
 void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
                        const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "constraint/rows.hpp"
+#include "kernels/views.hpp"
 #include "sim/model.hpp"
 
 namespace sim {
@@ -21,8 +22,10 @@ struct InverseMass {
   std::vector<Mat3> body_inv_inertia;     // world frame (body_count)
   std::vector<Real> particle_inv_mass;    // 1/(m + shift) per particle dof (3 * particle_count)
 
-  // out = H⁻¹ in for the node's dofs.
+  // out = H⁻¹ in for the node's dofs (kernels/inverse_mass_kernel.hpp).
   void apply_node(const Model& m, int node, const Real* in, Real* out) const;
+  // The plain view the kernels read (valid while these vectors keep their size).
+  InverseMassView view(const Model& m) const;
 };
 
 class SchurSystem {
