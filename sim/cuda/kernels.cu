@@ -5,6 +5,7 @@
 // for the device; the host launchers below are what the CUDA backend will call.
 #include <cuda_runtime.h>
 
+#include "cuda/launchers.hpp"
 #include "kernels/body_kernels.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
