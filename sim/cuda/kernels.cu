@@ -47,6 +47,11 @@ __global__ void body_poses(StateView at, Pose* out) {
   if (b < at.body_count) out[b] = body_pose(at, b);
 }
 
+__global__ void body_collision_frames(StateView at, Pose* pose, Mat3* rotation_t) {
+  const int b = thread_index();
+  if (b < at.body_count) body_collision_frame(at, b, pose, rotation_t);
+}
+
 __global__ void body_momentum_residuals(BodyView bodies, MomentumView mv, Real h) {
   const int b = thread_index();
   if (b < bodies.count) body_momentum_residual(bodies, mv, h, b);
@@ -161,6 +166,12 @@ cudaError_t launch_configuration(const StateView& at, Pose* body_pose_out, Vec3*
   if (at.body_count > 0) body_poses<<<grid_for(at.body_count), kBlock, 0, stream>>>(at, body_pose_out);
   if (at.particle_count > 0)
     particle_positions<<<grid_for(at.particle_count), kBlock, 0, stream>>>(at, particle_position_out);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_collision_frames(const StateView& at, Pose* pose, Mat3* rotation_t, cudaStream_t stream) {
+  if (at.body_count <= 0) return cudaSuccess;
+  body_collision_frames<<<grid_for(at.body_count), kBlock, 0, stream>>>(at, pose, rotation_t);
   return cudaGetLastError();
 }
 

@@ -23,6 +23,8 @@ cudaError_t launch_integrate_positions(const StateView& start, Real h, Real* q_o
 // Body poses and particle positions at q.
 cudaError_t launch_configuration(const StateView& at, Pose* body_pose_out, Vec3* particle_position_out,
                                  cudaStream_t stream);
+// Bodies' frames for collision detection (normalised pose and Rᵀ).
+cudaError_t launch_collision_frames(const StateView& at, Pose* pose, Mat3* rotation_t, cudaStream_t stream);
 // g = M (u − ũ) − h f (eq. 57).
 cudaError_t launch_momentum_residual(const BodyView& bodies, const ParticleView& particles, const MomentumView& mv,
                                      Real h, cudaStream_t stream);

@@ -67,6 +67,13 @@ Real relative_difference(const std::vector<T>& a, const std::vector<T>& b) {
                              a.size() * sizeof(T) / sizeof(Real));
 }
 
+// Position and quaternion coefficients of poses (a Pose may hold alignment padding).
+std::vector<Real> pose_coordinates(const std::vector<sim::Pose>& poses) {
+  std::vector<Real> out;
+  for (const sim::Pose& p : poses) out.insert(out.end(), {p.pos.x(), p.pos.y(), p.pos.z(), p.rot.w(), p.rot.x(), p.rot.y(), p.rot.z()});
+  return out;
+}
+
 void compare_on_device(const sim::Model& m) {
   sim::State st = sim::make_initial_state(m);
   sim::Workspace ws;
@@ -104,6 +111,9 @@ void compare_on_device(const sim::Model& m) {
     const int dof = sim::node_dof_offset(m.body_count, n);
     sim::apply_inverse_mass(iv, n, g.data() + dof, hinv.data() + dof);
   }
+  std::vector<sim::Pose> frame(m.body_count);
+  std::vector<Mat3> rotation_t(m.body_count);
+  for (int b = 0; b < m.body_count; ++b) sim::body_collision_frame(start, b, frame.data(), rotation_t.data());
   std::vector<sim::Energy> body_energy(m.body_count), particle_energy(m.particle_count);
   for (int b = 0; b < m.body_count; ++b) body_energy[b] = sim::body_energy(bodies, start, m.gravity, b);
   for (int p = 0; p < m.particle_count; ++p) particle_energy[p] = sim::particle_energy(particles, start, m.gravity, p);
@@ -132,6 +142,9 @@ void compare_on_device(const sim::Model& m) {
   REQUIRE(sim::cuda::launch_momentum_residual(dev_bodies, dev_particles, dev_mv, h, nullptr) == cudaSuccess);
   const sim::InverseMassView dev_iv{d_body_inv_mass.get(), d_iw_inv.get(), d_pim.get(), m.body_count};
   REQUIRE(sim::cuda::launch_inverse_mass(dev_iv, nodes, d_g.get(), d_hinv.get(), nullptr) == cudaSuccess);
+  const DeviceArray<sim::Pose> d_frame(m.body_count);
+  const DeviceArray<Mat3> d_rotation_t(m.body_count);
+  REQUIRE(sim::cuda::launch_collision_frames(dev_start, d_frame.get(), d_rotation_t.get(), nullptr) == cudaSuccess);
   REQUIRE(sim::cuda::launch_energies(dev_bodies, dev_particles, dev_start, m.gravity, d_body_energy.get(),
                                      d_particle_energy.get(), nullptr) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -143,6 +156,8 @@ void compare_on_device(const sim::Model& m) {
   CHECK(relative_difference(d_q.download(), q) < 1e-12);
   CHECK(relative_difference(d_g.download(), g) < 1e-12);
   CHECK(relative_difference(d_hinv.download(), hinv) < 1e-12);
+  CHECK(relative_difference(pose_coordinates(d_frame.download()), pose_coordinates(frame)) < 1e-12);
+  CHECK(relative_difference(d_rotation_t.download(), rotation_t) < 1e-12);
   CHECK(relative_difference(d_body_energy.download(), body_energy) < 1e-12);
   CHECK(relative_difference(d_particle_energy.download(), particle_energy) < 1e-12);
 }

@@ -544,6 +544,22 @@ void check_bit_identity(const sim::Model& m, int steps) {
     CHECK(same_vector(shift, shift_ref));
     CHECK(same_vector(pim_gs, pim_gs_ref));
 
+    // Collision frames at the step's start (collision/collide.cpp's loop before the kernels).
+    std::vector<sim::Pose> frame(m.body_count);
+    std::vector<Mat3> rotation_t(m.body_count);
+    sim::parallel_for(m.body_count,
+                      [&](int b) { sim::body_collision_frame(start, b, frame.data(), rotation_t.data()); });
+    int frame_mismatches = 0;
+    for (int b = 0; b < m.body_count; ++b) {
+      sim::Pose p = st.body_pose(b);
+      p.rot.normalize();
+      const Mat3 rt = p.rot.toRotationMatrix().transpose();
+      if (!same_bits(frame[b].pos, p.pos) || !same_bits(frame[b].rot.coeffs(), p.rot.coeffs()) ||
+          !same_bits(rotation_t[b], rt))
+        ++frame_mismatches;
+    }
+    CHECK(frame_mismatches == 0);
+
     // H⁻¹ per node through the InverseMass the solver holds.
     sim::InverseMass im;
     im.body_inv_mass = m.body_inv_mass;

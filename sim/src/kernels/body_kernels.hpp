@@ -69,6 +69,15 @@ SIM_HD inline Pose body_pose(const StateView& state, int b) {
   return Pose{state.body_position(b), state.body_rotation(b)};
 }
 
+// The body's frame for collision detection at the step's start (collision/collide.cpp): the pose
+// with its quaternion renormalised, and Rᵀ (world to com frame) for the narrowphase.
+SIM_HD inline void body_collision_frame(const StateView& state, int b, Pose* pose, Mat3* rotation_t) {
+  Pose p = body_pose(state, b);
+  p.rot.normalize();
+  pose[b] = p;
+  rotation_t[b] = p.rot.toRotationMatrix().transpose();
+}
+
 // The momentum residual's arrays (eq. 57): g = M (u − ũ) − h f with f the constraint impulses / h.
 struct MomentumView {
   const Real* u;              // iterate (dof_count)
