@@ -123,6 +123,12 @@ __global__ void friction_w(const Real* slip, const Real* mu_lambda_n, const Real
                             : friction_w_min_map(slip[c], mu_lambda_n[c], lambda_f[c], r[c]);
 }
 
+__global__ void warm_start_contacts(WarmStartView record, const std::uint64_t* contact_key, int count,
+                                    int first_normal, int first_friction, Real* row_lambda) {
+  const int c = thread_index();
+  if (c < count) warm_start_contact(record, contact_key[c], c, first_normal, first_friction, row_lambda);
+}
+
 __global__ void contact_forces(ContactLambdaView lambdas, Real* normal_force, Vec2* friction_force) {
   const int c = thread_index();
   if (c < lambdas.count) read_contact_force(lambdas, c, normal_force, friction_force);
@@ -218,6 +224,14 @@ cudaError_t launch_friction_w(const Real* slip, const Real* mu_lambda_n, const R
                               int count, bool fischer_burmeister, cudaStream_t stream) {
   if (count <= 0) return cudaSuccess;
   friction_w<<<grid_for(count), kBlock, 0, stream>>>(slip, mu_lambda_n, lambda_f, r, w, count, fischer_burmeister);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_warm_start(const WarmStartView& record, const std::uint64_t* contact_key, int count,
+                              int first_normal, int first_friction, Real* row_lambda, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  warm_start_contacts<<<grid_for(count), kBlock, 0, stream>>>(record, contact_key, count, first_normal, first_friction,
+                                                               row_lambda);
   return cudaGetLastError();
 }
 

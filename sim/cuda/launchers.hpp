@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/body_kernels.hpp"
+#include "kernels/contact_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
@@ -43,6 +44,9 @@ cudaError_t launch_unilateral_rows(const UnilateralRowView& view, int first, int
 // Friction compliance W per contact (eqs. 99-106).
 cudaError_t launch_friction_w(const Real* slip, const Real* mu_lambda_n, const Real* lambda_f, const Real* r, Real* w,
                               int count, bool fischer_burmeister, cudaStream_t stream);
+// Contacts' multipliers from the last step's record, by key (contact_key: count keys).
+cudaError_t launch_warm_start(const WarmStartView& record, const std::uint64_t* contact_key, int count,
+                              int first_normal, int first_friction, Real* row_lambda, cudaStream_t stream);
 // λ_n and λ_f per contact from the rows; the world force on side a per contact.
 cudaError_t launch_contact_forces(const ContactLambdaView& lambdas, Real* normal_force, Vec2* friction_force,
                                   cudaStream_t stream);

@@ -303,6 +303,35 @@ TEST_CASE("contact force kernels read the contact rows and assemble the world fo
   CHECK(f.dot(t2) == Approx(2).epsilon(1e-14));
 }
 
+TEST_CASE("warm start finds each contact's key in the sorted record as std::lower_bound does", "[unit][kernels]") {
+  // A record with repeated keys (two contacts of one feature pair: the first entry wins), and
+  // contacts whose keys are missing, below, between and above the record's.
+  const std::vector<std::uint64_t> record_key = {3, 7, 7, 10, 42, 1000};
+  std::vector<Real> record_lambda;
+  for (std::size_t i = 0; i < 3 * record_key.size(); ++i) record_lambda.push_back(Real(i) + 0.5);
+  const std::vector<std::uint64_t> contact_key = {7, 1, 42, 8, 1000, 3, 2000, 10};
+  const int n = static_cast<int>(contact_key.size()), first_normal = 2, first_friction = first_normal + n;
+  std::vector<Real> lambda(first_friction + 2 * n, 0), expected = lambda;
+  const sim::WarmStartView w{record_key.data(), record_lambda.data(), static_cast<int>(record_key.size())};
+  for (int c = 0; c < n; ++c) {
+    sim::warm_start_contact(w, contact_key[c], c, first_normal, first_friction, lambda.data());
+    const auto it = std::lower_bound(record_key.begin(), record_key.end(), contact_key[c]);
+    if (it == record_key.end() || *it != contact_key[c]) continue;
+    const std::size_t k = static_cast<std::size_t>(it - record_key.begin());
+    expected[first_normal + c] = record_lambda[3 * k];
+    expected[first_friction + 2 * c] = record_lambda[3 * k + 1];
+    expected[first_friction + 2 * c + 1] = record_lambda[3 * k + 2];
+  }
+  CHECK(lambda == expected);
+  CHECK(lambda[first_normal + 0] == 3.5);  // key 7: its first entry (index 1)
+  CHECK(lambda[first_normal + 1] == 0);    // key 1: not in the record
+  CHECK(lambda[first_friction + 2 * 4 + 1] == 17.5);  // key 1000: the last entry's λ_f2
+  const sim::WarmStartView empty{nullptr, nullptr, 0};
+  std::vector<Real> untouched(lambda.size(), 0);
+  for (int c = 0; c < n; ++c) sim::warm_start_contact(empty, contact_key[c], c, first_normal, first_friction, untouched.data());
+  CHECK(untouched == std::vector<Real>(lambda.size(), 0));
+}
+
 // ---- bit identity with the loops the kernels replaced ----------------------------------------
 
 namespace {

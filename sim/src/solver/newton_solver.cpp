@@ -12,6 +12,7 @@
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 #include "kernels/body_kernels.hpp"
+#include "kernels/contact_kernels.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
@@ -429,14 +430,11 @@ void warm_start(const ContactBuffer& contacts, const WarmStart& w, RowSet& rows)
   if (static_cast<int>(w.row_lambda.size()) == rows.first_normal)
     std::copy(w.row_lambda.begin(), w.row_lambda.end(), rows.row_lambda.begin());
   if (w.contact_lambda.size() != 3 * w.contact_key.size()) return;
-  for (int c = 0; c < contacts.size(); ++c) {
-    const auto it = std::lower_bound(w.contact_key.begin(), w.contact_key.end(), contacts.contacts[c].key);
-    if (it == w.contact_key.end() || *it != contacts.contacts[c].key) continue;
-    const std::size_t k = static_cast<std::size_t>(it - w.contact_key.begin());
-    rows.row_lambda[rows.first_normal + c] = w.contact_lambda[3 * k];
-    rows.row_lambda[rows.first_friction + 2 * c] = w.contact_lambda[3 * k + 1];
-    rows.row_lambda[rows.first_friction + 2 * c + 1] = w.contact_lambda[3 * k + 2];
-  }
+  const WarmStartView record{w.contact_key.data(), w.contact_lambda.data(), static_cast<int>(w.contact_key.size())};
+  parallel_for(contacts.size(), [&](int c) {
+    warm_start_contact(record, contacts.contacts[c].key, c, rows.first_normal, rows.first_friction,
+                       rows.row_lambda.data());
+  });
 }
 
 // The step's multipliers into the state's warm-start record (contacts sorted by key, ties in
