@@ -7,10 +7,12 @@
 
 #include "cuda/launchers.hpp"
 #include "kernels/body_kernels.hpp"
+#include "kernels/compliant_row_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
+#include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 #include "solver/ncp.hpp"
@@ -110,6 +112,42 @@ __global__ void inverse_mass_nodes(InverseMassView v, int node_count, const Real
 __global__ void unilateral_rows(UnilateralRowView view, int first, int count, bool fischer_burmeister, Real h) {
   const int i = first + thread_index();
   if (i < first + count) evaluate_unilateral_row(view, i, fischer_burmeister, h);
+}
+
+// Bilateral rows [first, first + count): NCP terms and J = ∇C G.
+__global__ void bilateral_rows(CompliantRowView view, const int* row_entry_first, const Vec6* grad, Vec6* jac,
+                               int first, int count, Real h) {
+  const int i = first + thread_index();
+  if (i >= first + count) return;
+  evaluate_bilateral_row(view, i, h);
+  copy_row_blocks(row_entry_first, grad, jac, i);
+}
+
+// Drive rows [first, first + count) with their velocities ∇θ G u (one per row): NCP terms and J.
+__global__ void drive_rows(CompliantRowView view, const int* row_entry_first, const Vec6* grad, Vec6* jac,
+                           const Real* velocity, int first, int count, Real h) {
+  const int k = thread_index();
+  if (k >= count) return;
+  const int i = first + k;
+  if (evaluate_drive_row_ncp(view, i, velocity[k], h) > 0)
+    copy_row_blocks(row_entry_first, grad, jac, i);
+  else
+    zero_row_blocks(row_entry_first, jac, i);
+}
+
+// out = J z over the rows' (node, block) entries (rows over any number of nodes).
+__global__ void rows_times(RowBlocksView view, const Real* z, Real* out, int rows) {
+  const int i = thread_index();
+  if (i < rows) out[i] = row_times(view, i, z);
+}
+
+// out = Jᵀ x gathered per node (each thread one node; its entries in row order).
+__global__ void nodes_transpose_times(NodeEntriesView nodes, const Vec6* block, const Real* x, const int* node_dof,
+                                      const int* node_width, Real* out, int node_count) {
+  const int n = thread_index();
+  if (n >= node_count) return;
+  const Vec6 acc = node_transpose_times(nodes, block, n, x);
+  for (int k = 0; k < node_width[n]; ++k) out[node_dof[n] + k] = acc[k];
 }
 
 // ---- per contact -----------------------------------------------------------------------------
@@ -224,6 +262,21 @@ cudaError_t launch_friction_w(const Real* slip, const Real* mu_lambda_n, const R
                               int count, bool fischer_burmeister, cudaStream_t stream) {
   if (count <= 0) return cudaSuccess;
   friction_w<<<grid_for(count), kBlock, 0, stream>>>(slip, mu_lambda_n, lambda_f, r, w, count, fischer_burmeister);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_rows_times(const RowBlocksView& view, const Real* z, Real* out, int rows, cudaStream_t stream) {
+  if (rows <= 0) return cudaSuccess;
+  rows_times<<<grid_for(rows), kBlock, 0, stream>>>(view, z, out, rows);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_nodes_transpose_times(const NodeEntriesView& nodes, const Vec6* block_data, const Real* x,
+                                         const int* node_dof, const int* node_width, Real* out, int node_count,
+                                         cudaStream_t stream) {
+  if (node_count <= 0) return cudaSuccess;
+  nodes_transpose_times<<<grid_for(node_count), kBlock, 0, stream>>>(nodes, block_data, x, node_dof, node_width, out,
+                                                                      node_count);
   return cudaGetLastError();
 }
 

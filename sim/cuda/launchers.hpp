@@ -9,6 +9,7 @@
 #include "kernels/body_kernels.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 
@@ -41,6 +42,11 @@ cudaError_t launch_energies(const BodyView& bodies, const ParticleView& particle
 // NCP terms of unilateral rows [first, first + count) (eqs. 93-98).
 cudaError_t launch_unilateral_rows(const UnilateralRowView& view, int first, int count, bool fischer_burmeister,
                                    Real h, cudaStream_t stream);
+// out = J z over the rows' (node, block) entries; out = Jᵀ x gathered per node (eq. 59's products).
+cudaError_t launch_rows_times(const RowBlocksView& view, const Real* z, Real* out, int rows, cudaStream_t stream);
+cudaError_t launch_nodes_transpose_times(const NodeEntriesView& nodes, const Vec6* block_data, const Real* x,
+                                         const int* node_dof, const int* node_width, Real* out, int node_count,
+                                         cudaStream_t stream);
 // Friction compliance W per contact (eqs. 99-106).
 cudaError_t launch_friction_w(const Real* slip, const Real* mu_lambda_n, const Real* lambda_f, const Real* r, Real* w,
                               int count, bool fischer_burmeister, cudaStream_t stream);
