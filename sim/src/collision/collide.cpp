@@ -5,6 +5,9 @@
 #include "collision/collide.hpp"
 #include "collision/contact_friction.hpp"
 #include "collision/particle_faces_sdf.hpp"
+#include "core/kernel_views.hpp"
+#include "core/parallel.hpp"
+#include "kernels/body_kernels.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -176,12 +179,9 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
   const int shapes = model.shape_count, particles = model.particle_count;
   sc.body_pose.resize(model.body_count);
   sc.body_rotation_t.resize(model.body_count);
-  for (int b = 0; b < model.body_count; ++b) {
-    Pose p = state.body_pose(b);
-    p.rot.normalize();
-    sc.body_pose[b] = p;
-    sc.body_rotation_t[b] = p.rot.toRotationMatrix().transpose();
-  }
+  const StateView at = state_view(model, state);
+  parallel_for(model.body_count,
+               [&](int b) { body_collision_frame(at, b, sc.body_pose.data(), sc.body_rotation_t.data()); });
   const int count = shapes + particles;
   sc.objects.resize(count);
   sc.boxes.resize(count);

@@ -1,5 +1,7 @@
 #include "sim/contact_forces.hpp"
 
+#include "kernels/contact_kernels.hpp"
+
 namespace sim {
 
 BodyContactForce body_contact_force(const Workspace& ws, int body) {
@@ -12,7 +14,7 @@ BodyContactForce body_contact_force(const Workspace& ws, int body) {
     if (!on_a && !on_b) continue;
     // The force along +n acts on side a (n points from b to a); side b receives the opposite.
     const Vec2 lf = ws.contact_friction_force[c];
-    const Vec3 f = ws.contact_normal_force[c] * k.normal + lf.x() * k.tangent1 + lf.y() * k.tangent2;
+    const Vec3 f = contact_world_force(k.normal, k.tangent1, k.tangent2, ws.contact_normal_force[c], lf);
     out.force += on_a ? f : Vec3(-f);
     out.normal += ws.contact_normal_force[c];
     ++out.contacts;

@@ -7,6 +7,8 @@
 #include <chrono>
 
 #include "collision/collide.hpp"
+#include "core/parallel.hpp"
+#include "kernels/contact_kernels.hpp"
 #include "solver/newton_solver.hpp"
 
 namespace sim {
@@ -27,11 +29,10 @@ void publish_forces(const Model& m, const ContactBuffer& contacts, const RowSet&
   const int n = contacts.size();
   ws.contact_normal_force.resize(n);
   ws.contact_friction_force.resize(n);
-  for (int c = 0; c < n; ++c) {
-    ws.contact_normal_force[c] = rows.row_lambda[rows.first_normal + c];
-    ws.contact_friction_force[c] = Vec2(rows.row_lambda[rows.first_friction + 2 * c],
-                                        rows.row_lambda[rows.first_friction + 2 * c + 1]);
-  }
+  const ContactLambdaView lambdas{rows.row_lambda.data(), rows.first_normal, rows.first_friction, n};
+  parallel_for(n, [&](int c) {
+    read_contact_force(lambdas, c, ws.contact_normal_force.data(), ws.contact_friction_force.data());
+  });
   ws.joint_force.assign(m.joint_count, Real(0));
   for (int i = 0; i < rows.first_normal; ++i) {
     const RowKind k = rows.row_kind[i];

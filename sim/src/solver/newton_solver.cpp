@@ -10,8 +10,12 @@
 #include "constraint/friction_cone.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
+#include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
+#include "kernels/body_kernels.hpp"
 #include "kernels/compliant_row_kernel.hpp"
+#include "kernels/contact_kernels.hpp"
+#include "kernels/particle_kernels.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
@@ -40,40 +44,19 @@ void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const
   s.inv_mass.body_inv_inertia.resize(m.body_count);
   s.inv_mass.particle_inv_mass.resize(3 * m.particle_count);
   s.u_tilde.resize(m.dof_count());
-  const bool has_wrench = static_cast<int>(control.body_wrench.size()) == m.body_count;
-  const bool has_pforce = static_cast<int>(control.particle_force.size()) == m.particle_count;
+  const BodyView bodies = body_view(m);
+  const ParticleView particles = particle_view(m);
+  const StateView start = state_view(m, st);
+  const LoadView loads = load_view(m, control);
+  const BodyInertiaView inertia{s.body_inertia_world.data(), s.inv_mass.body_inv_inertia.data()};
   parallel_for(m.body_count, [&](int b) {
-    const Mat3 R = st.body_rotation(b).toRotationMatrix();
-    s.body_inertia_world[b] = R * m.body_inertia[b].asDiagonal() * R.transpose();
-    s.inv_mass.body_inv_inertia[b] = R * m.body_inv_inertia[b].asDiagonal() * R.transpose();
-    Real* ut = s.u_tilde.data() + 6 * b;
-    if (!m.body_is_dynamic(b)) {
-      for (int k = 0; k < 6; ++k) ut[k] = 0;
-      return;
-    }
-    const Vec3 v = st.body_velocity(b), w = st.body_angular_velocity(b);
-    Vec3 force = m.gravity / m.body_inv_mass[b];
-    Vec3 torque = -w.cross(s.body_inertia_world[b] * w);  // gyroscopic
-    if (has_wrench) {
-      force += control.body_wrench[b].head<3>();
-      torque += control.body_wrench[b].tail<3>();
-    }
-    const Vec3 vt = v + h * m.body_inv_mass[b] * force;
-    const Vec3 wt = w + h * (s.inv_mass.body_inv_inertia[b] * torque);
-    for (int k = 0; k < 3; ++k) {
-      ut[k] = vt[k];
-      ut[3 + k] = wt[k];
-    }
+    body_world_inertia(bodies, start, b, inertia);
+    predict_body_velocity(bodies, start, loads, inertia.inertia_world, inertia.inv_inertia_world, h, b,
+                          s.u_tilde.data());
   });
-  for (int p = 0; p < m.particle_count; ++p) {
-    const int dof = m.particle_dof(p);
-    const Real im = m.particle_inv_mass[p];
-    for (int k = 0; k < 3; ++k) {
-      s.inv_mass.particle_inv_mass[3 * p + k] = im;
-      const Real f = has_pforce ? control.particle_force[p][k] : Real(0);
-      s.u_tilde[dof + k] = im > 0 ? st.u[dof + k] + h * (m.gravity[k] + im * f) : Real(0);
-    }
-  }
+  parallel_for(m.particle_count, [&](int p) {
+    predict_particle_velocity(particles, start, loads, h, p, s.u_tilde.data(), s.inv_mass.particle_inv_mass.data());
+  });
 }
 
 // [J M⁻¹ Jᵀ]_ii for the unscaled gradient rows, summed over the row's entries.
@@ -217,28 +200,11 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
 
 // g = M (u − ũ) − h f on dynamic dofs, 0 on fixed ones, for the constraint impulses f / h.
 void momentum_residual_of(const Model& m, Real h, const SolverScratch& s, const VecX& f, VecX& g) {
-  parallel_for(m.body_count, [&](int b) {
-    Real* gb = g.data() + 6 * b;
-    if (!m.body_is_dynamic(b)) {
-      for (int k = 0; k < 6; ++k) gb[k] = 0;
-      return;
-    }
-    const Real mass = Real(1) / m.body_inv_mass[b];
-    const Real* u = s.u.data() + 6 * b;
-    const Real* ut = s.u_tilde.data() + 6 * b;
-    const Real* fb = f.data() + 6 * b;
-    const Vec3 dw(u[3] - ut[3], u[4] - ut[4], u[5] - ut[5]);
-    const Vec3 iw = s.body_inertia_world[b] * dw;
-    for (int k = 0; k < 3; ++k) {
-      gb[k] = mass * (u[k] - ut[k]) - h * fb[k];
-      gb[3 + k] = iw[k] - h * fb[3 + k];
-    }
-  });
-  for (int p = 0; p < m.particle_count; ++p) {
-    const int dof = m.particle_dof(p);
-    const Real im = m.particle_inv_mass[p];
-    for (int k = 0; k < 3; ++k) g[dof + k] = im > 0 ? (s.u[dof + k] - s.u_tilde[dof + k]) / im - h * f[dof + k] : Real(0);
-  }
+  const BodyView bodies = body_view(m);
+  const ParticleView particles = particle_view(m);
+  const MomentumView mv{s.u.data(), s.u_tilde.data(), f.data(), s.body_inertia_world.data(), g.data()};
+  parallel_for(m.body_count, [&](int b) { body_momentum_residual(bodies, mv, h, b); });
+  parallel_for(m.particle_count, [&](int p) { particle_momentum_residual(particles, mv, m.body_count, h, p); });
 }
 
 // g = M (u − ũ) − h Jᵀ λ (eq. 57) with the NCP-scaled rows J (α∇C: keeps the system symmetric,
@@ -260,22 +226,12 @@ void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScr
 }
 
 // Diagonal geometric stiffness (eqs. 71-74) on particle dofs: H̃_kk = M_kk + geometric_stiffness_shift
-// (solver/newton_solver.hpp) from the secant of g along the last Newton step.
+// (kernels/geometric_stiffness_kernel.hpp) from the secant of g along the last Newton step.
 void update_geometric_stiffness(const Model& m, SolverScratch& s) {
-  const int first = 6 * m.body_count;
-  for (int p = 0; p < m.particle_count; ++p) {
-    const Real im = m.particle_inv_mass[p];
-    if (!(im > 0)) continue;
-    const Real mass = Real(1) / im;
-    for (int k = 0; k < 3; ++k) {
-      const int dof = first + 3 * p + k;
-      const Real du = s.du_prev[dof];
-      Real shift = s.dof_shift[3 * p + k];
-      if (std::abs(du) > Real(1e-12)) shift = geometric_stiffness_shift(s.g[dof], s.g_prev[dof], mass, du);
-      s.dof_shift[3 * p + k] = shift;
-      s.inv_mass.particle_inv_mass[3 * p + k] = Real(1) / (mass + shift);
-    }
-  }
+  const ParticleView particles = particle_view(m);
+  const GeometricStiffnessView v{s.g.data(), s.g_prev.data(), s.du_prev.data(), s.dof_shift.data(),
+                                 s.inv_mass.particle_inv_mass.data()};
+  parallel_for(m.particle_count, [&](int p) { update_particle_geometric_stiffness(particles, v, m.body_count, p); });
 }
 
 // Safeguard for Fischer–Burmeister: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0)
@@ -316,14 +272,11 @@ void warm_start(const ContactBuffer& contacts, const WarmStart& w, RowSet& rows)
   if (static_cast<int>(w.row_lambda.size()) == rows.first_normal)
     std::copy(w.row_lambda.begin(), w.row_lambda.end(), rows.row_lambda.begin());
   if (w.contact_lambda.size() != 3 * w.contact_key.size()) return;
-  for (int c = 0; c < contacts.size(); ++c) {
-    const auto it = std::lower_bound(w.contact_key.begin(), w.contact_key.end(), contacts.contacts[c].key);
-    if (it == w.contact_key.end() || *it != contacts.contacts[c].key) continue;
-    const std::size_t k = static_cast<std::size_t>(it - w.contact_key.begin());
-    rows.row_lambda[rows.first_normal + c] = w.contact_lambda[3 * k];
-    rows.row_lambda[rows.first_friction + 2 * c] = w.contact_lambda[3 * k + 1];
-    rows.row_lambda[rows.first_friction + 2 * c + 1] = w.contact_lambda[3 * k + 2];
-  }
+  const WarmStartView record{w.contact_key.data(), w.contact_lambda.data(), static_cast<int>(w.contact_key.size())};
+  parallel_for(contacts.size(), [&](int c) {
+    warm_start_contact(record, contacts.contacts[c].key, c, rows.first_normal, rows.first_friction,
+                       rows.row_lambda.data());
+  });
 }
 
 // The step's multipliers into the state's warm-start record (contacts sorted by key, ties in
@@ -420,11 +373,6 @@ void flag_rows(const RowSet& rows, const SolverOptions& o, StepReport& report) {
 }
 
 }  // namespace
-
-Real geometric_stiffness_shift(Real g_new, Real g_old, Real mass, Real du) {
-  const Real c = -(g_new - g_old - mass * du) / du;
-  return -std::min(Real(0), c);
-}
 
 void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
                        const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,

@@ -1,24 +1,16 @@
 #include "solver/schur_system.hpp"
 
 #include "core/parallel.hpp"
+#include "kernels/inverse_mass_kernel.hpp"
 
 namespace sim {
 
 void InverseMass::apply_node(const Model& m, int node, const Real* in, Real* out) const {
-  if (node < m.body_count) {
-    const Real im = body_inv_mass[node];
-    out[0] = im * in[0];
-    out[1] = im * in[1];
-    out[2] = im * in[2];
-    const Mat3& ii = body_inv_inertia[node];
-    const Vec3 w = ii * Vec3(in[3], in[4], in[5]);
-    out[3] = w.x();
-    out[4] = w.y();
-    out[5] = w.z();
-  } else {
-    const int p = node - m.body_count;
-    for (int k = 0; k < 3; ++k) out[k] = particle_inv_mass[3 * p + k] * in[k];
-  }
+  apply_inverse_mass(view(m), node, in, out);
+}
+
+InverseMassView InverseMass::view(const Model& m) const {
+  return InverseMassView{body_inv_mass.data(), body_inv_inertia.data(), particle_inv_mass.data(), m.body_count};
 }
 
 SchurSystem::SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass,
@@ -64,9 +56,10 @@ void SchurSystem::gather(const std::vector<Vec6>& blocks, const Real* x, VecX& o
 
 void SchurSystem::inv_h(const VecX& in, VecX& out) const {
   const int nodes = model_.body_count + model_.particle_count;
+  const InverseMassView inv_mass = inv_mass_.view(model_);
   parallel_for(nodes, [&](int n) {
     const int dof = node_dof(model_, n);
-    inv_mass_.apply_node(model_, n, in.data() + dof, out.data() + dof);
+    apply_inverse_mass(inv_mass, n, in.data() + dof, out.data() + dof);
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "constraint/rows.hpp"
 #include "kernels/row_entry_kernels.hpp"
+#include "kernels/views.hpp"
 #include "sim/model.hpp"
 
 namespace sim {
@@ -23,8 +24,10 @@ struct InverseMass {
   std::vector<Mat3> body_inv_inertia;     // world frame (body_count)
   std::vector<Real> particle_inv_mass;    // 1/(m + shift) per particle dof (3 * particle_count)
 
-  // out = H⁻¹ in for the node's dofs.
+  // out = H⁻¹ in for the node's dofs (kernels/inverse_mass_kernel.hpp).
   void apply_node(const Model& m, int node, const Real* in, Real* out) const;
+  // The plain view the kernels read (valid while these vectors keep their size).
+  InverseMassView view(const Model& m) const;
   // sum += bᵀ H⁻¹ b for a block b of the node (its first width entries): an entry's effective
   // inverse mass, added term by term (a row's sum over its entries has one fixed order).
   void add_quadratic(const Model& m, int node, const Vec6& b, Real& sum) const {

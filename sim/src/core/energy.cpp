@@ -1,0 +1,25 @@
+#include "core/energy.hpp"
+
+#include "core/kernel_views.hpp"
+#include "core/parallel.hpp"
+#include "kernels/particle_kernels.hpp"
+
+namespace sim {
+
+Energy mechanical_energy(const Model& model, const State& state, std::vector<Real>& partials) {
+  const BodyView bodies = body_view(model);
+  const ParticleView particles = particle_view(model);
+  const StateView at = state_view(model, state);
+  const Vec3 g = model.gravity;
+  Energy e;
+  e.kinetic = deterministic_sum(model.body_count, partials, [&](int b) { return body_energy(bodies, at, g, b).kinetic; }) +
+              deterministic_sum(model.particle_count, partials,
+                                [&](int p) { return particle_energy(particles, at, g, p).kinetic; });
+  e.potential =
+      deterministic_sum(model.body_count, partials, [&](int b) { return body_energy(bodies, at, g, b).potential; }) +
+      deterministic_sum(model.particle_count, partials,
+                        [&](int p) { return particle_energy(particles, at, g, p).potential; });
+  return e;
+}
+
+}  // namespace sim
