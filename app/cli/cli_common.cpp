@@ -200,7 +200,7 @@ std::string describe_solver(const sim::SolverOptions& o) {
                     std::string(sim::to_string(o.linear_solver)).c_str(), o.newton_iterations, o.linear_iterations);
       return buf;
     case sim::SolverKind::ProjectedGaussSeidel:
-      std::snprintf(buf, sizeof buf, "pgs (%s), at most %d sweeps, relaxation %.3g",
+      std::snprintf(buf, sizeof buf, "pgs: %s, at most %d sweeps, relaxation %.3g",
                     std::string(sim::describe(o.kind)).c_str(), o.pgs_iterations, double(o.pgs_relaxation));
       return buf;
   }
