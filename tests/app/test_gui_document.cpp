@@ -66,7 +66,7 @@ TEST_CASE("editing friction through the property path decides whether the inclin
   }
 }
 
-TEST_CASE("the Solver panel's setters switch the NCP function and linear solver of the running simulation",
+TEST_CASE("the Solver panel's setters switch the solver kind, NCP function and linear solver of the running simulation",
           "[app][document]") {
   app_test::qt_app();
   // Reference runs without the app: the same scene stepped directly with each option.
