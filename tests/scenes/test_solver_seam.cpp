@@ -344,11 +344,17 @@ TEST_CASE("projected Gauss-Seidel does not allocate after warm-up", "[scene][sol
 #ifndef __GLIBC__
   WARN("skipped: mallinfo2 needs glibc");
 #else
-  for (const char* name : {"heavy_stack", "pendulum", "incline"}) {
-    auto spec = sim::load_scene_file(test::scene_path(name));
-    REQUIRE(spec.ok());
-    spec->solver.kind = sim::SolverKind::ProjectedGaussSeidel;
-    const sim::Model model = test::compile(*spec);
+  // Scenes whose contact count is steady under PGS (a changing row count resizes vectors, for any
+  // kind): the heavy stack is not one (PGS lets it sink and settle, contacts come and go).
+  for (const char* name : {"pile", "pendulum", "incline"}) {
+    sim::SceneSpec spec = stack(3);
+    if (std::string(name) != "pile") {
+      auto loaded = sim::load_scene_file(test::scene_path(name));
+      REQUIRE(loaded.ok());
+      spec = *loaded;
+    }
+    spec.solver.kind = sim::SolverKind::ProjectedGaussSeidel;
+    const sim::Model model = test::compile(spec);
     sim::State state = sim::make_initial_state(model);
     const sim::Control control = sim::make_initial_control(model);
     sim::Workspace ws;
