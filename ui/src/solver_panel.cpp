@@ -11,6 +11,8 @@ namespace {
 
 constexpr const char* kKind[] = {"nsn", "pgs"};  // sim::kSolverKinds' names, in order
 static_assert(std::size(kKind) == std::size(sim::kSolverKinds), "a combo entry per solver kind");
+constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected Gauss-Seidel"};  // as shown
+static_assert(std::size(kKindLabel) == std::size(kKind), "a label per solver kind");
 constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
 constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
 constexpr const char* kLin[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"};
@@ -57,7 +59,7 @@ bool solver_panel(SolverPanelView& view) {
     return false;
   }
   int kind = index_of(sim::to_string(o.kind), kKind);
-  if (combo("Solver", kind, kKind, 2)) { choose_solver_kind(o, kind); changed = true; }
+  if (combo("Solver", kind, kKindLabel, 2)) { choose_solver_kind(o, kind); changed = true; }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sim::describe(o.kind)).c_str());
   if (o.kind == sim::SolverKind::NonSmoothNewton) {
     int ncp = index_of(sim::to_string(o.ncp), kNcp);
