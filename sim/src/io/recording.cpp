@@ -73,6 +73,8 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "linear_solver") return std::string(to_string(o.linear_solver));
   if (key == "newton_iterations") return std::to_string(o.newton_iterations);
   if (key == "linear_iterations") return std::to_string(o.linear_iterations);
+  if (key == "linear_iterations_max") return std::to_string(o.linear_iterations_max);
+  if (key == "newton_stall_iterations") return std::to_string(o.newton_stall_iterations);
   if (key == "substeps") return std::to_string(o.substeps);
   if (key == "pgs_iterations") return std::to_string(o.pgs_iterations);
   if (key == "pgs_relaxation") return num(o.pgs_relaxation);

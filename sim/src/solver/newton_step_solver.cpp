@@ -1,5 +1,7 @@
 // The non-smooth Newton solver (solver/newton_solver.hpp) behind the solver seam: the first
 // StepSolver, a thin wrapper that owns the Newton scratch.
+#include <algorithm>
+
 #include "solver/newton_solver.hpp"
 #include "solver/step_solver.hpp"
 
@@ -18,9 +20,11 @@ class NewtonStepSolver final : public StepSolver {
 
   const RowSet& rows() const override { return scratch_.rows; }
 
-  // Each Newton iteration's linear solve, redone once by the Gauss–Seidel fallback at worst.
+  // Each Newton iteration's linear solve at its largest budget (the inexact-Newton budget grows
+  // up to linear_iterations_max with the line search), redone once by the Gauss–Seidel fallback.
   TraceCapacity trace_capacity(const SolverOptions& o) const override {
-    return {o.newton_iterations + 1, 2 * (o.newton_iterations + 1) * o.linear_iterations};
+    const int budget = o.line_search ? std::max(o.linear_iterations, o.linear_iterations_max) : o.linear_iterations;
+    return {o.newton_iterations + 1, 2 * (o.newton_iterations + 1) * budget};
   }
 
  private:

@@ -51,9 +51,8 @@ bool is_position_row(RowKind k) { return k != RowKind::Drive && k != RowKind::Fr
 // The linearised rows' system rows are the constraint gradients themselves (no NCP scaling) and
 // their C block the compliance (the only place this solver writes the rows' storage).
 void use_gradients_as_system_rows(Real h, RowSet& rows) {
+  std::copy(rows.entry_grad.begin(), rows.entry_grad.begin() + rows.entry_count, rows.entry_jac.begin());
   for (int i = 0; i < rows.count; ++i) {
-    rows.row_jac_a[i] = rows.row_grad_a[i];
-    rows.row_jac_b[i] = rows.row_grad_b[i];
     const RowKind k = rows.row_kind[i];
     rows.row_diag_c[i] = k == RowKind::Bilateral ? rows.row_compliance[i] / (h * h)
                          : k == RowKind::Drive   ? rows.row_compliance[i] / h
@@ -150,7 +149,7 @@ class PgsStepSolver final : public StepSolver {
     RowSet& rows = s.rows;
     prepare_step(m, o, h, state, control, contacts, s);
     use_gradients_as_system_rows(h, rows);
-    SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_row_first, s.node_row_entries);
+    SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries, s.node_entry_rows);
     sys.build_adjacency();
     const int dofs = m.dof_count();
     s.jt.resize(dofs);
