@@ -191,4 +191,20 @@ ThreadLimit::ThreadLimit(const Args& args) {
 
 ThreadLimit::~ThreadLimit() { delete impl_; }
 
+std::string describe_solver(const sim::SolverOptions& o) {
+  char buf[256];
+  switch (o.kind) {
+    case sim::SolverKind::NonSmoothNewton:
+      std::snprintf(buf, sizeof buf, "nsn (%s/%s/%s), at most %d x %d iterations",
+                    std::string(sim::to_string(o.ncp)).c_str(), std::string(sim::to_string(o.preconditioner)).c_str(),
+                    std::string(sim::to_string(o.linear_solver)).c_str(), o.newton_iterations, o.linear_iterations);
+      return buf;
+    case sim::SolverKind::ProjectedGaussSeidel:
+      std::snprintf(buf, sizeof buf, "pgs: %s, at most %d sweeps, relaxation %.3g",
+                    std::string(sim::describe(o.kind)).c_str(), o.pgs_iterations, double(o.pgs_relaxation));
+      return buf;
+  }
+  return std::string(sim::to_string(o.kind));
+}
+
 }  // namespace coulomb

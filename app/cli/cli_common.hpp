@@ -48,6 +48,9 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
 // self-collision for overlapping at the initial pose (Model::initial_overlap_pairs), if any.
 // load_scene reads --free-base (a URDF opened directly gets a free root link).
 std::string load_summary(const LoadedScene& scene);
+// "nsn (fischer_burmeister/effective_mass/pcr), at most 16 x 20 iterations" or
+// "pgs: projected Gauss-Seidel (...), at most 100 sweeps, relaxation 1": the solver a run uses.
+std::string describe_solver(const sim::SolverOptions& options);
 // Whether a load error is a <robot> element's import (e.g. ../shared/robots absent).
 bool is_robot_import_error(const std::string& error);
 

@@ -15,7 +15,7 @@ namespace {
 
 void print_help() {
   std::printf(
-      "coulomb - contact-rich robotics simulator (non-smooth Newton solver)\n\n"
+      "coulomb - contact-rich robotics simulator (non-smooth Newton solver; --set solver.kind=pgs for PGS)\n\n"
       "usage:\n"
       "  coulomb                          open the desktop app with the last (or default) scene; without\n"
       "                                   a display, run the default scene headless and print its stats\n"
@@ -36,7 +36,8 @@ void print_help() {
       "  coulomb help\n\n"
       "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"
       "shipped scene (assets/scenes/<name>.xml).\n"
-      "solver keys: ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
+      "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel), pgs_iterations,\n"
+      "  pgs_relaxation, ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
       "  linear_solver (pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
       "  damping, regularization, warm_start, geometric_stiffness, substeps, contact_margin, ...\n");
 }

@@ -62,15 +62,12 @@ int run_command(int argc, char** argv, int first) {
   sim::Recording session;
   const auto session_path = args->value("save-session");
   if (session_path) session.begin(args->positional[0], model, model.solver, state);
-  std::printf("scene %s: %d bodies, %d particles, %d joints, dt %.4g s, solver %s/%s/%s, at most %d x %d iterations\n",
-              scene->spec.name.c_str(), model.body_count, model.particle_count, model.joint_count, double(model.dt),
-              std::string(sim::to_string(model.solver.ncp)).c_str(),
-              std::string(sim::to_string(model.solver.preconditioner)).c_str(),
-              std::string(sim::to_string(model.solver.linear_solver)).c_str(), model.solver.newton_iterations,
-              model.solver.linear_iterations);
+  std::printf("scene %s: %d bodies, %d particles, %d joints, dt %.4g s, solver %s\n", scene->spec.name.c_str(),
+              model.body_count, model.particle_count, model.joint_count, double(model.dt),
+              describe_solver(model.solver).c_str());
   std::printf("%s\n", load_summary(*scene).c_str());
   if (!quiet)
-    std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "newton", "linear",
+    std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "iters", "linear",
                 "contacts", "normal", "friction", "bilateral", "compl");
   double total_ms = 0;
   int failures = 0, unconverged = 0, fallbacks = 0;
@@ -113,7 +110,7 @@ int run_command(int argc, char** argv, int first) {
               "(tolerance %.3g m, %.3g m/s within %d iterations), %d linear fallbacks, state hash %016llx\n",
               steps, total_ms, total_ms / std::max(steps, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
               unconverged, double(model.solver.newton_tolerance), double(model.solver.newton_velocity_tolerance),
-              model.solver.newton_iterations, fallbacks, static_cast<unsigned long long>(sim::state_hash(state)));
+              sim::iteration_cap(model.solver), fallbacks, static_cast<unsigned long long>(sim::state_hash(state)));
   return failures == 0 ? 0 : 3;
 }
 

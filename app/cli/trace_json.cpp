@@ -24,7 +24,7 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
                       const sim::SolverTrace& t) {
   out << "{\"step\":" << step << ",\"time\":";
   num(out, time);
-  out << ",\"ok\":" << (r.ok() ? "true" : "false") << ",\"flags\":" << r.flags << ",\"warnings\":" << r.warnings
+  out << ",\"solver\":\"" << sim::to_string(t.kind) << "\",\"ok\":" << (r.ok() ? "true" : "false") << ",\"flags\":" << r.flags << ",\"warnings\":" << r.warnings
       << ",\"returned_to_best\":" << (t.returned_to_best ? "true" : "false") << ",\"stalled\":" << (t.stalled ? "true" : "false") << ",\"linear_fallbacks\":" << r.linear_fallbacks
       << ",\"contacts\":" << r.contact_count
       << ",\"rows\":" << r.row_count << ",\"newton_iterations\":" << r.newton_iterations
@@ -52,7 +52,7 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
   num(out, t.final_momentum_max);
   out << "},\"iterations\":[";
   for (std::size_t k = 0; k < t.iterations.size(); ++k) {
-    const sim::NewtonIterationTrace& it = t.iterations[k];
+    const sim::IterationTrace& it = t.iterations[k];
     if (k) out << ",";
     out << "{\"normal_max\":";
     num(out, it.normal_max);

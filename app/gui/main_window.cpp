@@ -441,7 +441,7 @@ void MainWindow::build_status_bar() {
   time_label_ = label(tr("Simulated time"));
   rtf_label_ = label(tr("Real-time factor: simulated seconds per wall-clock second"));
   ms_label_ = label(tr("Wall time of one step"));
-  newton_label_ = label(tr("Newton iterations of the last step"));
+  newton_label_ = label(tr("Iterations of the last step's solver (Newton iterations or PGS sweeps)"));
   residual_label_ = label(tr("Largest final residual of the last step (normal, friction, bilateral rows)"));
   colour_label_ = label(tr("The colour field's range: dark blue at the low end, yellow at the high end (viridis)"));
   refresh_status();
@@ -468,7 +468,9 @@ void MainWindow::refresh_status() {
   time_label_->setText(tr("t = %1 s").arg(s.state.time, 0, 'f', 3));
   rtf_label_->setText(s.playing ? tr("%1× real time").arg(format_number(s.real_time_factor)) : tr("– × real time"));
   ms_label_->setText(tr("%1 ms/step").arg(format_number(s.ms_per_step)));
-  newton_label_->setText(tr("Newton %1").arg(s.stepped ? s.report.newton_iterations : 0));
+  newton_label_->setText(tr("%1 %2")
+                             .arg(s.workspace.trace.kind == sim::SolverKind::ProjectedGaussSeidel ? tr("PGS") : tr("Newton"))
+                             .arg(s.stepped ? s.report.newton_iterations : 0));
   residual_label_->setText(tr("residual %1").arg(s.stepped ? format_number(s.max_residual) : QStringLiteral("–")));
   if (s.message != last_message_.toStdString()) {
     last_message_ = QString::fromStdString(s.message);

@@ -50,7 +50,8 @@ class RealSpinBox : public QDoubleSpinBox {
 bool solver_choices(const std::string& key, std::vector<std::string>& out) {
   int count = 0;
   const char* const* names = nullptr;
-  if (key == "ncp") names = ui::ncp_choices(count);
+  if (key == "kind") names = ui::solver_kind_choices(count);
+  else if (key == "ncp") names = ui::ncp_choices(count);
   else if (key == "preconditioner") names = ui::preconditioner_choices(count);
   else if (key == "linear_solver") names = ui::linear_solver_choices(count);
   else return false;

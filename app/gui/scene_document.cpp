@@ -202,7 +202,8 @@ bool SceneDocument::set_property(const PropertyKey& key, const PropertyValue& va
 
 bool SceneDocument::choose_solver_option(const std::string& key, int index, QString* error) {
   sim::SolverOptions options = spec_.solver;
-  if (key == "ncp") ui::choose_ncp(options, index);
+  if (key == "kind") ui::choose_solver_kind(options, index);
+  else if (key == "ncp") ui::choose_ncp(options, index);
   else if (key == "preconditioner") ui::choose_preconditioner(options, index);
   else if (key == "linear_solver") ui::choose_linear_solver(options, index);
   else {

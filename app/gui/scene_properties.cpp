@@ -228,6 +228,9 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       break;
     case ItemKind::Solver: {
       const sim::SolverOptions& o = spec.solver;
+      std::vector<std::string> kinds;
+      for (sim::SolverKind k : sim::kSolverKinds) kinds.emplace_back(sim::to_string(k));
+      out.push_back(choice(item, "kind", "solver", std::string(sim::to_string(o.kind)), kinds, false));
       out.push_back(choice(item, "ncp", "NCP function", std::string(sim::to_string(o.ncp)),
                            {"fischer_burmeister", "min_map"}, false));
       out.push_back(choice(item, "preconditioner", "preconditioner", std::string(sim::to_string(o.preconditioner)),
@@ -247,6 +250,8 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(boolean(item, "geometric_stiffness", "geometric stiffness", o.geometric_stiffness, false));
       out.push_back(boolean(item, "project_friction", "project friction", o.project_friction, false));
       out.push_back(real(item, "jacobi_weight", "Jacobi weight", o.jacobi_weight, 1e-6, 1, "", false, 3, 0.05));
+      out.push_back(integer(item, "pgs_iterations", "PGS sweeps", o.pgs_iterations, 1, 100000));
+      out.push_back(real(item, "pgs_relaxation", "PGS relaxation ω", o.pgs_relaxation, 1e-6, 1.999, "", false, 3, 0.05));
       out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
       out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
       out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,

@@ -390,6 +390,7 @@ void SimRunner::publish(Core& c) {
   s.workspace.contact_normal_force = c.workspace.contact_normal_force;
   s.workspace.contact_friction_force = c.workspace.contact_friction_force;
   s.workspace.joint_force = c.workspace.joint_force;
+  s.workspace.trace.kind = c.workspace.trace.kind;
   s.workspace.trace.iterations = c.workspace.trace.iterations;
   s.workspace.trace.linear_residuals = c.workspace.trace.linear_residuals;
   s.workspace.trace.final_normal_max = c.workspace.trace.final_normal_max;

@@ -185,6 +185,9 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("dt", a.dt, b.dt);
   const sim::SolverOptions& s = a.solver;
   const sim::SolverOptions& t = b.solver;
+  d.same("solver.kind", static_cast<int>(s.kind), static_cast<int>(t.kind));
+  d.same("solver.pgs_iterations", s.pgs_iterations, t.pgs_iterations);
+  d.same("solver.pgs_relaxation", s.pgs_relaxation, t.pgs_relaxation);
   d.same("solver.ncp", static_cast<int>(s.ncp), static_cast<int>(t.ncp));
   d.same("solver.preconditioner", static_cast<int>(s.preconditioner), static_cast<int>(t.preconditioner));
   d.same("solver.linear_solver", static_cast<int>(s.linear_solver), static_cast<int>(t.linear_solver));

@@ -66,7 +66,7 @@ TEST_CASE("editing friction through the property path decides whether the inclin
   }
 }
 
-TEST_CASE("the Solver panel's setters switch the NCP function and linear solver of the running simulation",
+TEST_CASE("the Solver panel's setters switch the solver kind, NCP function and linear solver of the running simulation",
           "[app][document]") {
   app_test::qt_app();
   // Reference runs without the app: the same scene stepped directly with each option.
@@ -93,7 +93,8 @@ TEST_CASE("the Solver panel's setters switch the NCP function and linear solver 
     const char* const* (*choices)(int&);
   };
   const Case cases[] = {{"ncp", "min_map", ui::ncp_choices}, {"linear_solver", "direct", ui::linear_solver_choices},
-                        {"linear_solver", "jacobi", ui::linear_solver_choices}};
+                        {"linear_solver", "jacobi", ui::linear_solver_choices},
+                        {"kind", "pgs", ui::solver_kind_choices}};
   for (const Case& c : cases) {
     INFO(c.key << " = " << c.value);
     SimRunner runner;

@@ -182,6 +182,8 @@ TEST_CASE("parameter patches match a recompile of the edited spec", "[app][prope
   add(ItemKind::Scene, -1, -1, "dt", 0.004);
   add(ItemKind::Solver, -1, -1, "linear_solver", std::string("pcg"));
   add(ItemKind::Solver, -1, -1, "newton_iterations", 9.0);
+  add(ItemKind::Solver, -1, -1, "kind", std::string("pgs"));
+  add(ItemKind::Solver, -1, -1, "pgs_iterations", 40.0);
   for (const Edit& e : edits) {
     INFO(item_label(base, e.key.item) << " " << e.key.name);
     sim::SceneSpec edited = base;
@@ -205,6 +207,8 @@ TEST_CASE("parameter patches match a recompile of the edited spec", "[app][prope
     CHECK(patched.dt == r.dt);
     CHECK(sim::get_solver_option(patched.solver, "linear_solver") == sim::get_solver_option(r.solver, "linear_solver"));
     CHECK(patched.solver.newton_iterations == r.solver.newton_iterations);
+    CHECK(patched.solver.kind == r.solver.kind);
+    CHECK(patched.solver.pgs_iterations == r.solver.pgs_iterations);
     for (int b = 0; b < r.body_count; ++b) {
       CHECK(patched.body_inv_mass[b] == Approx(r.body_inv_mass[b]).epsilon(1e-12));
       for (int k = 0; k < 3; ++k) CHECK(patched.body_inertia[b][k] == Approx(r.body_inertia[b][k]).epsilon(1e-12));
@@ -238,6 +242,30 @@ TEST_CASE("friction patched into the running incline: sticks at 0.5, slides at 0
     if (mu == 0.5) CHECK(travel < 1e-3);
     else CHECK(travel > 0.3);  // a = g (sin 20° − 0.2 cos 20°) = 1.51 m/s²: ~0.75 m
   }
+}
+
+TEST_CASE("the solver kind patched into the running incline switches its solver", "[app][runner]") {
+  SimRunner runner;
+  const Loaded scene = load("incline");
+  runner.load(scene.spec, scene.model);
+  run_steps(runner, 30);
+  CHECK(runner.latest().workspace.trace.kind == sim::SolverKind::NonSmoothNewton);
+  const double before = box_travel(runner.latest());
+  const sim::State at_switch = runner.latest().state;
+  sim::SceneSpec edited = *scene.spec;
+  const PropertyKey key{{ItemKind::Solver}, "kind"};
+  REQUIRE(set_property(edited, key, std::string("pgs")) == "");
+  REQUIRE(is_parameter_only(edited, key));  // no recompile: the next step makes the new solver
+  runner.patch(std::make_shared<const sim::SceneSpec>(edited), key);
+  run_steps(runner, 60);
+  const Snapshot& s = runner.latest();
+  CHECK(s.model->solver.kind == sim::SolverKind::ProjectedGaussSeidel);
+  CHECK(s.workspace.trace.kind == sim::SolverKind::ProjectedGaussSeidel);
+  CHECK(s.report.ok());
+  CHECK_FALSE(s.report.warnings & sim::kStepNotConverged);
+  CHECK(s.workspace.trace.linear_residuals.empty());  // PGS has no inner linear solves
+  CHECK(s.state.step_index == at_switch.step_index + 60);  // the run went on from the same state
+  CHECK(std::abs(box_travel(s) - before) < 1e-4);          // and the box still sticks (tan 20° < 0.5)
 }
 
 TEST_CASE("a structural edit keeps the running state by name", "[app][runner]") {

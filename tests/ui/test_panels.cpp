@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <iterator>
+
 #include "headless_imgui.hpp"
 #include "support/scene_builders.hpp"
 #include "ui/contact_force_panel.hpp"
@@ -89,6 +91,38 @@ TEST_CASE("the solver panel's choices change the solver seen in the trace", "[ui
     return ws.trace.iterations.back().normal_max;
   };
   CHECK(final_residual(0) != final_residual(1));
+}
+
+TEST_CASE("the solver panel's kind combo switches the solver that the next step runs", "[ui]") {
+  const sim::Model model = test::compile(stack_scene());
+  int count = 0;
+  const char* const* names = ui::solver_kind_choices(count);
+  REQUIRE(count == static_cast<int>(std::size(sim::kSolverKinds)));
+  sim::SolverOptions o = model.solver;
+  o.newton_tolerance = 0;  // every step runs its solver's cap: NSN makes linear solves each step
+  sim::State state = sim::make_initial_state(model);
+  sim::Workspace ws;
+  for (int choice = 0; choice < count; ++choice) {
+    ui::choose_solver_kind(o, choice);
+    CHECK(sim::to_string(o.kind) == names[choice]);
+    CHECK(o.kind == sim::kSolverKinds[choice]);
+    for (int i = 0; i < 5; ++i) REQUIRE(sim::step(model, o, state, sim::make_initial_control(model), ws).ok());
+    CHECK(ws.trace.kind == o.kind);  // the same Workspace, its solver re-created for the new kind
+    const bool newton = o.kind == sim::SolverKind::NonSmoothNewton;
+    CHECK(ws.trace.linear_residuals.empty() == !newton);
+  }
+  // The panel draws each kind's own options.
+  test::HeadlessImGui imgui;
+  for (int choice = 0; choice < count; ++choice) {
+    ui::SolverPanelView view{model.solver, static_cast<float>(model.dt)};
+    ui::choose_solver_kind(view.options, choice);
+    for (int frame = 0; frame < 2; ++frame) {  // a new window is laid out on its first frame
+      ImGui::NewFrame();
+      CHECK_FALSE(ui::solver_panel(view));
+      ImGui::Render();
+    }
+    CHECK(ImGui::GetDrawData()->TotalVtxCount > 100);
+  }
 }
 
 TEST_CASE("the joint panel lists driven joints with their limits, force history keeps the latest", "[ui]") {

@@ -65,9 +65,12 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
           regularization="1e-8" warm_start="false" geometric_stiffness="false" jacobi_weight="0.25"
           project_friction="no"
           substeps="2" contact_margin="0.02" divergence_limit="1e6" joint_angle_error_limit="0.2"
-          joint_position_error_limit="inf"/>
+          joint_position_error_limit="inf" kind="pgs" pgs_iterations="40" pgs_relaxation="1.5"/>
 </scene>)");
   const sim::SolverOptions& o = spec.solver;
+  CHECK(o.kind == sim::SolverKind::ProjectedGaussSeidel);
+  CHECK(o.pgs_iterations == 40);
+  CHECK(o.pgs_relaxation == Real(1.5));
   CHECK(o.ncp == sim::NcpFunction::MinMap);
   CHECK(o.preconditioner == sim::Preconditioner::TimeStepSquared);
   CHECK(o.linear_solver == sim::LinearSolver::GaussSeidel);
@@ -90,6 +93,7 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
   // The format must accept exactly the keys the CLI's --set solver.key=value accepts.
   for (const std::string& key : sim::solver_option_keys()) {
     std::string value = "1";
+    if (key == "kind") value = "pgs";
     if (key == "ncp") value = "fischer_burmeister";
     if (key == "preconditioner") value = "identity";
     if (key == "linear_solver") value = "direct";

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cfloat>
 #include <cstdio>
+#include <string>
 
 namespace ui {
 
@@ -44,7 +45,7 @@ float series_value(void* data, int i) {
   return (s->h->*(s->get))(i);
 }
 
-void plot_newton_series(const char* label, const sim::SolverTrace& t, sim::Real sim::NewtonIterationTrace::*field) {
+void plot_newton_series(const char* label, const sim::SolverTrace& t, sim::Real sim::IterationTrace::*field) {
   float values[64];
   const int n = std::min<int>(64, static_cast<int>(t.iterations.size()));
   for (int i = 0; i < n; ++i) values[i] = log_residual(t.iterations[i].*field);
@@ -62,21 +63,27 @@ void convergence_panel(ConvergenceView& view) {
   }
   if (view.trace != nullptr && !view.trace->iterations.empty()) {
     const sim::SolverTrace& t = *view.trace;
-    ImGui::Text("last step: %d Newton iterations (log10 max residual per iteration)",
-                static_cast<int>(t.iterations.size()));
-    plot_newton_series("normal [m]", t, &sim::NewtonIterationTrace::normal_max);
-    plot_newton_series("friction [m/s]", t, &sim::NewtonIterationTrace::friction_max);
-    plot_newton_series("bilateral [m]", t, &sim::NewtonIterationTrace::bilateral_max);
+    ImGui::Text("last step: %d %s iterations (log10 max residual per iteration)",
+                static_cast<int>(t.iterations.size()), std::string(sim::to_string(t.kind)).c_str());
+    plot_newton_series("normal [m]", t, &sim::IterationTrace::normal_max);
+    plot_newton_series("friction [m/s]", t, &sim::IterationTrace::friction_max);
+    plot_newton_series("bilateral [m]", t, &sim::IterationTrace::bilateral_max);
     ImGui::Text("final: normal 1e%.1f  friction 1e%.1f  bilateral 1e%.1f  complementarity 1e%.1f",
                 log_residual(t.final_normal_max), log_residual(t.final_friction_max),
                 log_residual(t.final_bilateral_max), log_residual(t.final_complementarity_max));
     ImGui::Separator();
-    const int newton = static_cast<int>(t.iterations.size());
-    ImGui::SliderInt("Newton iteration", &view.selected_newton_iteration, -1, newton - 1,
-                     view.selected_newton_iteration < 0 ? "all" : "%d");
+    const int newton = t.kind == sim::SolverKind::NonSmoothNewton ? static_cast<int>(t.iterations.size()) : 0;
+    if (newton == 0) {  // a solver without inner linear solves: its active-set changes per iteration
+      int changes = 0;
+      for (const sim::IterationTrace& it : t.iterations) changes += it.active_set_changes;
+      ImGui::Text("%d active-set changes over the step", changes);
+    } else {
+      ImGui::SliderInt("Newton iteration", &view.selected_newton_iteration, -1, newton - 1,
+                       view.selected_newton_iteration < 0 ? "all" : "%d");
+    }
     for (int k = 0; k < newton; ++k) {
       if (view.selected_newton_iteration >= 0 && k != view.selected_newton_iteration) continue;
-      const sim::NewtonIterationTrace& it = t.iterations[k];
+      const sim::IterationTrace& it = t.iterations[k];
       float curve[256];
       const int n = std::min(256, it.linear_iterations);
       for (int j = 0; j < n; ++j) {

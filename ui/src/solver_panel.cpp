@@ -2,10 +2,17 @@
 
 #include <imgui.h>
 
+#include <iterator>
+#include <string>
+
 namespace ui {
 
 namespace {
 
+constexpr const char* kKind[] = {"nsn", "pgs"};  // sim::kSolverKinds' names, in order
+static_assert(std::size(kKind) == std::size(sim::kSolverKinds), "a combo entry per solver kind");
+constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected Gauss-Seidel"};  // as shown
+static_assert(std::size(kKindLabel) == std::size(kKind), "a label per solver kind");
 constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
 constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
 constexpr const char* kLin[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"};
@@ -35,9 +42,11 @@ bool slider_real(const char* label, sim::Real& value, float lo, float hi, const 
 
 }  // namespace
 
+const char* const* solver_kind_choices(int& count) { count = 2; return kKind; }
 const char* const* ncp_choices(int& count) { count = 2; return kNcp; }
 const char* const* preconditioner_choices(int& count) { count = 3; return kPre; }
 const char* const* linear_solver_choices(int& count) { count = 5; return kLin; }
+void choose_solver_kind(sim::SolverOptions& o, int index) { choose(o, kKind, index, "kind"); }
 void choose_ncp(sim::SolverOptions& o, int index) { choose(o, kNcp, index, "ncp"); }
 void choose_preconditioner(sim::SolverOptions& o, int index) { choose(o, kPre, index, "preconditioner"); }
 void choose_linear_solver(sim::SolverOptions& o, int index) { choose(o, kLin, index, "linear_solver"); }
@@ -49,23 +58,32 @@ bool solver_panel(SolverPanelView& view) {
     ImGui::End();
     return false;
   }
-  int ncp = index_of(sim::to_string(o.ncp), kNcp);
-  if (combo("NCP function", ncp, kNcp, 2)) { choose_ncp(o, ncp); changed = true; }
-  int pre = index_of(sim::to_string(o.preconditioner), kPre);
-  if (combo("Preconditioner", pre, kPre, 3)) { choose_preconditioner(o, pre); changed = true; }
-  int lin = index_of(sim::to_string(o.linear_solver), kLin);
-  if (combo("Linear solver", lin, kLin, 5)) { choose_linear_solver(o, lin); changed = true; }
-  changed |= ImGui::SliderInt("Newton iterations (cap)", &o.newton_iterations, 1, 50);
-  changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
-  changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
-  if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
-  changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
-  if (o.linear_solver == sim::LinearSolver::Jacobi)
-    changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
-  changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
+  int kind = index_of(sim::to_string(o.kind), kKind);
+  if (combo("Solver", kind, kKindLabel, 2)) { choose_solver_kind(o, kind); changed = true; }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sim::describe(o.kind)).c_str());
+  if (o.kind == sim::SolverKind::NonSmoothNewton) {
+    int ncp = index_of(sim::to_string(o.ncp), kNcp);
+    if (combo("NCP function", ncp, kNcp, 2)) { choose_ncp(o, ncp); changed = true; }
+    int pre = index_of(sim::to_string(o.preconditioner), kPre);
+    if (combo("Preconditioner", pre, kPre, 3)) { choose_preconditioner(o, pre); changed = true; }
+    int lin = index_of(sim::to_string(o.linear_solver), kLin);
+    if (combo("Linear solver", lin, kLin, 5)) { choose_linear_solver(o, lin); changed = true; }
+    changed |= ImGui::SliderInt("Newton iterations (cap)", &o.newton_iterations, 1, 50);
+    changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
+    changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
+    if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
+    changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
+    if (o.linear_solver == sim::LinearSolver::Jacobi)
+      changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
+    changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
+    changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
+  } else {
+    changed |= ImGui::SliderInt("PGS sweeps (cap)", &o.pgs_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
+    changed |= slider_real("PGS relaxation", o.pgs_relaxation, 0.05f, 1.95f, "%.2f", false);
+    changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
+  }
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
-  changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
-  changed |= slider_real("Newton tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);
+  changed |= slider_real("Tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);
   changed |= slider_real("Velocity tolerance [m/s]", o.newton_velocity_tolerance, 1e-9f, 1e-1f, "%.1e", true);
   changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);
   changed |= slider_real("Max depenetration velocity [m/s]", o.max_depenetration_velocity, 0.0f, 10.0f, "%.2f", false);

@@ -14,7 +14,7 @@ void stats_panel(const StatsView& v) {
   ImGui::Separator();
   ImGui::Text("bodies %d   particles %d   joints %d   dofs %d", v.bodies, v.particles, v.joints, v.dofs);
   ImGui::Text("contacts %d   rows %d", v.report.contact_count, v.report.row_count);
-  ImGui::Text("Newton %d   linear %d", v.report.newton_iterations, v.report.linear_iterations);
+  ImGui::Text("iterations %d   linear %d", v.report.newton_iterations, v.report.linear_iterations);
   ImGui::Separator();
   if (ImGui::BeginTable("stages", 2)) {
     const struct { const char* name; double ms; } rows[] = {

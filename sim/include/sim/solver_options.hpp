@@ -1,5 +1,7 @@
-// Every option of the non-smooth Newton solver (paper §3-§8, Appendix A), selectable at run
-// time. Defaults are the paper's (§8, §10).
+// Every option of the step's solvers, selectable at run time: which solver runs (SolverKind, the
+// seam of solver/step_solver.hpp), the non-smooth Newton solver's options (paper §3-§8,
+// Appendix A; defaults are the paper's, §8, §10), the projected Gauss–Seidel solver's, and the
+// options every solver shares (tolerances, substeps, contact margin, depenetration, blow-up).
 #pragma once
 
 #include <optional>
@@ -15,7 +17,17 @@ enum class NcpFunction { FischerBurmeister, MinMap };                 // Appendi
 enum class Preconditioner { Identity, TimeStepSquared, EffectiveMass };  // §8.1, eq. 66
 enum class LinearSolver { PCR, PCG, Jacobi, GaussSeidel, Direct };      // §8.2
 
+// Which solver step() runs (docs/ARCHITECTURE.md, "The solver seam"). Adding one: a value here,
+// its name in to_string (core/solver_options.cpp), a StepSolver and its line in make_step_solver
+// (solver/step_solver.cpp).
+enum class SolverKind {
+  NonSmoothNewton,       // "nsn": the paper's non-smooth Newton method (solver/newton_solver.cpp)
+  ProjectedGaussSeidel,  // "pgs": velocity-level projected Gauss–Seidel over the same rows (solver/pgs_solver.cpp)
+};
+inline constexpr SolverKind kSolverKinds[] = {SolverKind::NonSmoothNewton, SolverKind::ProjectedGaussSeidel};
+
 struct SolverOptions {
+  SolverKind kind = SolverKind::NonSmoothNewton;
   NcpFunction ncp = NcpFunction::FischerBurmeister;
   Preconditioner preconditioner = Preconditioner::EffectiveMass;
   LinearSolver linear_solver = LinearSolver::PCR;
@@ -25,6 +37,8 @@ struct SolverOptions {
   // momentum error |M⁻¹g| within newton_velocity_tolerance [m/s or rad/s]; or at
   // newton_iterations (the cap: a step that reaches it above tolerance is reported as not
   // converged). newton_tolerance = 0 runs exactly newton_iterations (the paper's fixed budget).
+  // The two tolerances are every solver kind's: the projected Gauss–Seidel solver stops on them
+  // too (at pgs_iterations).
   int newton_iterations = 16;       // iteration cap per step (substep)
   int linear_iterations = 20;       // linear iterations per Newton iteration (the paper's budget)
   // With the line search: a Newton iteration whose direction no step length could accept (a
@@ -49,6 +63,10 @@ struct SolverOptions {
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
   bool project_friction = true;     // FB: clamp λ_f onto its cone after each Newton update (safeguard)
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
+  // Projected Gauss–Seidel (kind = pgs, solver/pgs_solver.cpp): sweeps per step (the cap; it
+  // stops earlier within the tolerances above) and the relaxation ω of each row's update.
+  int pgs_iterations = 100;
+  Real pgs_relaxation = Real(1);
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]
   // A contact already penetrating at the step's start is asked to recover at most this speed
@@ -64,12 +82,17 @@ struct SolverOptions {
   Real joint_position_error_limit = Real(0.25);
 };
 
+std::string_view to_string(SolverKind v);
+// One line for help texts and the UI: what the kind is.
+std::string_view describe(SolverKind v);
+// The iteration cap of the selected kind: newton_iterations (NSN) or pgs_iterations (PGS).
+int iteration_cap(const SolverOptions& options);
 std::string_view to_string(NcpFunction v);
 std::string_view to_string(Preconditioner v);
 std::string_view to_string(LinearSolver v);
 
 // Sets one option by its key as used in scene files and `--set solver.key=value`
-// (e.g. "ncp=min_map", "linear_solver=pcg", "newton_iterations=8"). Returns an error message,
+// (e.g. "kind=pgs", "ncp=min_map", "linear_solver=pcg", "newton_iterations=8"). Returns an error message,
 // empty on success.
 std::string set_solver_option(SolverOptions& options, std::string_view key, std::string_view value);
 

@@ -1,5 +1,5 @@
-// step(): advance a State by one time step of the non-smooth Newton method (Algorithm 1):
-// collision once per step -> contacts -> Newton loop over a linear solver -> integrate.
+// step(): advance a State by one time step: collision once per step -> contacts -> the solver of
+// SolverOptions::kind (the non-smooth Newton method, Algorithm 1, by default) -> integrate.
 // Nothing inside throws; numerical trouble is reported in the StepReport.
 #pragma once
 
@@ -14,7 +14,7 @@
 namespace sim {
 
 namespace detail {
-struct SolverScratch;  // rows, Jacobians and solver vectors (solver/newton_solver.hpp)
+class StepSolver;     // the solver of options.kind with its scratch (solver/step_solver.hpp)
 struct CollisionScratch;  // broadphase state (collision/collide.hpp)
 }
 
@@ -30,10 +30,10 @@ struct Workspace {
   std::vector<Real> contact_normal_force;   // λ_n per contact after the step [N]
   std::vector<Vec2> contact_friction_force; // λ_f per contact in (tangent1, tangent2) [N]
   std::vector<Real> joint_force;            // summed |λ| of each joint's rows [N or N m]
-  SolverTrace trace;                        // per-Newton-iteration residuals of the last step
+  SolverTrace trace;                        // per-iteration residuals of the last step's solver
   State step_start;                         // the state at the step's start, to undo a failed step
 
-  std::unique_ptr<detail::SolverScratch> solver;
+  std::unique_ptr<detail::StepSolver> solver;  // created for options.kind, re-created when it changes
   std::unique_ptr<detail::CollisionScratch> collision;
 };
 

@@ -6,12 +6,16 @@
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/solver_options.hpp"
 
 namespace sim {
 
-// Residuals of one Newton iteration, measured before its linear solve (row units: normal and
-// bilateral rows in metres, friction rows in m/s; see solver/residual.hpp).
-struct NewtonIterationTrace {
+// One iteration of whichever solver ran (SolverTrace::kind): its residuals per row kind, measured
+// at the iterate the iteration starts from, in the rows' units (normal and bilateral rows in
+// metres, friction rows in m/s; solver/newton_residuals.hpp), and the step it took. Every solver
+// behind the seam (solver/step_solver.hpp) fills the residual fields, step_size and
+// active_set_changes; the linear_* and line-search fields are the Newton solver's (0 for others).
+struct IterationTrace {
   Real normal_max = 0, normal_l2 = 0;        // |φ_n| over contact rows
   Real friction_max = 0, friction_l2 = 0;    // |φ_f| over friction rows
   Real bilateral_max = 0, bilateral_l2 = 0;  // |c_b + E λ_b| over joint/distance rows (and drives)
@@ -25,16 +29,21 @@ struct NewtonIterationTrace {
   Real linear_initial_residual = 0;          // |b - A x0|
   Real linear_final_residual = 0;            // |b - A x|
   int linear_residual_offset = 0;            // first entry in SolverTrace::linear_residuals
-  Real step_size = 0;                        // t (eqs. 61-62) the iteration took
+  Real step_size = 0;                        // t (eqs. 61-62) the iteration took; PGS: its relaxation ω
   int line_search_trials = 0;                // evaluations the step length took (1: the first t)
   bool watchdog = false;                     // no t lowered the merit: an exploratory step t = damping
   int linear_breakdown = 0;                  // LinearBreakdown of the solve (0: none; see linear_solvers.hpp)
   bool linear_fallback = false;              // the solve broke down and was redone with Gauss–Seidel
   int active_set_changes = 0;                // contact rows that switched active/inactive, plus friction stick/slip switches
 };
+using NewtonIterationTrace = IterationTrace;  // the Newton solver's name for it
+
+// What the solver of the last step did: one IterationTrace per iteration (over all substeps), each
+// solve's list ending with the measurement of its result (so a solve of n iterations adds n + 1).
 
 struct SolverTrace {
-  std::vector<NewtonIterationTrace> iterations;
+  SolverKind kind = SolverKind::NonSmoothNewton;  // the solver that filled this trace
+  std::vector<IterationTrace> iterations;
   std::vector<Real> linear_residuals;       // per linear iteration |r|, all Newton iterations in order
   Real final_normal_max = 0;                // after the last update
   Real final_friction_max = 0;
@@ -43,7 +52,8 @@ struct SolverTrace {
   Real final_joint_angle_error_max = 0;     // max |c + eλ| over joints' rotational rows after the solve [rad]
   Real final_joint_position_error_max = 0;  // max |c + eλ| / bounding radius over joints' positional rows
   Real final_momentum_max = 0;              // max |M⁻¹ g| after the last update [m/s or rad/s]
-  int newton_iterations = 0;                // directions solved (over all substeps)
+  int newton_iterations = 0;                // iterations taken over all substeps (Newton: directions
+                                            // solved; PGS: sweeps)
   bool returned_to_best = false;            // the result is an earlier iterate (a watchdog step ended worse)
   bool stalled = false;                     // stopped early: the best merit stopped falling at the full
                                             // linear budget (SolverOptions::newton_stall_iterations)
@@ -73,7 +83,7 @@ enum StepFlags : std::uint32_t {
 // A step with warnings was taken, but not as asked: the CLI and the app count and show them.
 enum StepWarnings : std::uint32_t {
   kStepNoWarning = 0,
-  kStepNotConverged = 1u << 0,     // residuals above newton_tolerance at the iteration cap
+  kStepNotConverged = 1u << 0,     // residuals above newton_tolerance at the iteration cap (any solver kind)
   kStepLinearFallback = 1u << 1,   // a linear solve broke down and was redone with Gauss–Seidel
 };
 
@@ -88,9 +98,9 @@ struct StepReport {
   std::string message;               // human-readable reason when flags != 0
   int contact_count = 0;
   int row_count = 0;
-  int newton_iterations = 0;
+  int newton_iterations = 0;         // the solver's iterations (Newton directions, PGS sweeps)
   int linear_iterations = 0;         // summed over Newton iterations
-  int unconverged_solves = 0;        // substeps that ended above newton_tolerance
+  int unconverged_solves = 0;        // substeps that ended above the tolerances (any solver kind)
   int linear_fallbacks = 0;          // linear solves redone after a breakdown
   StepTimings timings;
   bool ok() const { return flags == kStepOk; }

@@ -6,6 +6,30 @@
 
 namespace sim {
 
+std::string_view to_string(SolverKind v) {
+  switch (v) {
+    case SolverKind::NonSmoothNewton: return "nsn";
+    case SolverKind::ProjectedGaussSeidel: return "pgs";
+  }
+  return "?";
+}
+
+std::string_view describe(SolverKind v) {
+  switch (v) {
+    case SolverKind::NonSmoothNewton: return "non-smooth Newton (the paper's method)";
+    case SolverKind::ProjectedGaussSeidel: return "projected Gauss-Seidel (velocity level, linearised at the step's start)";
+  }
+  return "?";
+}
+
+int iteration_cap(const SolverOptions& o) {
+  switch (o.kind) {
+    case SolverKind::NonSmoothNewton: return o.newton_iterations;
+    case SolverKind::ProjectedGaussSeidel: return o.pgs_iterations;
+  }
+  return o.newton_iterations;
+}
+
 std::string_view to_string(NcpFunction v) {
   return v == NcpFunction::FischerBurmeister ? "fischer_burmeister" : "min_map";
 }
@@ -68,11 +92,11 @@ std::string bad_value(std::string_view key, std::string_view value, std::string_
 }  // namespace
 
 std::vector<std::string> solver_option_keys() {
-  return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
+  return {"kind", "ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
           "linear_iterations_max", "newton_stall_iterations",
           "newton_tolerance", "newton_velocity_tolerance", "linear_tolerance", "damping", "line_search", "regularization", "warm_start",
           "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
-          "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit"};
+          "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit", "pgs_iterations", "pgs_relaxation"};
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
@@ -104,6 +128,14 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
     return {};
   };
 
+  if (key == "kind") {
+    if (!parse_enum(value, o.kind, kSolverKinds)) {
+      std::string known;
+      for (SolverKind k : kSolverKinds) known += (known.empty() ? "" : " or ") + std::string(to_string(k));
+      return bad_value(key, value, known);
+    }
+    return {};
+  }
   if (key == "ncp") {
     if (value == "fb") value = "fischer_burmeister";
     if (value == "min") value = "min_map";
@@ -125,6 +157,13 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   if (key == "linear_iterations_max") return positive_int(o.linear_iterations_max);
   if (key == "newton_stall_iterations") return nonnegative_int(o.newton_stall_iterations);
   if (key == "substeps") return positive_int(o.substeps);
+  if (key == "pgs_iterations") return positive_int(o.pgs_iterations);
+  if (key == "pgs_relaxation") {  // projected SOR converges for 0 < ω < 2 on a symmetric positive system
+    Real v = 0;
+    if (!parse_real(value, v) || !(v > 0 && v < 2)) return bad_value(key, value, "a number in (0, 2)");
+    o.pgs_relaxation = v;
+    return {};
+  }
   if (key == "newton_tolerance") return nonnegative_real(o.newton_tolerance);
   if (key == "newton_velocity_tolerance") return nonnegative_real(o.newton_velocity_tolerance);
   if (key == "linear_tolerance") return nonnegative_real(o.linear_tolerance);

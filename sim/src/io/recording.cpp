@@ -67,6 +67,7 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
     std::snprintf(buf, sizeof buf, "%.17g", v);
     return std::string(buf);
   };
+  if (key == "kind") return std::string(to_string(o.kind));
   if (key == "ncp") return std::string(to_string(o.ncp));
   if (key == "preconditioner") return std::string(to_string(o.preconditioner));
   if (key == "linear_solver") return std::string(to_string(o.linear_solver));
@@ -75,6 +76,8 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "linear_iterations_max") return std::to_string(o.linear_iterations_max);
   if (key == "newton_stall_iterations") return std::to_string(o.newton_stall_iterations);
   if (key == "substeps") return std::to_string(o.substeps);
+  if (key == "pgs_iterations") return std::to_string(o.pgs_iterations);
+  if (key == "pgs_relaxation") return num(o.pgs_relaxation);
   if (key == "newton_tolerance") return num(o.newton_tolerance);
   if (key == "newton_velocity_tolerance") return num(o.newton_velocity_tolerance);
   if (key == "linear_tolerance") return num(o.linear_tolerance);

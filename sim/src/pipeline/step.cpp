@@ -1,6 +1,7 @@
 // step(): the pipeline of one time step, as a table of contents:
 //   for each substep: collision (once, from the state at the substep's start, with a margin)
-//                     -> non-smooth Newton solve (rows, NCP, Schur system, linear solver)
+//                     -> the solve by the StepSolver of options.kind (solver/step_solver.hpp; NSN:
+//                        rows, NCP, Schur system, linear solver)
 //                     -> positions and velocities written back.
 #include "sim/step.hpp"
 
@@ -10,6 +11,7 @@
 #include "core/parallel.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "solver/newton_solver.hpp"
+#include "solver/step_solver.hpp"
 
 namespace sim {
 
@@ -55,17 +57,19 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
                      std::to_string(model.coord_count()) + ")";
     return report;
   }
-  if (!ws.solver) ws.solver = std::make_unique<detail::SolverScratch>();
+  // The solver seam: one solver object per Workspace, made again only when the kind changes.
+  if (!ws.solver || ws.solver->kind() != options.kind) ws.solver = detail::make_step_solver(options.kind);
   if (!ws.collision) ws.collision = std::make_unique<detail::CollisionScratch>();
   ws.trace.clear();
+  ws.trace.kind = options.kind;
 
   const int substeps = options.substeps > 0 ? options.substeps : 1;
   const Real h = model.dt / substeps;
-  // The trace's worst case (every substep at the iteration cap, each linear solve redone by the
-  // fallback), reserved once: a step that needs more iterations than the last allocates nothing.
-  const std::size_t newton_cap = static_cast<std::size_t>(substeps) * (options.newton_iterations + 1);
-  ws.trace.iterations.reserve(newton_cap);
-  ws.trace.linear_residuals.reserve(newton_cap * 2 * static_cast<std::size_t>(options.linear_iterations));
+  // The trace's worst case (every substep at the iteration cap), reserved once: a step that needs
+  // more iterations than the last allocates nothing.
+  const detail::TraceCapacity cap = ws.solver->trace_capacity(options);
+  ws.trace.iterations.reserve(static_cast<std::size_t>(substeps) * cap.iterations);
+  ws.trace.linear_residuals.reserve(static_cast<std::size_t>(substeps) * cap.linear_residuals);
   // A failed step is undone whole: the state at its start is kept (its vectors keep their
   // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
   if (substeps > 1) ws.step_start = state;
@@ -73,7 +77,7 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
     const auto tc = Clock::now();
     generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
     report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
-    newton_solve_step(model, options, h, state, control, ws.contacts, *ws.solver, ws.trace, report);
+    ws.solver->solve(model, options, h, state, control, ws.contacts, ws.trace, report);
     if (!report.ok()) {
       if (substeps > 1) state = ws.step_start;  // a single solve leaves the state untouched itself
       if (substeps > 1) report.message += " (substep " + std::to_string(sub + 1) + " of " + std::to_string(substeps) +
@@ -83,7 +87,7 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   }
   if (report.ok()) ++state.step_index;  // a failed step is not a step
   report.contact_count = ws.contacts.size();
-  publish_forces(model, ws.contacts, ws.solver->rows, ws);
+  publish_forces(model, ws.contacts, ws.solver->rows(), ws);
   report.timings.total = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return report;
 }

@@ -374,16 +374,11 @@ void flag_rows(const RowSet& rows, const SolverOptions& o, StepReport& report) {
 
 }  // namespace
 
-void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
-                       const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,
-                       StepReport& report) {
-  auto t0 = Clock::now();
-  const int dofs = m.dof_count();
-  for (VecX* v : {&s.u, &s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1}) v->setZero(dofs);
+void prepare_step(const Model& m, const SolverOptions& o, Real h, const State& state, const Control& control,
+                  const ContactBuffer& contacts, SolverScratch& s) {
+  s.u.setZero(m.dof_count());
   s.q0 = Eigen::Map<const VecX>(state.q.data(), m.coord_count());
   s.q.resize(m.coord_count());
-  s.dof_shift.assign(3 * m.particle_count, Real(0));
-
   setup_mass_and_free_velocity(m, h, state, control, s);
   s.inv_mass_at_start = s.inv_mass;  // M⁻¹ at q⁻ without geometric stiffness: the merit's metric
   RowSet& rows = s.rows;
@@ -399,6 +394,31 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     std::copy(state.u.begin(), state.u.end(), s.u.data());
   }
   else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
+}
+
+void evaluate_rows_at_result(const Model& m, const ContactBuffer& contacts, SolverScratch& s) {
+  s.config.assign(m, s.q.data());
+  evaluate_rows(m, contacts, s.config, s.joint_reference, s.rows);
+}
+
+void commit_step(const Model& m, const SolverOptions& o, Real h, const ContactBuffer& contacts, SolverScratch& s,
+                 State& state) {
+  std::copy(s.q.data(), s.q.data() + m.coord_count(), state.q.begin());
+  std::copy(s.u.data(), s.u.data() + m.dof_count(), state.u.begin());
+  store_joint_positions(m, s.config, s.joint_reference, state);
+  state.time += h;
+  if (o.warm_start) remember_for_warm_start(contacts, s.rows, s.warm_order, state.warm_start);
+}
+
+void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& state, const Control& control,
+                       const ContactBuffer& contacts, SolverScratch& s, SolverTrace& trace,
+                       StepReport& report) {
+  auto t0 = Clock::now();
+  const int dofs = m.dof_count();
+  for (VecX* v : {&s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1}) v->setZero(dofs);
+  s.dof_shift.assign(3 * m.particle_count, Real(0));
+  prepare_step(m, o, h, state, control, contacts, s);
+  RowSet& rows = s.rows;
 
   SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries,
                   s.node_entry_rows);
@@ -604,11 +624,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     return;  // rolled back by the caller, as a diverged step
   }
 
-  std::copy(s.q.data(), s.q.data() + m.coord_count(), state.q.begin());
-  std::copy(s.u.data(), s.u.data() + dofs, state.u.begin());
-  store_joint_positions(m, s.config, s.joint_reference, state);
-  state.time += h;
-  if (o.warm_start) remember_for_warm_start(contacts, rows, s.warm_order, state.warm_start);
+  commit_step(m, o, h, contacts, s, state);
   report.timings.integrate += ms_since(ti);
 }
 
