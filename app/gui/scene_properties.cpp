@@ -120,7 +120,8 @@ template <class Spec>
 std::optional<std::string> set_field(Spec& owner, const std::string& name, sim::Real value) {
   const sim::Field<Spec>* f = sim::find_field<Spec>(name);
   if (!f) return std::nullopt;
-  if (!f->accepts(value)) return std::string(f->range_text());
+  if (!f->accepts(value))
+    return std::string(f->range_text()) + (f->has_unset() ? " (or " + std::to_string(static_cast<int>(f->unset)) + ")" : std::string());
   owner.*f->spec = value;
   return std::string();
 }

@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "sim/model.hpp"
 #include "sim/spec.hpp"

@@ -36,7 +36,8 @@ bool is_value_edit(const SceneSpec& spec, const SpecEdit& edit);
 std::string check_value_edit(const SceneSpec& spec, const SpecEdit& edit);
 
 enum class PatchOutcome {
-  Patched,         // the model equals compile_model(spec)'s in every array the edit reaches
+  Patched,         // the model equals compile_model(spec)'s in every array the edit reaches (a
+                   // body's principal frame: kept when a recomputed one differs below 1e-12)
   NeedsRecompile,  // not a value edit, or its result moves a body's principal frame (an inertia
                    // whose axes turn): recompile and remap the state. The model is untouched.
   Failed,          // the spec does not compile (check_value_edit's message); the model is untouched

@@ -127,12 +127,12 @@ struct Field {
     }
     return false;
   }
-  // "must be >= 0" etc.; for messages.
+  // "must be >= 0" etc.; for messages (the unset value, where there is one, is allowed too).
   std::string_view range_text() const {
     switch (range) {
       case FieldRange::Any: return "must be finite";
-      case FieldRange::NonNegative: return has_unset() ? "must be >= 0 (or the unset value)" : "must be >= 0";
-      case FieldRange::Positive: return has_unset() ? "must be > 0 (or the unset value)" : "must be > 0";
+      case FieldRange::NonNegative: return "must be >= 0";
+      case FieldRange::Positive: return "must be > 0";
     }
     return "";
   }

@@ -82,8 +82,11 @@ Real shape_bound(const Model& m, int s) {
 // "<where>: <field> must be >= 0" for the first of the item's table fields outside its range.
 template <class Spec>
 std::string check_fields(const Spec& spec, const std::string& w) {
-  if (const Field<Spec>* f = field_out_of_range(spec)) return w + ": " + std::string(f->name) + " " + std::string(f->range_text());
-  return {};
+  const Field<Spec>* f = field_out_of_range(spec);
+  if (!f) return {};
+  std::string message = w + ": " + std::string(f->name) + " " + std::string(f->range_text());
+  if (f->has_unset()) message += " (or " + std::to_string(static_cast<int>(f->unset)) + ")";
+  return message;
 }
 
 // Appends the item's copied table fields to their Model arrays.

@@ -74,8 +74,13 @@ PatchOutcome patch_body_mass(Model& m, const SceneSpec& spec, int b, std::string
     return PatchOutcome::Failed;
   }
   const auto i = static_cast<std::size_t>(b);
-  const Pose body_in_com = mass->com_in_body.inverse();  // as compile_model computes it
-  if (body_in_com.pos != m.body_frame_in_com[i].pos || body_in_com.rot.coeffs() != m.body_frame_in_com[i].rot.coeffs())
+  // The frame as compile_model computes it. The principal axes of a scaled tensor (a new mass)
+  // can differ from the old ones in the last bits: below 1e-12 the model keeps its frame (the
+  // state is written in it) and takes the new moments.
+  const Pose body_in_com = mass->com_in_body.inverse();
+  const Pose& current = m.body_frame_in_com[i];
+  const Real scale = Real(1) + current.pos.norm();
+  if ((body_in_com.pos - current.pos).norm() > Real(1e-12) * scale || body_in_com.rot.angularDistance(current.rot) > Real(1e-12))
     return PatchOutcome::NeedsRecompile;
   const bool dynamic = !spec.bodies[i].fixed;
   m.body_inv_mass[i] = dynamic ? Real(1) / mass->mass : Real(0);
@@ -164,7 +169,8 @@ std::string check_value_edit(const SceneSpec& spec, const SpecEdit& edit) {
       const BodySpec& body = spec.bodies[i];
       if (is_grain_field(base)) return check_friction(spec);
       const std::string w = detail::where(body.source, "body") + " '" + body.name + "'";
-      if (const Field<BodySpec>* f = field_out_of_range(body)) return w + ": " + std::string(f->name) + " " + std::string(f->range_text());
+      if (const Field<BodySpec>* f = field_out_of_range(body))
+        return w + ": " + std::string(f->name) + " " + std::string(f->range_text()) + " (or -1: from the shapes)";
       auto mass = detail::body_mass_properties(spec, edit.index);
       return mass ? std::string() : mass.error();
     }
@@ -293,18 +299,22 @@ State remap_state(const Model& old_model, const State& old_state, const Model& n
     const int a = it->second;
     // World pose of the authored body frame, then the new com frame inside it.
     const Pose frame = old_state.body_pose(a) * old_model.body_frame_in_com[static_cast<std::size_t>(a)];
-    Pose com = frame * new_model.body_frame_in_com[static_cast<std::size_t>(b)].inverse();
+    const int d = new_model.body_dof(b);
+    const int old_d = old_model.body_dof(a);
+    const Pose& old_in_com = old_model.body_frame_in_com[static_cast<std::size_t>(a)];
+    const Pose& new_in_com = new_model.body_frame_in_com[static_cast<std::size_t>(b)];
+    if (old_in_com.pos == new_in_com.pos && old_in_com.rot.coeffs() == new_in_com.rot.coeffs()) {
+      // The same centre-of-mass frame: pose and velocity bit for bit.
+      out.set_body_pose(b, old_state.body_pose(a));
+      for (int k = 0; k < 6; ++k) out.u[static_cast<std::size_t>(d + k)] = old_state.u[static_cast<std::size_t>(old_d + k)];
+      continue;
+    }
+    Pose com = frame * new_in_com.inverse();
     com.rot.normalize();
-    if (old_model.body_frame_in_com[static_cast<std::size_t>(a)].pos == new_model.body_frame_in_com[static_cast<std::size_t>(b)].pos &&
-        old_model.body_frame_in_com[static_cast<std::size_t>(a)].rot.coeffs() ==
-            new_model.body_frame_in_com[static_cast<std::size_t>(b)].rot.coeffs())
-      com = old_state.body_pose(a);  // the same com frame: bit for bit
     out.set_body_pose(b, com);
     const Vec3 v = old_state.body_velocity(a);
     const Vec3 w = old_state.body_angular_velocity(a);
-    const Vec3 moved = com.pos - old_state.body_position(a);
-    const Vec3 v_new = v + w.cross(moved);
-    const int d = new_model.body_dof(b);
+    const Vec3 v_new = v + w.cross(com.pos - old_state.body_position(a));
     for (int k = 0; k < 3; ++k) {
       out.u[static_cast<std::size_t>(d + k)] = v_new[k];
       out.u[static_cast<std::size_t>(d + 3 + k)] = w[k];
@@ -320,8 +330,12 @@ State remap_state(const Model& old_model, const State& old_state, const Model& n
     if (it == old_joints.end() ||
         old_model.joint_type[static_cast<std::size_t>(it->second)] != new_model.joint_type[static_cast<std::size_t>(j)])
       continue;
-    out.joint_position[static_cast<std::size_t>(j)] = old_state.joint_position[static_cast<std::size_t>(it->second)];
-    out.joint_position[static_cast<std::size_t>(j)] = joint_position(new_model, out, j);
+    // The coordinate at the remapped poses on the old one's branch; the old value itself when that
+    // is it up to round-off (an unchanged joint continues bit for bit).
+    const Real old_position = old_state.joint_position[static_cast<std::size_t>(it->second)];
+    out.joint_position[static_cast<std::size_t>(j)] = old_position;
+    const Real position = joint_position(new_model, out, j);
+    out.joint_position[static_cast<std::size_t>(j)] = std::abs(position - old_position) <= Real(1e-9) ? old_position : position;
   }
 
   const int particles = std::min(old_model.particle_count, new_model.particle_count);
