@@ -370,6 +370,7 @@ TEST_CASE("a joint's armature is a value edit: patched into the running model, b
   hinge.axis = sim::Vec3::UnitY();
   hinge.drive = sim::DriveMode::Position;
   hinge.stiffness = 20;
+  hinge.damping = 2;
   spec.joints.push_back(hinge);
   SimRunner runner;
   SceneDocument document(runner);
