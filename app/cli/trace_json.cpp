@@ -25,7 +25,7 @@ void write_trace_json(std::ostream& out, int step, double time, const sim::StepR
   out << "{\"step\":" << step << ",\"time\":";
   num(out, time);
   out << ",\"ok\":" << (r.ok() ? "true" : "false") << ",\"flags\":" << r.flags << ",\"warnings\":" << r.warnings
-      << ",\"returned_to_best\":" << (t.returned_to_best ? "true" : "false") << ",\"linear_fallbacks\":" << r.linear_fallbacks
+      << ",\"returned_to_best\":" << (t.returned_to_best ? "true" : "false") << ",\"stalled\":" << (t.stalled ? "true" : "false") << ",\"linear_fallbacks\":" << r.linear_fallbacks
       << ",\"contacts\":" << r.contact_count
       << ",\"rows\":" << r.row_count << ",\"newton_iterations\":" << r.newton_iterations
       << ",\"linear_iterations\":" << r.linear_iterations << ",\"ms\":{\"collision\":";

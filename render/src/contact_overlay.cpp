@@ -19,6 +19,18 @@ glm::vec3 side_point(const sim::Model& model, const sim::State& state, const sim
       const glm::vec3 x{float(state.q[c]), float(state.q[c + 1]), float(state.q[c + 2])};
       return x - normal_out * float(model.particle_radius[side.index]);
     }
+    case sim::ContactSide::ParticleFace: {  // Σ w_k x_k over the face's corners
+      const auto& tri = model.particle_triangles[std::size_t(side.index)];
+      glm::vec3 x{0.0f};
+      float radius = 0;
+      for (int k = 0; k < 3; ++k) {
+        const int c = model.particle_coord(tri[std::size_t(k)]);
+        const float w = float(side.local_point[k]);
+        x += w * glm::vec3{float(state.q[c]), float(state.q[c + 1]), float(state.q[c + 2])};
+        radius += w * float(model.particle_radius[std::size_t(tri[std::size_t(k)])]);
+      }
+      return x - normal_out * radius;
+    }
     case sim::ContactSide::World:
       break;
   }

@@ -58,6 +58,10 @@ void compute_element_field(const sim::Model& model, const sim::State& state, con
       auto add = [&](const sim::ContactSide& side, sim::Real f) {
         if (side.kind == sim::ContactSide::Body) values[std::size_t(side.index)] += float(f);
         if (side.kind == sim::ContactSide::Particle) values[std::size_t(bodies + side.index)] += float(f);
+        if (side.kind == sim::ContactSide::ParticleFace)  // shared by the corners by their weights
+          for (int k = 0; k < 3; ++k)
+            values[std::size_t(bodies + model.particle_triangles[std::size_t(side.index)][std::size_t(k)])] +=
+                float(side.local_point[k] * f);
       };
       for (int k = 0; k < n; ++k) {
         add(c.contacts[std::size_t(k)].a, workspace->contact_normal_force[std::size_t(k)]);

@@ -206,6 +206,70 @@ TEST_CASE("the line search never accepts an iteration with a higher merit", "[sc
   INFO("steps with watchdog iterations: " << watchdog_steps);
 }
 
+TEST_CASE("inexact Newton: the linear budget doubles after a watchdog step, a stalled solve stops and returns its best",
+          "[scene][solver][newton]") {
+  sim::Model m = load_shipped("table_pile");
+  m.solver.linear_iterations = 10;      // the pile needs more: directions that no t accepts
+  m.solver.linear_iterations_max = 40;
+  sim::State s = sim::make_initial_state(m);
+  sim::Workspace ws;
+  int escalations = 0, stalls = 0;
+  for (int i = 0; i < 150; ++i) {
+    const sim::StepReport r = sim::step(m, s, sim::make_initial_control(m), ws);
+    REQUIRE(r.ok());
+    const auto& its = ws.trace.iterations;
+    INFO("step " << i);
+    // PCR runs its whole budget (linear_tolerance 0) unless it breaks down: the budget of each
+    // solve is 10, doubled after every watchdog iteration up to 40.
+    int budget = m.solver.linear_iterations;
+    for (std::size_t k = 0; k + 1 < its.size(); ++k) {
+      if (its[k].linear_initial_residual > 0 && its[k].linear_breakdown == 0 && !its[k].linear_fallback) CHECK(its[k].linear_iterations == budget);
+      if (its[k].watchdog) {
+        escalations += budget < m.solver.linear_iterations_max ? 1 : 0;
+        budget = std::min(2 * budget, m.solver.linear_iterations_max);
+      }
+    }
+    if (ws.trace.stalled) {
+      ++stalls;
+      // Stopped before the cap, reported not converged, and the result is the best iterate.
+      CHECK(ws.trace.newton_iterations < m.solver.newton_iterations);
+      CHECK((r.warnings & sim::kStepNotConverged) != 0);
+      Real best = std::numeric_limits<Real>::infinity();
+      for (const auto& it : its) best = std::min(best, it.merit);
+      CHECK(its.back().merit <= best * (1 + 1e-12));
+    }
+  }
+  INFO(escalations << " budget escalations, " << stalls << " stalled steps");
+  CHECK(escalations > 0);
+  CHECK(stalls > 0);
+}
+
+TEST_CASE("a stalled solve never returns the step's starting iterate: a box sliding to rest stops as Coulomb says",
+          "[scene][solver][newton][friction]") {
+  // A box launched at v0 on flat ground with μ stops after t = v0 / (μ g) and d = v0² / (2 μ g).
+  // The warm start (u⁻, λ⁻) has a small merit while sliding (only the friction impulse is out of
+  // balance): a stall test that could return it would let the box coast.
+  const Real mu = 0.3, v0 = 2;
+  sim::SceneSpec spec;
+  spec.dt = Real(1) / 240;
+  spec.solver.newton_iterations = 8;        // a fixed linear budget: the stall test counts from the
+  spec.solver.linear_iterations = 40;       // first iteration
+  spec.solver.linear_iterations_max = 40;
+  const int mat = test::add_material(spec, "m", mu);
+  spec.world_shapes.push_back(test::ground_plane(mat));
+  test::add_body(spec, "box", Vec3(0, 0, 0.05), 1.5, test::box_shape(Vec3(0.1, 0.07, 0.05), mat));
+  spec.bodies[0].linear_velocity = Vec3(v0, 0, 0);
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  sim::Workspace ws;
+  const Real stop_time = v0 / (mu * kG), distance = v0 * v0 / (2 * mu * kG);
+  for (int i = 0; i < static_cast<int>((stop_time + 0.3) / spec.dt); ++i)
+    REQUIRE(sim::step(m, s, sim::make_initial_control(m), ws).ok());
+  INFO("stopped at x = " << s.body_position(0).x() << " m, Coulomb: " << distance << " m");
+  CHECK(s.body_velocity(0).norm() < 1e-4);
+  CHECK(s.body_position(0).x() == Approx(distance).epsilon(0.02));
+}
+
 TEST_CASE("a solve that cannot converge within its cap is reported, never counted as converged",
           "[scene][solver][newton]") {
   for (sim::NcpFunction ncp : {sim::NcpFunction::MinMap, sim::NcpFunction::FischerBurmeister}) {

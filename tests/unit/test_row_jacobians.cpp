@@ -1,14 +1,14 @@
 // Every row kind's gradient ∇C·G against central finite differences of C along q(u) = q⁻ + h G u
 // (eq. 63): joints of each type (their bilateral rows and the coordinate that limits and drives
-// use), contact normals and tangents, particle distances. And the geometric-stiffness secant
+// use), contact normals and tangents, a particle-face contact over four nodes, particle distances. And the geometric-stiffness secant
 // (eq. 73) against the slope of a known momentum residual.
 #include <catch2/catch.hpp>
 
 #include <random>
 
-#include "constraint/contact_rows.hpp"
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
+#include "constraint/row_assembly.hpp"
 #include "core/kinematics.hpp"
 #include "solver/newton_solver.hpp"
 #include "support/scene_builders.hpp"
@@ -63,16 +63,7 @@ void check_rows_against_differences(const sim::Model& m, const sim::State& s, si
     c.assign(m, s.q.data());
     evaluate(c);
     std::vector<Real> predicted(row_count);
-    for (int i = 0; i < row_count; ++i) {
-      Real dot = 0;
-      if (rows.row_node_a[i] >= 0)
-        for (int k = 0; k < sim::node_width(m, rows.row_node_a[i]); ++k)
-          dot += rows.row_grad_a[i][k] * u[sim::node_dof(m, rows.row_node_a[i]) + k];
-      if (rows.row_node_b[i] >= 0)
-        for (int k = 0; k < sim::node_width(m, rows.row_node_b[i]); ++k)
-          dot += rows.row_grad_b[i][k] * u[sim::node_dof(m, rows.row_node_b[i]) + k];
-      predicted[i] = dot;
-    }
+    for (int i = 0; i < row_count; ++i) predicted[i] = rows.gradient_dot(i, u.data());
     const Real eps = 1e-5;
     std::vector<Real> q(s.q.size());
     sim::VecX step = eps * u;
@@ -95,10 +86,8 @@ void check_rows_against_differences(const sim::Model& m, const sim::State& s, si
 }
 
 void set_joint_nodes(const sim::Model& m, sim::RowSet& rows, int count) {
-  for (int r = 0; r < count; ++r) {
-    rows.row_node_a[r] = sim::joint_side_node(m, m.joint_body_a[0]);
-    rows.row_node_b[r] = sim::joint_side_node(m, m.joint_body_b[0]);
-  }
+  const std::vector<sim::RowNodes> nodes(count, sim::joint_row_nodes(m, 0));
+  rows.set_structure(m, nodes.data(), count);
 }
 
 }  // namespace
@@ -124,8 +113,7 @@ TEST_CASE("joint rows of every type match finite differences of C along q(u)", "
       sim::evaluate_joint_rows(am, 0, c, rows, 0);
       const sim::JointCoordinate jc = sim::joint_coordinate(am, 0, c);
       rows.row_value[n] = jc.value;
-      rows.row_grad_a[n] = jc.grad_a;
-      rows.row_grad_b[n] = jc.grad_b;
+      rows.set_gradient(n, jc.grad_a, jc.grad_b);
     });
   }
 }
@@ -158,12 +146,11 @@ TEST_CASE("contact normal and friction rows match finite differences (body-body,
   add({sim::ContactSide::Particle, 0, Vec3::Zero()}, {sim::ContactSide::Body, 0, Vec3(0.1, 0, 0)}, Vec3(1, 0, 0.3));
   sim::RowSet rows;
   const int n = contacts.size();
-  rows.first_normal = 0;
-  rows.first_friction = n;
-  rows.resize(3 * n);
-  sim::set_contact_row_structure(m, contacts, rows);
+  sim::assemble_rows(m, contacts, rows);
+  REQUIRE(rows.first_normal == 0);
+  REQUIRE(rows.first_friction == n);
   check_rows_against_differences(m, s, rows, 3 * n, [&](const sim::Configuration& c) {
-    sim::evaluate_contact_rows(m, contacts, c, rows);
+    sim::evaluate_rows(m, contacts, c, {}, rows);
     // Friction rows are velocity level (D = tangent rows, no C): compare their gradient with the
     // tangential displacement of the contact points instead.
     for (int k = 0; k < n; ++k) {
@@ -180,13 +167,72 @@ TEST_CASE("contact normal and friction rows match finite differences (body-body,
   });
 }
 
+TEST_CASE("a particle-face contact row couples four nodes and matches finite differences", "[unit][constraint][jacobian][rows]") {
+  // One barycentric face contact (constraint/particle_face_contact.hpp): side a the point
+  // Σ w_k x_k of a triangle of three particles, side b a point of a turning box: a single row over
+  // 4 nodes (3 particles, 1 body) for the normal and each tangent.
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  test::add_body(spec, "box", Vec3(0.1, -0.05, 0.3), 1.5, test::box_shape(Vec3(0.1, 0.15, 0.05)));
+  spec.bodies[0].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(0.6, Vec3(1, -2, 0.5).normalized()));
+  for (const Vec3& x : {Vec3(0, 0, 0.5), Vec3(0.3, 0.05, 0.45), Vec3(0.1, 0.25, 0.55)}) {
+    sim::ParticleSpec p;
+    p.position = x;
+    p.mass = 0.2;
+    spec.particles.push_back(p);
+  }
+  spec.particle_triangles.push_back({0, 1, 2});
+  const sim::Model m = test::compile(spec);
+  const sim::State s = sim::make_initial_state(m);
+  sim::ContactBuffer contacts;
+  sim::Contact k;
+  k.a.kind = sim::ContactSide::ParticleFace;
+  k.a.index = 0;
+  k.a.local_point = Vec3(0.2, 0.5, 0.3);
+  k.b.kind = sim::ContactSide::Body;
+  k.b.index = 0;
+  k.b.local_point = Vec3(0.05, -0.1, 0.05);
+  k.normal = Vec3(0.2, -0.1, 1).normalized();
+  sim::orthonormal_basis(k.normal, k.tangent1, k.tangent2);
+  k.thickness = 0.004;
+  contacts.contacts.push_back(k);
+  sim::RowSet rows;
+  sim::assemble_rows(m, contacts, rows);
+  REQUIRE(rows.count == 3);
+  for (int r = 0; r < 3; ++r) {
+    REQUIRE(rows.row_entry_first[r + 1] - rows.row_entry_first[r] == 4);
+    const int e = rows.row_entry_first[r];
+    CHECK(rows.entry_node[e] == m.body_count + 0);
+    CHECK(rows.entry_node[e + 1] == m.body_count + 1);
+    CHECK(rows.entry_node[e + 2] == m.body_count + 2);
+    CHECK(rows.entry_node[e + 3] == 0);
+    CHECK(rows.entry_width[e] == 3);
+    CHECK(rows.entry_width[e + 3] == 6);
+  }
+  check_rows_against_differences(m, s, rows, 3, [&](const sim::Configuration& c) {
+    sim::evaluate_rows(m, contacts, c, {}, rows);
+    // The tangent rows are velocity level: compare with the tangential displacement of the face
+    // point relative to the box's point.
+    const Vec3 pa = 0.2 * c.particle_position[0] + 0.5 * c.particle_position[1] + 0.3 * c.particle_position[2];
+    const Vec3 d = pa - sim::body_point(c, 0, k.b.local_point);
+    rows.row_value[1] = k.tangent1.dot(d);
+    rows.row_value[2] = k.tangent2.dot(d);
+  });
+  // The normal row's value is eq. 9 at the face point.
+  sim::Configuration c;
+  c.assign(m, s.q.data());
+  sim::evaluate_rows(m, contacts, c, {}, rows);
+  const Vec3 pa = 0.2 * c.particle_position[0] + 0.5 * c.particle_position[1] + 0.3 * c.particle_position[2];
+  CHECK(rows.row_value[0] == Approx(k.normal.dot(pa - sim::body_point(c, 0, k.b.local_point)) - k.thickness).margin(1e-15));
+}
+
 TEST_CASE("particle distance rows match finite differences", "[unit][constraint][jacobian]") {
   const sim::Model m = test::compile(test::particle_pair(kH, Vec3(0, 0, 1), Vec3(0.3, 0.1, 0.8), 0.25));
   const sim::State s = sim::make_initial_state(m);
   sim::RowSet rows;
-  rows.resize(1);
-  rows.row_node_a[0] = m.body_count + 0;
-  rows.row_node_b[0] = m.body_count + 1;
+  sim::assemble_rows(m, sim::ContactBuffer{}, rows);
+  REQUIRE(rows.count == 1);
+  REQUIRE(rows.entry_count == 2);
   check_rows_against_differences(m, s, rows, 1, [&](const sim::Configuration& c) {
     sim::evaluate_distance_row(m, 0, c, rows, 0);
   });

@@ -127,9 +127,11 @@ TEST_CASE("cloth face contacts carry the PGD evaluations over the baked grid", "
     if (c.sdf_feature != sim::SdfFeature::ClothFace) continue;
     CHECK(int(c.sdf_iterations) == m.evaluations);
     CHECK(c.initial_gap == Approx(m.phi - c.thickness).margin(1e-12));
+    CHECK(c.a.kind == sim::ContactSide::ParticleFace);
+    CHECK(c.a.local_point.minCoeff() > 0);  // barycentric weights of a point inside the face
     ++face_rows;
   }
-  CHECK(face_rows == 3);  // the minimum is inside the face: one row per corner
+  CHECK(face_rows == 1);  // the minimum is inside the face: one barycentric contact over its corners
   // Contacts of other narrowphases are not SDF contacts.
   for (const sim::Contact& c : out.contacts) CHECK(c.sdf_feature != sim::SdfFeature::None);
 }

@@ -26,7 +26,16 @@ struct SolverOptions {
   // newton_iterations (the cap: a step that reaches it above tolerance is reported as not
   // converged). newton_tolerance = 0 runs exactly newton_iterations (the paper's fixed budget).
   int newton_iterations = 16;       // iteration cap per step (substep)
-  int linear_iterations = 20;       // linear iterations per Newton iteration
+  int linear_iterations = 20;       // linear iterations per Newton iteration (the paper's budget)
+  // With the line search: a Newton iteration whose direction no step length could accept (a
+  // watchdog step) solves the next system with twice the linear budget, up to this cap: the
+  // inexact direction was not a descent direction. Equal to linear_iterations: fixed budget.
+  int linear_iterations_max = 80;
+  // With the line search: stop (not converged) once the lowest merit has not fallen by 10% over
+  // this many Newton iterations at the full linear budget with inexact linear solves (the
+  // directions are what limits progress): the returned result is that best
+  // iterate, so further iterations only cost time (0: run to newton_iterations).
+  int newton_stall_iterations = 4;
   Real newton_tolerance = Real(1e-6);          // [m or rad] (0: always newton_iterations)
   Real newton_velocity_tolerance = Real(1e-5); // [m/s or rad/s]
   Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)

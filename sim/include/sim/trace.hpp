@@ -45,6 +45,8 @@ struct SolverTrace {
   Real final_momentum_max = 0;              // max |M⁻¹ g| after the last update [m/s or rad/s]
   int newton_iterations = 0;                // directions solved (over all substeps)
   bool returned_to_best = false;            // the result is an earlier iterate (a watchdog step ended worse)
+  bool stalled = false;                     // stopped early: the best merit stopped falling at the full
+                                            // linear budget (SolverOptions::newton_stall_iterations)
   void clear() {
     iterations.clear();
     linear_residuals.clear();
@@ -52,6 +54,7 @@ struct SolverTrace {
     final_joint_angle_error_max = final_joint_position_error_max = final_momentum_max = 0;
     newton_iterations = 0;
     returned_to_best = false;
+    stalled = false;
   }
 };
 

@@ -1,6 +1,6 @@
 // Cloth faces against distance fields: candidate faces per shape (world boxes), face optimisation
 // in fixed chunks (in parallel for large cloths; chunk order decides the output order), then one
-// contact per supporting corner (see particle_faces_sdf.hpp for the constraint).
+// barycentric contact per face (see particle_faces_sdf.hpp for the constraint).
 #include "collision/particle_faces_sdf.hpp"
 #include "collision/contact_friction.hpp"
 
@@ -101,34 +101,39 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
             if (!(h.bary[k] > kBarycentricEps)) zero = k;
           if (cloth_edge_owner(model.particle_edge_key, model.particle_edge_owner, tri[(zero + 1) % 3], tri[(zero + 2) % 3]) != h.face) continue;
         }
-        const Vec3 surface = h.point - h.phi * h.normal;  // y = x* − φ n
+        // One contact for the face: side a is the face point x* = Σ w_k x_k at the minimiser's
+        // barycentric weights (one row over the three corners, constraint/particle_face_contact.hpp),
+        // side b the field's surface point y = x* − φ n.
+        const Vec3 surface = h.point - h.phi * h.normal;
+        int major = 0;  // the corner with the largest weight gives the cloth's material
+        Real thickness = 0;
         for (int k = 0; k < 3; ++k) {
-          if (!(h.bary[k] > kBarycentricEps)) continue;
-          const int particle = tri[k];
-          const CollisionObject& po = sc.objects[shapes + particle];
-          const Vec3 y_k = surface + h.normal * h.normal.dot(po.pose.pos - h.point);
-          Contact& ct = out.contacts.emplace_back();
-          ct.a.kind = ContactSide::Particle;
-          ct.a.index = particle;
-          if (so.body >= 0) {
-            ct.b.kind = ContactSide::Body;
-            ct.b.index = so.body;
-            ct.b.local_point = sc.body_rotation_t[so.body] * (y_k - sc.body_pose[so.body].pos);
-          } else {
-            ct.b.kind = ContactSide::World;
-            ct.b.local_point = y_k;
-          }
-          ct.normal = h.normal;
-          set_contact_friction(model, po, po.pose.pos, so, y_k, ct);
-          ct.thickness = po.thickness + so.thickness;
-          ct.initial_gap = h.phi - ct.thickness;
-          ct.key = hash_combine(hash_combine(0x80000000ull | static_cast<std::uint64_t>(particle), static_cast<std::uint64_t>(s)),
-                                feature_id(kTagSdfClothFace, static_cast<std::uint32_t>(h.face), static_cast<std::uint32_t>(k)));
-          ct.shape_a = -1;
-          ct.shape_b = s;
-          ct.sdf_feature = SdfFeature::ClothFace;
-          ct.sdf_iterations = static_cast<std::uint16_t>(std::clamp(h.evaluations, 0, 65535));
+          if (h.bary[k] > h.bary[major]) major = k;
+          thickness += h.bary[k] * sc.objects[shapes + tri[k]].thickness;
         }
+        const CollisionObject& po = sc.objects[shapes + tri[major]];
+        Contact& ct = out.contacts.emplace_back();
+        ct.a.kind = ContactSide::ParticleFace;
+        ct.a.index = h.face;
+        ct.a.local_point = Vec3(h.bary[0], h.bary[1], h.bary[2]);
+        if (so.body >= 0) {
+          ct.b.kind = ContactSide::Body;
+          ct.b.index = so.body;
+          ct.b.local_point = sc.body_rotation_t[so.body] * (surface - sc.body_pose[so.body].pos);
+        } else {
+          ct.b.kind = ContactSide::World;
+          ct.b.local_point = surface;
+        }
+        ct.normal = h.normal;
+        set_contact_friction(model, po, h.point, so, surface, ct);
+        ct.thickness = thickness + so.thickness;
+        ct.initial_gap = h.phi - ct.thickness;
+        ct.key = hash_combine(hash_combine(0xC0000000ull | static_cast<std::uint64_t>(h.face), static_cast<std::uint64_t>(s)),
+                              feature_id(kTagSdfClothFace, static_cast<std::uint32_t>(h.face), 0u));
+        ct.shape_a = -1;
+        ct.shape_b = s;
+        ct.sdf_feature = SdfFeature::ClothFace;
+        ct.sdf_iterations = static_cast<std::uint16_t>(std::clamp(h.evaluations, 0, 65535));
       }
     }
   }

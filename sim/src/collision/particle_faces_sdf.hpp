@@ -3,13 +3,15 @@
 // near it, so a sharp feature under the middle of a face is caught where particle (vertex)
 // sampling misses it.
 //
-// Contacts here couple one particle and one shape, so a face contact at x* = Σ w_k x_k, normal n
-// and field surface point y becomes one contact per corner with w_k > 0:
-//     C_k = n·(x_k − y_k) − d,   y_k = y + n (n·(x_k − x*))   (all at the step's start),
-// each starting at the face's gap φ(x*) − d. Σ w_k C_k = n·(x* − y) − d, so the corners' rows
-// together keep the face point outside (conservatively: a corner may not sink below its start
-// offset even where the face could tilt). A minimiser on a vertex is left to the particle's own
-// contact; one on an edge to the edge's representative triangle.
+// A face contact at the minimiser x* = Σ w_k x_k (barycentric weights w, found by the face's
+// PGD or Frank-Wolfe iterations on the field, so it lies in the face's interior where the field is
+// deepest there), normal n and field surface point y = x* − φ n is one contact whose side a is the
+// face point (ContactSide::ParticleFace: the face and w) and side b the shape:
+//     C_n = n·(Σ_k w_k x_k − y) − d,   ∇_{x_k} C_n = w_k nᵀ   (constraint/particle_face_contact.hpp)
+// with d = Σ w_k r_k + the shape's thickness, w and n frozen for the step; one row couples the
+// three corners, so a sharp feature or a convex surface under the middle of a face holds the face
+// there, with the force shared by the corners in proportion to w. A minimiser on a vertex is left
+// to the particle's own contact; one on an edge to the edge's representative triangle.
 #pragma once
 
 #include "collision/collide.hpp"

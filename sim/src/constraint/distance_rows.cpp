@@ -2,6 +2,15 @@
 
 namespace sim {
 
+RowNodes distance_row_nodes(const Model& m, int i) {
+  auto node = [&](int p) { return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1; };
+  RowNodes nodes;
+  nodes.node[0] = node(m.distance_particle_a[i]);
+  nodes.node[1] = node(m.distance_particle_b[i]);
+  nodes.slots = 2;
+  return nodes;
+}
+
 void evaluate_distance_row(const Model& m, int i, const Configuration& c, RowSet& rows, int row) {
   const Vec3 d = c.particle_position[m.distance_particle_b[i]] - c.particle_position[m.distance_particle_a[i]];
   const Real len = d.norm();
@@ -10,8 +19,7 @@ void evaluate_distance_row(const Model& m, int i, const Configuration& c, RowSet
   ga.head<3>() = -n;
   gb.head<3>() = n;
   rows.row_value[row] = len - m.distance_rest[i];
-  rows.row_grad_a[row] = ga;
-  rows.row_grad_b[row] = gb;
+  rows.set_gradient(row, ga, gb);
 }
 
 }  // namespace sim

@@ -7,6 +7,8 @@
 
 namespace sim {
 
+// The two slots: particle a, particle b (-1 where pinned).
+RowNodes distance_row_nodes(const Model& model, int i);
 void evaluate_distance_row(const Model& model, int i, const Configuration& c, RowSet& rows, int row);
 
 }  // namespace sim

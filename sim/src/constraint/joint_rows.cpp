@@ -22,6 +22,22 @@ int joint_side_node(const Model& model, int body) {
   return model.body_is_dynamic(body) ? body : -1;
 }
 
+RowNodes joint_row_nodes(const Model& model, int j) {
+  RowNodes nodes;
+  nodes.node[0] = joint_side_node(model, model.joint_body_a[j]);
+  nodes.node[1] = joint_side_node(model, model.joint_body_b[j]);
+  nodes.slots = 2;
+  return nodes;
+}
+
+bool joint_has_drive(const Model& m, int j) {
+  return m.joint_drive[j] != DriveMode::None && joint_has_coordinate(m.joint_type[j]);
+}
+
+bool joint_has_limit(const Model& m, int j) {
+  return m.joint_limited[j] && joint_has_coordinate(m.joint_type[j]);
+}
+
 namespace {
 
 struct JointFrames {
@@ -61,8 +77,7 @@ void perpendiculars(const Vec3& axis, Vec3& p1, Vec3& p2) { orthonormal_basis(ax
 
 void set_row(RowSet& rows, int r, Real value, const Vec6& ga, const Vec6& gb) {
   rows.row_value[r] = value;
-  rows.row_grad_a[r] = ga;
-  rows.row_grad_b[r] = gb;
+  rows.set_gradient(r, ga, gb);
 }
 
 // Positional row along world axis w (fixed in frame a).

@@ -23,6 +23,11 @@ bool joint_has_coordinate(JointType type);
 
 // Node of a joint side: the body if dynamic, else -1.
 int joint_side_node(const Model& model, int body);
+// The two slots of every row of joint j (bilateral, drive, limit): body a, body b.
+RowNodes joint_row_nodes(const Model& model, int j);
+// Whether joint j has a drive row (drive_rows.hpp) and limit rows (limit_rows.hpp).
+bool joint_has_drive(const Model& model, int j);
+bool joint_has_limit(const Model& model, int j);
 
 // Bilateral rows of joint j start at `first`; returns the number written.
 int evaluate_joint_rows(const Model& model, int j, const Configuration& c, RowSet& rows, int first);

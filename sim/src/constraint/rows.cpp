@@ -5,12 +5,8 @@ namespace sim {
 void RowSet::resize(int n) {
   count = n;
   row_kind.resize(n);
-  row_node_a.resize(n);
-  row_node_b.resize(n);
-  row_dof_a.resize(n);
-  row_dof_b.resize(n);
-  row_width_a.resize(n);
-  row_width_b.resize(n);
+  row_entry_first.resize(n + 1);
+  row_slot_mask.resize(n);
   row_source.resize(n);
   row_sub.resize(n);
   row_compliance.resize(n);
@@ -19,11 +15,7 @@ void RowSet::resize(int n) {
   row_inv_mass.resize(n);
   row_jac_scale.resize(n);
   row_r.resize(n);
-  row_grad_a.resize(n);
-  row_grad_b.resize(n);
   row_value.resize(n);
-  row_jac_a.resize(n);
-  row_jac_b.resize(n);
   row_diag_c.resize(n);
   row_residual.resize(n);
   row_lambda.resize(n);
@@ -32,14 +24,41 @@ void RowSet::resize(int n) {
   row_error.resize(n);
 }
 
-void RowSet::set_dofs(const Model& model) {
-  for (int i = 0; i < count; ++i) {
-    const int a = row_node_a[i], b = row_node_b[i];
-    row_dof_a[i] = a >= 0 ? node_dof(model, a) : -1;
-    row_dof_b[i] = b >= 0 ? node_dof(model, b) : -1;
-    row_width_a[i] = static_cast<std::int8_t>(a >= 0 ? node_width(model, a) : 0);
-    row_width_b[i] = static_cast<std::int8_t>(b >= 0 ? node_width(model, b) : 0);
+void RowSet::resize_entries(int n) {
+  entry_count = n;
+  entry_row.resize(n);
+  entry_node.resize(n);
+  entry_dof.resize(n);
+  entry_width.resize(n);
+  entry_grad.resize(n);
+  entry_jac.resize(n);
+}
+
+void RowSet::set_nodes(const Model& model, int r, int first_entry, const RowNodes& nodes) {
+  row_entry_first[r] = first_entry;
+  row_slot_mask[r] = nodes.mask();
+  int e = first_entry;
+  for (int k = 0; k < nodes.slots; ++k) {
+    const int n = nodes.node[k];
+    if (n < 0) continue;
+    entry_row[e] = r;
+    entry_node[e] = n;
+    entry_dof[e] = node_dof(model, n);
+    entry_width[e] = static_cast<std::int8_t>(node_width(model, n));
+    ++e;  // entry_grad and entry_jac are written by every evaluation (evaluate_rows, the NCP terms)
   }
+}
+
+void RowSet::set_structure(const Model& model, const RowNodes* nodes, int n) {
+  int entries = 0;
+  for (int r = 0; r < n; ++r) entries += nodes[r].entries();
+  resize_entries(entries);
+  int e = 0;
+  for (int r = 0; r < n; ++r) {
+    set_nodes(model, r, e, nodes[r]);
+    e += nodes[r].entries();
+  }
+  row_entry_first[n] = e;
 }
 
 }  // namespace sim

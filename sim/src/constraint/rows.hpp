@@ -1,8 +1,17 @@
-// The constraint rows of one step, struct of arrays (constraint-space arrays are row_*).
+// The constraint rows of one step, struct of arrays: per-row arrays row_*, per-entry arrays entry_*.
 //
-// A row couples at most two "nodes": node n < body_count is rigid body n (6 dofs: v, ω), node
-// body_count + p is particle p (3 dofs). Each side stores its slice of the row's gradient with
-// respect to u, ∇C·G (eqs. 9, 86-90), as a Vec6 (particles use the first 3 entries).
+// A row couples any number of "nodes": node n < body_count is rigid body n (6 dofs: v, ω), node
+// body_count + p is particle p (3 dofs). Its Jacobian is a list of (node, block) entries stored
+// CSR-style: the entries of row i are [row_entry_first[i], row_entry_first[i + 1]), each with its
+// node, first dof, width (6 or 3) and its slice of the row's gradient with respect to u, ∇C·G
+// (eqs. 9, 86-90), as a Vec6 (particles use the first 3 entries). A joint or a contact between two
+// bodies has two entries, a contact of a cloth face (barycentric, constraint/particle_face_contact.hpp)
+// four, a tetrahedron's volume would have four particles.
+//
+// A row kind computes one gradient block per *slot* (two-node rows: side a, side b; a face contact:
+// the face's three corners, then the other side); slots whose node cannot move (a fixed body, the
+// world, a pinned particle) have no entry. row_slot_mask records which slots have one, so the
+// evaluation writes its blocks without looking the nodes up (set_gradient).
 #pragma once
 
 #include <cstdint>
@@ -21,47 +30,93 @@ enum class RowKind : std::int8_t {
   Friction,   // one of a contact's two tangent rows (eqs. 99-106)
 };
 
+// The most gradient slots a row kind has (a face contact: three corners and the other side).
+inline constexpr int kMaxRowSlots = 4;
+
+// The nodes of a row, one per slot of its kind; -1 where the slot's node cannot move.
+struct RowNodes {
+  int node[kMaxRowSlots] = {-1, -1, -1, -1};
+  int slots = 0;
+  int entries() const {
+    int n = 0;
+    for (int k = 0; k < slots; ++k) n += node[k] >= 0 ? 1 : 0;
+    return n;
+  }
+  std::uint8_t mask() const {
+    unsigned m = 0;
+    for (int k = 0; k < slots; ++k) m |= node[k] >= 0 ? 1u << k : 0u;
+    return static_cast<std::uint8_t>(m);
+  }
+};
+
 struct RowSet {
-  int count = 0;
+  int count = 0;        // rows
+  int entry_count = 0;  // (node, block) entries over all rows
   // ---- structure, fixed for the step ----
-  std::vector<RowKind> row_kind;       // (count)
-  std::vector<int> row_node_a;         // node of side a, -1: none (count)
-  std::vector<int> row_node_b;         // node of side b, -1: none (count)
-  std::vector<int> row_dof_a;          // first dof of side a's node, -1: none (count)
-  std::vector<int> row_dof_b;          // first dof of side b's node, -1: none (count)
-  std::vector<std::int8_t> row_width_a;  // 6 (body) or 3 (particle) (count)
-  std::vector<std::int8_t> row_width_b;  // (count)
-  std::vector<int> row_source;         // contact, joint or distance index (count)
-  std::vector<std::int8_t> row_sub;    // which row of its source (count)
-  std::vector<Real> row_compliance;    // e: bilateral [m/N] or drive [m/(N s)] rows (count)
-  std::vector<Real> row_bound;         // drive effort bound F [N], < 0 unbounded (count)
-  std::vector<Real> row_bias;          // constant term of the row (count): drive velocity bias b of
-                                       // φ = J u + b + e λ [m/s]; contact normal: allowance added to
-                                       // C_n for a contact penetrating at q⁻ [m] (>= 0)
-  std::vector<Real> row_r;             // complementarity preconditioner r (eq. 66) (count)
-  std::vector<Real> row_inv_mass;      // k = [∇C M⁻¹ ∇Cᵀ]_ii at q⁻, friction: the pair's mean
-                                       // [1/kg or 1/(kg m²)] (count): the merit's row weights 1/k
+  std::vector<RowKind> row_kind;            // (count)
+  std::vector<int> row_entry_first;         // CSR offsets into entry_* (count + 1)
+  std::vector<std::uint8_t> row_slot_mask;  // bit k: slot k of the kind has an entry (count)
+  std::vector<int> row_source;              // contact, joint or distance index (count)
+  std::vector<std::int8_t> row_sub;         // which row of its source (count)
+  std::vector<Real> row_compliance;         // e: bilateral [m/N] or drive [m/(N s)] rows (count)
+  std::vector<Real> row_bound;              // drive effort bound F [N], < 0 unbounded (count)
+  std::vector<Real> row_bias;               // constant term of the row (count): drive velocity bias b of
+                                            // φ = J u + b + e λ [m/s]; contact normal: allowance added to
+                                            // C_n for a contact penetrating at q⁻ [m] (>= 0)
+  std::vector<Real> row_r;                  // complementarity preconditioner r (eq. 66) (count)
+  std::vector<Real> row_inv_mass;           // k = [∇C M⁻¹ ∇Cᵀ]_ii at q⁻, friction: the pair's mean
+                                            // [1/kg or 1/(kg m²)] (count): the merit's row weights 1/k
+  std::vector<int> entry_row;               // row of the entry (entry_count)
+  std::vector<int> entry_node;              // node (entry_count)
+  std::vector<int> entry_dof;               // first dof of the node (entry_count)
+  std::vector<std::int8_t> entry_width;     // 6 (body) or 3 (particle) (entry_count)
   // ---- evaluated each Newton iteration ----
-  std::vector<Vec6> row_grad_a;        // ∇C G, side a (count)
-  std::vector<Vec6> row_grad_b;        // ∇C G, side b (count)
-  std::vector<Real> row_value;         // C(q) for position rows [m or rad] (count)
-  std::vector<Vec6> row_jac_a;         // system row J (NCP-scaled gradient), side a (count)
-  std::vector<Vec6> row_jac_b;         // side b (count)
-  std::vector<Real> row_jac_scale;     // unilateral rows: α = ∂φ/∂C, J = α ∇C G (count)
-  std::vector<Real> row_diag_c;        // C block of eq. 55 (E/h², S/h², W/h), without ε (count)
-  std::vector<Real> row_residual;      // h of eq. 58: (c+Eλ)/h, φ_n/h, φ_f (count)
-  std::vector<Real> row_lambda;        // multiplier λ [N or N m] (count)
-  std::vector<Real> row_w;             // friction: W of eq. 106 (count)
-  std::vector<std::int8_t> row_active; // normal/limit: NCP active; friction: slipping (count)
-  std::vector<Real> row_error;         // residual in the row's units for traces: |c + eλ|, |φ_n|,
-                                       // friction: the contact's friction_error() (count)
+  std::vector<Vec6> entry_grad;             // ∇C G, the entry's block (entry_count)
+  std::vector<Vec6> entry_jac;              // system row J (NCP-scaled gradient), its block (entry_count)
+  std::vector<Real> row_value;              // C(q) for position rows [m or rad] (count)
+  std::vector<Real> row_jac_scale;          // unilateral rows: α = ∂φ/∂C, J = α ∇C G (count)
+  std::vector<Real> row_diag_c;             // C block of eq. 55 (E/h², S/h², W/h), without ε (count)
+  std::vector<Real> row_residual;           // h of eq. 58: (c+Eλ)/h, φ_n/h, φ_f (count)
+  std::vector<Real> row_lambda;             // multiplier λ [N or N m] (count)
+  std::vector<Real> row_w;                  // friction: W of eq. 106 (count)
+  std::vector<std::int8_t> row_active;      // normal/limit: NCP active; friction: slipping (count)
+  std::vector<Real> row_error;              // residual in the row's units for traces: |c + eλ|, |φ_n|,
+                                            // friction: the contact's friction_error() (count)
 
   // Layout of this step's rows: [bilateral | drive | limit | normal | friction].
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;
+  // Per-source offsets, exclusive scans of per-source row counts (row_assembly.cpp), joint_count + 1
+  // each: joint j's bilateral rows start at joint_bilateral_first[j] (the distances' rows at
+  // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its
+  // limit rows at first_limit + joint_limit_first[j].
+  std::vector<int> joint_bilateral_first, joint_drive_first, joint_limit_first;
+  std::vector<RowNodes> row_nodes_scratch;  // assembly: each row's nodes between its two passes (count)
 
+  // Sizes the per-row arrays (row_entry_first to n + 1); entries are sized by resize_entries.
   void resize(int n);
-  // Fills row_dof_* and row_width_* from the nodes (after the structure is set).
-  void set_dofs(const Model& model);
+  void resize_entries(int n);
+  // Sets row r's structure from its nodes, entries starting at `first_entry` (entry_row, _node,
+  // _dof, _width; the blocks are written by each evaluation).
+  void set_nodes(const Model& model, int r, int first_entry, const RowNodes& nodes);
+  // For tests and small set-ups: rows [0, n) with the given nodes, entries laid out in row order.
+  void set_structure(const Model& model, const RowNodes* nodes, int n);
+
+  // Writes a two-slot row's gradient (joints, drives, limits, distances): the blocks of side a and
+  // side b, those without an entry skipped. Contacts write theirs with set_contact_gradient
+  // (contact_sides.hpp), slot by slot in the same way.
+  void set_gradient(int r, const Vec6& a, const Vec6& b) {
+    const unsigned mask = row_slot_mask[r];
+    Vec6* out = entry_grad.data() + row_entry_first[r];
+    if (mask & 1u) *out++ = a;
+    if (mask & 2u) *out = b;
+  }
+  // Gradient·v over the row's entries (v a dof vector).
+  Real gradient_dot(int r, const Real* v) const {
+    Real s = 0;
+    for (int e = row_entry_first[r]; e < row_entry_first[r + 1]; ++e)
+      for (int k = 0; k < entry_width[e]; ++k) s += entry_grad[e][k] * v[entry_dof[e] + k];
+    return s;
+  }
 };
 
 // Dof offset and width of a node.

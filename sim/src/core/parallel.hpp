@@ -4,9 +4,11 @@
 #pragma once
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_scan.h>
 #include <tbb/partitioner.h>
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "sim/math.hpp"
@@ -60,6 +62,28 @@ Real deterministic_sum(int count, std::vector<Real>& partials, F&& term) {
   Real total = 0;
   for (int c = 0; c < chunks; ++c) total += partials[c];
   return total;
+}
+
+// In place: v[i] = v[0] + … + v[i − 1] for i in [0, n] (v has n + 1 entries, v[n] ends as the
+// total): the offsets of items from their counts. Integer sums are exact, so the parallel scan
+// (TBB, for long arrays) and the serial one give the same offsets.
+inline void exclusive_scan_counts(std::vector<int>& v, int n) {
+  v[n] = 0;
+  if (n + 1 < parallel_threshold()) {
+    std::exclusive_scan(v.begin(), v.begin() + n + 1, v.begin(), 0);
+    return;
+  }
+  tbb::parallel_scan(
+      tbb::blocked_range<int>(0, n + 1, kChunkSize), 0,
+      [&](const tbb::blocked_range<int>& r, int sum, bool is_final) {
+        for (int i = r.begin(); i != r.end(); ++i) {
+          const int count = v[i];
+          if (is_final) v[i] = sum;
+          sum += count;
+        }
+        return sum;
+      },
+      [](int a, int b) { return a + b; });
 }
 
 }  // namespace sim

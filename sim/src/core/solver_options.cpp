@@ -69,6 +69,7 @@ std::string bad_value(std::string_view key, std::string_view value, std::string_
 
 std::vector<std::string> solver_option_keys() {
   return {"ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
+          "linear_iterations_max", "newton_stall_iterations",
           "newton_tolerance", "newton_velocity_tolerance", "linear_tolerance", "damping", "line_search", "regularization", "warm_start",
           "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
           "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit"};
@@ -83,6 +84,12 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   auto positive_int = [&](int& field) -> std::string {
     int v = 0;
     if (!parse_int(value, v) || v < 1) return bad_value(key, value, "an integer >= 1");
+    field = v;
+    return {};
+  };
+  auto nonnegative_int = [&](int& field) -> std::string {
+    int v = 0;
+    if (!parse_int(value, v) || v < 0) return bad_value(key, value, "an integer >= 0");
     field = v;
     return {};
   };
@@ -115,6 +122,8 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   }
   if (key == "newton_iterations") return positive_int(o.newton_iterations);
   if (key == "linear_iterations") return positive_int(o.linear_iterations);
+  if (key == "linear_iterations_max") return positive_int(o.linear_iterations_max);
+  if (key == "newton_stall_iterations") return nonnegative_int(o.newton_stall_iterations);
   if (key == "substeps") return positive_int(o.substeps);
   if (key == "newton_tolerance") return nonnegative_real(o.newton_tolerance);
   if (key == "newton_velocity_tolerance") return nonnegative_real(o.newton_velocity_tolerance);

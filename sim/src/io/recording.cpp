@@ -72,6 +72,8 @@ std::string get_solver_option(const SolverOptions& o, std::string_view key) {
   if (key == "linear_solver") return std::string(to_string(o.linear_solver));
   if (key == "newton_iterations") return std::to_string(o.newton_iterations);
   if (key == "linear_iterations") return std::to_string(o.linear_iterations);
+  if (key == "linear_iterations_max") return std::to_string(o.linear_iterations_max);
+  if (key == "newton_stall_iterations") return std::to_string(o.newton_stall_iterations);
   if (key == "substeps") return std::to_string(o.substeps);
   if (key == "newton_tolerance") return num(o.newton_tolerance);
   if (key == "newton_velocity_tolerance") return num(o.newton_velocity_tolerance);

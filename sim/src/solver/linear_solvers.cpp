@@ -202,15 +202,10 @@ LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScra
   using Triplet = Eigen::Triplet<Real>;
   std::vector<Triplet> jt, hinv;
   Real col[6], tmp[6];
-  for (int i = 0; i < n; ++i) {
-    const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
-    const Vec6* jac[2] = {&rows.row_jac_a[i], &rows.row_jac_b[i]};
-    for (int side = 0; side < 2; ++side) {
-      if (nodes[side] < 0) continue;
-      const int dof = node_dof(m, nodes[side]);
-      for (int k = 0; k < node_width(m, nodes[side]); ++k)
-        if ((*jac[side])[k] != 0) jt.emplace_back(dof + k, i, (*jac[side])[k]);
-    }
+  for (int e = 0; e < rows.entry_count; ++e) {
+    const Vec6& jac = rows.entry_jac[e];
+    for (int k = 0; k < rows.entry_width[e]; ++k)
+      if (jac[k] != 0) jt.emplace_back(rows.entry_dof[e] + k, rows.entry_row[e], jac[k]);
   }
   for (int node = 0; node < m.body_count + m.particle_count; ++node) {
     const int dof = node_dof(m, node), width = node_width(m, node);

@@ -5,11 +5,14 @@
 #include <cmath>
 #include <limits>
 
-#include "constraint/contact_rows.hpp"
+#include "constraint/contact_normal_rows.hpp"
+#include "constraint/drive_rows.hpp"
 #include "constraint/friction_cone.hpp"
-#include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
+#include "constraint/row_assembly.hpp"
 #include "core/parallel.hpp"
+#include "kernels/compliant_row_kernel.hpp"
+#include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
@@ -73,104 +76,11 @@ void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const
   }
 }
 
-// ---- row structure -------------------------------------------------------------------------
-
-bool joint_has_drive(const Model& m, int j) {
-  return m.joint_drive[j] != DriveMode::None && joint_has_coordinate(m.joint_type[j]);
-}
-bool joint_has_limit(const Model& m, int j) {
-  return m.joint_limited[j] && joint_has_coordinate(m.joint_type[j]);
-}
-
-void build_row_structure(const Model& m, const ContactBuffer& contacts, RowSet& rows) {
-  int bilateral = m.distance_count, drives = 0, limits = 0;
-  for (int j = 0; j < m.joint_count; ++j) {
-    bilateral += joint_bilateral_row_count(m.joint_type[j]);
-    drives += joint_has_drive(m, j) ? 1 : 0;
-    limits += joint_has_limit(m, j) ? 2 : 0;
-  }
-  rows.first_drive = bilateral;
-  rows.first_limit = rows.first_drive + drives;
-  rows.first_normal = rows.first_limit + limits;
-  rows.first_friction = rows.first_normal + contacts.size();
-  rows.resize(rows.first_friction + 2 * contacts.size());
-
-  auto set = [&](int r, RowKind kind, int na, int nb, int source, int sub, Real compliance) {
-    rows.row_kind[r] = kind;
-    rows.row_node_a[r] = na;
-    rows.row_node_b[r] = nb;
-    rows.row_source[r] = source;
-    rows.row_sub[r] = static_cast<std::int8_t>(sub);
-    rows.row_compliance[r] = compliance;
-    rows.row_bound[r] = -1;
-    rows.row_bias[r] = 0;
-  };
-  int r = 0, d = rows.first_drive, l = rows.first_limit;
-  for (int j = 0; j < m.joint_count; ++j) {
-    const int na = joint_side_node(m, m.joint_body_a[j]), nb = joint_side_node(m, m.joint_body_b[j]);
-    const int count = joint_bilateral_row_count(m.joint_type[j]);
-    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
-    for (int k = 0; k < count; ++k)
-      set(r++, RowKind::Bilateral, na, nb, j, k,
-          k < positional ? m.joint_linear_compliance[j] : m.joint_angular_compliance[j]);
-    if (joint_has_drive(m, j)) set(d++, RowKind::Drive, na, nb, j, 0, 0);
-    if (joint_has_limit(m, j)) {
-      set(l++, RowKind::Limit, na, nb, j, 0, 0);
-      set(l++, RowKind::Limit, na, nb, j, 1, 0);
-    }
-  }
-  for (int i = 0; i < m.distance_count; ++i) {
-    auto node = [&](int p) { return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1; };
-    set(r++, RowKind::Bilateral, node(m.distance_particle_a[i]), node(m.distance_particle_b[i]), i,
-        -1, m.distance_compliance[i]);
-  }
-  set_contact_row_structure(m, contacts, rows);
-}
-
-// Values C(q) and gradients ∇C G of every row at configuration c. Joint coordinates are unwrapped
-// against `joint_reference` (θ at q⁻ on its accumulated branch), so limits and drives see angles
-// beyond ±π.
-void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c,
-                   const std::vector<Real>& joint_reference, RowSet& rows) {
-  int r = 0;
-  for (int j = 0; j < m.joint_count; ++j) r += evaluate_joint_rows(m, j, c, rows, r);
-  for (int i = 0; i < m.distance_count; ++i) evaluate_distance_row(m, i, c, rows, r++);
-  int d = rows.first_drive, l = rows.first_limit;
-  for (int j = 0; j < m.joint_count; ++j) {
-    const bool drive = joint_has_drive(m, j), limit = joint_has_limit(m, j);
-    if (!drive && !limit) continue;
-    JointCoordinate jc = joint_coordinate(m, j, c);
-    jc.value = joint_position_near(m.joint_type[j], jc.value, joint_reference[j]);
-    if (drive) {
-      rows.row_value[d] = jc.value;
-      rows.row_grad_a[d] = jc.grad_a;
-      rows.row_grad_b[d] = jc.grad_b;
-      ++d;
-    }
-    if (limit) {
-      rows.row_value[l] = jc.value - m.joint_lower[j];  // θ − lower >= 0
-      rows.row_grad_a[l] = jc.grad_a;
-      rows.row_grad_b[l] = jc.grad_b;
-      ++l;
-      rows.row_value[l] = m.joint_upper[j] - jc.value;  // upper − θ >= 0
-      rows.row_grad_a[l] = -jc.grad_a;
-      rows.row_grad_b[l] = -jc.grad_b;
-      ++l;
-    }
-  }
-  evaluate_contact_rows(m, contacts, c, rows);
-}
-
-// [J M⁻¹ Jᵀ]_ii for the unscaled gradient rows.
+// [J M⁻¹ Jᵀ]_ii for the unscaled gradient rows, summed over the row's entries.
 Real effective_inverse_mass(const Model& m, const InverseMass& im, const RowSet& rows, int i) {
-  Real sum = 0, tmp[6];
-  const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
-  const Vec6* g[2] = {&rows.row_grad_a[i], &rows.row_grad_b[i]};
-  for (int side = 0; side < 2; ++side) {
-    if (nodes[side] < 0) continue;
-    im.apply_node(m, nodes[side], g[side]->data(), tmp);
-    for (int k = 0; k < node_width(m, nodes[side]); ++k) sum += (*g[side])[k] * tmp[k];
-  }
+  Real sum = 0;
+  for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
+    im.add_quadratic(m, rows.entry_node[e], rows.entry_grad[e], sum);
   return sum;
 }
 
@@ -199,54 +109,16 @@ void compute_preconditioner(const Model& m, const SolverOptions& o, Real h, cons
   });
 }
 
-// Drive rows (velocity level): implicit PD, λ = −kp(θ⁻ + hθ̇ − θ*) − kd(θ̇ − θ̇*) rearranged to
-//   φ_d = θ̇ + b + e λ = 0,  e = 1/(kp h + kd),  b = (kp(θ⁻ − θ*) − kd θ̇*) e,
-// with θ̇ = J_d u and θ⁻ the coordinate at the step's start (row_value after evaluation at q⁻).
-void setup_drives(const Model& m, const Control& control, Real h, RowSet& rows) {
-  for (int i = rows.first_drive; i < rows.first_limit; ++i) {
-    const int j = rows.row_source[i];
-    const bool position = m.joint_drive[j] == DriveMode::Position;
-    const Real kp = position ? m.joint_stiffness[j] : Real(0);
-    const Real kd = m.joint_damping[j];
-    const Real target = j < static_cast<int>(control.joint_target.size()) ? control.joint_target[j] : Real(0);
-    const Real target_v = j < static_cast<int>(control.joint_target_velocity.size())
-                              ? control.joint_target_velocity[j] : Real(0);
-    const Real e = Real(1) / (kp * h + kd);
-    rows.row_compliance[i] = e;
-    rows.row_bias[i] = (kp * (rows.row_value[i] - target) - kd * target_v) * e;
-    rows.row_bound[i] = m.joint_max_force[j];
-  }
-}
-
-// Initial penetration. Eq. 9 asks C_n(q) >= 0 at the step's end, so a contact that starts
-// penetrating by δ is pushed out by δ in one step: a separation speed δ/h (0.8 m/s for 7 mm at
-// 120 Hz, on a 10 g link) and, where joint limits or other contacts keep it from separating, a
-// row that cannot be satisfied at all. As PhysX's max depenetration velocity, a contact with
-// C_n(q⁻) < 0 asks only C_n(q) >= C_n(q⁻) + v_max h (never deeper, recovering at most v_max h per
-// step): row_bias b = max(0, −C_n(q⁻) − v_max h) is added to C_n in every later evaluation, so the
-// NCP (eqs. 93-98) sees C_n + b. Contacts closer than v_max h to the surface keep eq. 9 unchanged;
-// v_max = 0 holds the depth, v_max = inf is eq. 9 as printed. Called with row_value = C_n(q⁻).
-void relax_initial_penetration(const SolverOptions& o, Real h, RowSet& rows) {
-  const Real allowance = o.max_depenetration_velocity * h;
-  for (int i = rows.first_normal; i < rows.first_friction; ++i)
-    rows.row_bias[i] = std::max(Real(0), -(rows.row_value[i] + allowance));
-}
-
 // ---- NCP evaluation -----------------------------------------------------------------------
 
-Real row_dot_u(const Model& m, const RowSet& rows, const Vec6* ga, const Vec6* gb, int i, const VecX& u) {
-  Real s = 0;
-  const int a = rows.row_node_a[i], b = rows.row_node_b[i];
-  if (a >= 0) {
-    const int dof = node_dof(m, a);
-    for (int k = 0; k < node_width(m, a); ++k) s += (*ga)[k] * u[dof + k];
-  }
-  if (b >= 0) {
-    const int dof = node_dof(m, b);
-    for (int k = 0; k < node_width(m, b); ++k) s += (*gb)[k] * u[dof + k];
-  }
-  return s;
+// The system row J of row i from its gradient (kernels/row_entry_kernels.hpp).
+void copy_gradient_to_jacobian(RowSet& rows, int i) {
+  copy_row_blocks(rows.row_entry_first.data(), rows.entry_grad.data(), rows.entry_jac.data(), i);
 }
+void scale_gradient_to_jacobian(RowSet& rows, int i, Real alpha) {
+  scale_row_blocks(rows.row_entry_first.data(), rows.entry_grad.data(), rows.entry_jac.data(), i, alpha);
+}
+void zero_jacobian(RowSet& rows, int i) { zero_row_blocks(rows.row_entry_first.data(), rows.entry_jac.data(), i); }
 
 // The friction rows f, f+1 of an anisotropic contact (thesis ch. 3): φ_f = Dᵀu + W λ_f with the
 // diagonal W = ŵ diag(1/μ_t², 1/μ_b²) of the elliptic cone, block W/h; the error on the ellipse.
@@ -260,8 +132,7 @@ void evaluate_elliptic_friction(const Contact& contact, bool fb, Real s1, Real s
   const Real wk[2] = {w.w_t, w.w_b};
   const Real error = elliptic_friction_error(s1, s2, l1, l2, mu_t, mu_b, lambda_n, r);
   for (int k = 0; k < 2; ++k) {
-    rows.row_jac_a[f + k] = rows.row_grad_a[f + k];
-    rows.row_jac_b[f + k] = rows.row_grad_b[f + k];
+    copy_gradient_to_jacobian(rows, f + k);
     rows.row_residual[f + k] = slip[k] + wk[k] * rows.row_lambda[f + k];
     rows.row_diag_c[f + k] = wk[k] / h;
     rows.row_w[f + k] = wk[k];
@@ -277,49 +148,26 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
   const UnilateralRowView unilateral{rows.row_value.data(),    rows.row_lambda.data(),   rows.row_r.data(),
                                      rows.row_jac_scale.data(), rows.row_residual.data(), rows.row_diag_c.data(),
                                      rows.row_active.data(),    rows.row_error.data()};
+  const CompliantRowView compliant{rows.row_value.data(),    rows.row_lambda.data(), rows.row_r.data(),
+                                   rows.row_compliance.data(), rows.row_bias.data(),   rows.row_bound.data(),
+                                   rows.row_residual.data(),   rows.row_diag_c.data(), rows.row_active.data(),
+                                   rows.row_error.data()};
   parallel_for(rows.first_friction, [&](int i) {
-    const Real lambda = rows.row_lambda[i];
-    const Real r = rows.row_r[i];
     switch (rows.row_kind[i]) {
-      case RowKind::Bilateral: {  // (c + Eλ)/h, block E/h² (eq. 8, 55)
-        const Real e = rows.row_compliance[i];
-        rows.row_jac_a[i] = rows.row_grad_a[i];
-        rows.row_jac_b[i] = rows.row_grad_b[i];
-        rows.row_residual[i] = (rows.row_value[i] + e * lambda) / h;
-        rows.row_diag_c[i] = e / (h * h);
-        rows.row_active[i] = 1;
-        rows.row_error[i] = std::abs(rows.row_value[i] + e * lambda);
+      case RowKind::Bilateral:  // (c + Eλ)/h, block E/h² (eq. 8, 55): the shared kernel
+        evaluate_bilateral_row(compliant, i, h);
+        copy_gradient_to_jacobian(rows, i);
         break;
-      }
-      case RowKind::Drive: {  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
-        const Real e = rows.row_compliance[i];
-        const Real phi = row_dot_u(m, rows, &rows.row_grad_a[i], &rows.row_grad_b[i], i, u) +
-                         rows.row_bias[i] + e * lambda;
-        const Real bound = rows.row_bound[i];
-        const Real z = lambda - phi / r;
-        if (bound >= 0 && std::abs(z) > bound) {
-          const Real side = z > 0 ? bound : -bound;
-          rows.row_jac_a[i].setZero();
-          rows.row_jac_b[i].setZero();
-          rows.row_residual[i] = r * (lambda - side);
-          rows.row_diag_c[i] = r / h;
-          rows.row_active[i] = 0;
-          rows.row_error[i] = std::abs(rows.row_residual[i]);
-        } else {
-          rows.row_jac_a[i] = rows.row_grad_a[i];
-          rows.row_jac_b[i] = rows.row_grad_b[i];
-          rows.row_residual[i] = phi;
-          rows.row_diag_c[i] = e / h;
-          rows.row_active[i] = 1;
-          rows.row_error[i] = std::abs(phi);
-        }
+      case RowKind::Drive:  // φ = J u + b + e λ, block e/h; clamped at |λ| = F (box NCP)
+        if (evaluate_drive_row_ncp(compliant, i, rows.gradient_dot(i, u.data()), h) > 0)
+          copy_gradient_to_jacobian(rows, i);
+        else
+          zero_jacobian(rows, i);
         break;
-      }
       case RowKind::Limit:
       case RowKind::Normal: {  // φ_n/h, row α∇C, block S/h² (eqs. 93-98): the shared kernel
         evaluate_unilateral_row(unilateral, i, fb, h);
-        rows.row_jac_a[i] = rows.row_jac_scale[i] * rows.row_grad_a[i];
-        rows.row_jac_b[i] = rows.row_jac_scale[i] * rows.row_grad_b[i];
+        scale_gradient_to_jacobian(rows, i, rows.row_jac_scale[i]);
         break;
       }
       case RowKind::Friction: break;
@@ -335,8 +183,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
     const Real l1 = rows.row_lambda[f], l2 = rows.row_lambda[f + 1];
     if (!(mu_ln > 0)) {
       for (int k = 0; k < 2; ++k) {
-        rows.row_jac_a[f + k].setZero();
-        rows.row_jac_b[f + k].setZero();
+        zero_jacobian(rows, f + k);
         rows.row_residual[f + k] = r * rows.row_lambda[f + k];
         rows.row_diag_c[f + k] = r / h;
         rows.row_w[f + k] = r;
@@ -346,8 +193,8 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
       }
       return;
     }
-    const Real s1 = row_dot_u(m, rows, &rows.row_grad_a[f], &rows.row_grad_b[f], f, u);
-    const Real s2 = row_dot_u(m, rows, &rows.row_grad_a[f + 1], &rows.row_grad_b[f + 1], f + 1, u);
+    const Real s1 = rows.gradient_dot(f, u.data());
+    const Real s2 = rows.gradient_dot(f + 1, u.data());
     if (contacts.contacts[c].anisotropic) {  // matchstick ellipse: W = ŵ C (friction_cone.hpp)
       evaluate_elliptic_friction(contacts.contacts[c], fb, s1, s2, rows.row_lambda[n], h, f, rows);
       return;
@@ -358,8 +205,7 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
     const Real slip[2] = {s1, s2};
     const Real error = friction_error(s1, s2, l1, l2, mu_ln, r);
     for (int k = 0; k < 2; ++k) {
-      rows.row_jac_a[f + k] = rows.row_grad_a[f + k];
-      rows.row_jac_b[f + k] = rows.row_grad_b[f + k];
+      copy_gradient_to_jacobian(rows, f + k);
       rows.row_residual[f + k] = slip[k] + w * rows.row_lambda[f + k];
       rows.row_diag_c[f + k] = w / h;
       rows.row_w[f + k] = w;
@@ -406,13 +252,9 @@ void momentum_residual(const Model& m, const SchurSystem& sys, Real h, SolverScr
   const RowSet& rows = s.rows;
   for (int i = rows.first_drive; i < rows.first_limit; ++i) {
     if (rows.row_active[i]) continue;
-    const int nodes[2] = {rows.row_node_a[i], rows.row_node_b[i]};
-    const Vec6* grad[2] = {&rows.row_grad_a[i], &rows.row_grad_b[i]};
-    for (int side = 0; side < 2; ++side) {
-      if (nodes[side] < 0) continue;
-      const int dof = node_dof(m, nodes[side]);
-      for (int k = 0; k < node_width(m, nodes[side]); ++k) s.jt[dof + k] += (*grad[side])[k] * rows.row_lambda[i];
-    }
+    for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
+      for (int k = 0; k < rows.entry_width[e]; ++k)
+        s.jt[rows.entry_dof[e] + k] += rows.entry_grad[e][k] * rows.row_lambda[i];
   }
   momentum_residual_of(m, h, s, s.jt, s.g);
 }
@@ -597,13 +439,12 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   setup_mass_and_free_velocity(m, h, state, control, s);
   s.inv_mass_at_start = s.inv_mass;  // M⁻¹ at q⁻ without geometric stiffness: the merit's metric
   RowSet& rows = s.rows;
-  build_row_structure(m, contacts, rows);
-  rows.set_dofs(m);
+  assemble_rows(m, contacts, rows);
   s.config.assign(m, s.q0.data());
   joint_reference_at_start(m, state, s.config, s.joint_reference);
   evaluate_rows(m, contacts, s.config, s.joint_reference, rows);
   compute_preconditioner(m, o, h, s.inv_mass, rows);
-  setup_drives(m, control, h, rows);
+  setup_drive_rows(m, control, h, rows);
   relax_initial_penetration(o, h, rows);
   if (o.warm_start) {
     warm_start(contacts, state.warm_start, rows);
@@ -611,7 +452,8 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   }
   else std::fill(rows.row_lambda.begin(), rows.row_lambda.end(), Real(0));  // eqs. 67-68
 
-  SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_row_first, s.node_row_entries);
+  SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries,
+                  s.node_entry_rows);
   sys.build_adjacency();
   s.b.resize(rows.count);
   s.x.resize(rows.count);
@@ -632,6 +474,17 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   bool converged = false;
   s.best_merit = std::numeric_limits<Real>::infinity();
   if (o.line_search && finite) keep_best(s, it.merit);
+  // Inexact Newton: the linear budget grows after a direction no step length accepted (see
+  // SolverOptions::linear_iterations_max); the loop stops when the best merit stalls at the full
+  // budget (newton_stall_iterations).
+  int linear_budget = o.linear_iterations;
+  const int linear_budget_max = o.line_search ? std::max(o.linear_iterations, o.linear_iterations_max)
+                                              : o.linear_iterations;
+  Real stall_reference = s.best_merit;  // best merit when the stall count last restarted
+  int stalled = 0;                      // iterations at the full budget without a 10% gain
+  bool linear_exact = false;            // the last linear solve reached round-off
+  bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
+                                        // is never returned by a stall, it may just be a slow start
   for (;;) {
     auto ta = Clock::now();
     for (int i = 0; i < rows.count; ++i) {
@@ -652,7 +505,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       break;
     }
     converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
-    if (converged || newton >= o.newton_iterations) {
+    const bool stall = o.line_search && o.newton_tolerance > 0 && o.newton_stall_iterations > 0 &&
+                       stalled >= o.newton_stall_iterations;
+    if (converged || stall || newton >= o.newton_iterations) {
+      trace.stalled = trace.stalled || (stall && !converged && newton < o.newton_iterations);
       trace.iterations.push_back(it);
       break;
     }
@@ -666,7 +522,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     auto ts = Clock::now();
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
     it.linear_breakdown = static_cast<int>(ls.breakdown);
     if (needs_fallback(o.linear_solver, ls.breakdown)) {
@@ -676,7 +532,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       it.linear_fallback = true;
       report.linear_iterations += ls.iterations;
       it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-      ls = solve_linear(LinearSolver::GaussSeidel, sys, s.b, s.x, o.linear_iterations, o.linear_tolerance,
+      ls = solve_linear(LinearSolver::GaussSeidel, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                         o.jacobi_weight, s.linear, &trace.linear_residuals);
       if (ls.breakdown == LinearBreakdown::NonFinite) {
         report.flags |= kStepLinearSolveFailed;
@@ -688,6 +544,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
         break;
       }
     }
+    // A direction from an exactly solved system is the Newton direction: slow progress is then
+    // the non-smooth Newton's own, which more iterations may overcome (a stall is not declared).
+    linear_exact = ls.final_residual <= Real(1e-8) * ls.initial_residual;
     it.linear_iterations = ls.iterations;
     it.linear_initial_residual = ls.initial_residual;
     it.linear_final_residual = ls.final_residual;
@@ -741,6 +600,14 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       }
     }
     if (o.line_search && finite && next.merit < s.best_merit) keep_best(s, next.merit);
+    if (watchdog) linear_budget = std::min(2 * linear_budget, linear_budget_max);
+    if (s.best_merit < Real(0.9) * stall_reference) {
+      stall_reference = s.best_merit;
+      stalled = 0;
+      improved = true;
+    } else if (improved && linear_budget == linear_budget_max && !linear_exact) {
+      ++stalled;
+    }
     parallel_for(dofs, [&](int k) { s.du_prev[k] = t * s.hinv[k]; });
     it.step_size = t;
     it.line_search_trials = trials;

@@ -29,7 +29,7 @@ struct SolverScratch {
   RowSet rows;
   InverseMass inv_mass;
   std::vector<Mat3> body_inertia_world;   // at q⁻ (body_count)
-  std::vector<int> node_row_first, node_row_entries;
+  std::vector<int> node_entry_first, node_entries, node_entry_rows;  // node -> entries adjacency (SchurSystem)
   InverseMass inv_mass_at_start;          // M⁻¹ at q⁻ without geometric stiffness (merit metric)
   Configuration config;
   std::vector<Real> joint_reference;      // θ at q⁻, unwrapped (joint_count) [rad or m]

@@ -22,44 +22,40 @@ void InverseMass::apply_node(const Model& m, int node, const Real* in, Real* out
 }
 
 SchurSystem::SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass,
-                         Real epsilon, std::vector<int>& node_row_first,
-                         std::vector<int>& node_row_entries)
+                         Real epsilon, std::vector<int>& node_entry_first,
+                         std::vector<int>& node_entries, std::vector<int>& node_entry_rows)
     : model_(model), rows_(rows), inv_mass_(inv_mass), epsilon_(epsilon),
-      node_row_first_(node_row_first), node_row_entries_(node_row_entries) {}
+      node_entry_first_(node_entry_first), node_entries_(node_entries), node_entry_rows_(node_entry_rows) {}
 
 void SchurSystem::build_adjacency() {
   const int nodes = model_.body_count + model_.particle_count;
-  node_row_first_.assign(nodes + 1, 0);
-  for (int i = 0; i < rows_.count; ++i) {
-    if (rows_.row_node_a[i] >= 0) ++node_row_first_[rows_.row_node_a[i] + 1];
-    if (rows_.row_node_b[i] >= 0) ++node_row_first_[rows_.row_node_b[i] + 1];
-  }
-  for (int n = 0; n < nodes; ++n) node_row_first_[n + 1] += node_row_first_[n];
-  node_row_entries_.resize(node_row_first_[nodes]);
-  // Counting sort keeps rows in increasing order within each node: a fixed summation order.
-  std::vector<int>& cursor = node_row_first_;  // reuse: shift back afterwards
-  for (int i = 0; i < rows_.count; ++i) {
-    if (rows_.row_node_a[i] >= 0) node_row_entries_[cursor[rows_.row_node_a[i]]++] = 2 * i;
-    if (rows_.row_node_b[i] >= 0) node_row_entries_[cursor[rows_.row_node_b[i]]++] = 2 * i + 1;
+  const int entries = rows_.entry_count;
+  node_entry_first_.assign(nodes + 1, 0);
+  for (int e = 0; e < entries; ++e) ++node_entry_first_[rows_.entry_node[e] + 1];
+  for (int n = 0; n < nodes; ++n) node_entry_first_[n + 1] += node_entry_first_[n];
+  node_entries_.resize(node_entry_first_[nodes]);
+  node_entry_rows_.resize(node_entry_first_[nodes]);
+  // Counting sort keeps entries (so rows) in increasing order within each node: a fixed
+  // summation order.
+  std::vector<int>& cursor = node_entry_first_;  // reuse: shift back afterwards
+  for (int e = 0; e < entries; ++e) {
+    const int k = cursor[rows_.entry_node[e]]++;
+    node_entries_[k] = e;
+    node_entry_rows_[k] = rows_.entry_row[e];
   }
   for (int n = nodes; n > 0; --n) cursor[n] = cursor[n - 1];
   cursor[0] = 0;
 }
 
-void SchurSystem::jt(const Real* x, VecX& out) const { gather(rows_.row_jac_a, rows_.row_jac_b, x, out); }
+void SchurSystem::jt(const Real* x, VecX& out) const { gather(rows_.entry_jac, x, out); }
 
-void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.row_grad_a, rows_.row_grad_b, x, out); }
+void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.entry_grad, x, out); }
 
-void SchurSystem::gather(const std::vector<Vec6>& side_a, const std::vector<Vec6>& side_b, const Real* x,
-                         VecX& out) const {
+void SchurSystem::gather(const std::vector<Vec6>& blocks, const Real* x, VecX& out) const {
   const int nodes = model_.body_count + model_.particle_count;
+  const NodeEntriesView view{node_entry_first_.data(), node_entries_.data(), node_entry_rows_.data()};
   parallel_for(nodes, [&](int n) {
-    Vec6 acc = Vec6::Zero();
-    for (int e = node_row_first_[n]; e < node_row_first_[n + 1]; ++e) {
-      const int entry = node_row_entries_[e];
-      const int row = entry >> 1;
-      acc += (entry & 1 ? side_b[row] : side_a[row]) * x[row];
-    }
+    const Vec6 acc = node_transpose_times(view, blocks.data(), n, x);
     const int dof = node_dof(model_, n);
     const int width = node_width(model_, n);
     for (int k = 0; k < width; ++k) out[dof + k] = acc[k];
@@ -87,29 +83,20 @@ void SchurSystem::apply(const VecX& x, VecX& out, VecX& s1, VecX& s2) const {
 void SchurSystem::diagonal(VecX& out) const {
   parallel_for(rows_.count, [&](int i) {
     Real d = diag_c(i);
-    Real tmp[6];
-    const int nodes[2] = {rows_.row_node_a[i], rows_.row_node_b[i]};
-    const Vec6* jac[2] = {&rows_.row_jac_a[i], &rows_.row_jac_b[i]};
-    for (int side = 0; side < 2; ++side) {
-      if (nodes[side] < 0) continue;
-      inv_mass_.apply_node(model_, nodes[side], jac[side]->data(), tmp);
-      for (int k = 0; k < node_width(model_, nodes[side]); ++k) d += (*jac[side])[k] * tmp[k];
-    }
+    for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e)
+      inv_mass_.add_quadratic(model_, rows_.entry_node[e], rows_.entry_jac[e], d);
     out[i] = d;
   });
 }
 
 void SchurSystem::add_inv_h_jt_row(int i, Real delta, VecX& z) const {
   Real in[6], tmp[6];
-  const int nodes[2] = {rows_.row_node_a[i], rows_.row_node_b[i]};
-  const Vec6* jac[2] = {&rows_.row_jac_a[i], &rows_.row_jac_b[i]};
-  for (int side = 0; side < 2; ++side) {
-    const int n = nodes[side];
-    if (n < 0) continue;
-    for (int k = 0; k < 6; ++k) in[k] = (*jac[side])[k] * delta;
-    inv_mass_.apply_node(model_, n, in, tmp);
-    const int dof = node_dof(model_, n);
-    for (int k = 0; k < node_width(model_, n); ++k) z[dof + k] += tmp[k];
+  for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e) {
+    const Vec6& jac = rows_.entry_jac[e];
+    for (int k = 0; k < 6; ++k) in[k] = jac[k] * delta;
+    inv_mass_.apply_node(model_, rows_.entry_node[e], in, tmp);
+    const int dof = rows_.entry_dof[e];
+    for (int k = 0; k < rows_.entry_width[e]; ++k) z[dof + k] += tmp[k];
   }
 }
 

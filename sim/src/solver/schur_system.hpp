@@ -2,13 +2,15 @@
 //   A x = b,   A = J H⁻¹ Jᵀ + C + ε I,   b = J H⁻¹ g − h,   x = h Δλ,
 // and the velocity update Δu = H⁻¹(Jᵀ x − g) (eq. 60). A is never formed by the iterative
 // solvers: apply() runs Jᵀ, H⁻¹, J and C in turn. H = M − h² K̃ (eq. 72) is block diagonal:
-// per body diag(m I, I_world), per particle (m + shift) I.
+// per body diag(m I, I_world), per particle (m + shift) I. J's rows are the RowSet's (node, block)
+// entries (any number per row); products go through kernels/row_entry_kernels.hpp.
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
 #include "constraint/rows.hpp"
+#include "kernels/row_entry_kernels.hpp"
 #include "sim/model.hpp"
 
 namespace sim {
@@ -23,15 +25,23 @@ struct InverseMass {
 
   // out = H⁻¹ in for the node's dofs.
   void apply_node(const Model& m, int node, const Real* in, Real* out) const;
+  // sum += bᵀ H⁻¹ b for a block b of the node (its first width entries): an entry's effective
+  // inverse mass, added term by term (a row's sum over its entries has one fixed order).
+  void add_quadratic(const Model& m, int node, const Vec6& b, Real& sum) const {
+    Real tmp[6];
+    apply_node(m, node, b.data(), tmp);
+    for (int k = 0; k < node_width(m, node); ++k) sum += b[k] * tmp[k];
+  }
 };
 
 class SchurSystem {
  public:
   SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
-              std::vector<int>& node_row_first, std::vector<int>& node_row_entries);
+              std::vector<int>& node_entry_first, std::vector<int>& node_entries,
+              std::vector<int>& node_entry_rows);
 
   int size() const { return rows_.count; }
-  // Builds the node -> rows adjacency (CSR) used by the deterministic gather in jt().
+  // Builds the node -> entries adjacency (CSR) used by the deterministic gather in jt().
   void build_adjacency();
   // out (dofs) = Jᵀ x, gathered per node in row order (no write races, thread-count independent).
   void jt(const Real* x, VecX& out) const;
@@ -44,15 +54,12 @@ class SchurSystem {
   void j(const VecX& z, VecX& out) const;
   // out = A x, with `dof_scratch` of dof size.
   void apply(const VecX& x, VecX& out, VecX& dof_scratch, VecX& dof_scratch2) const;
-  // Diagonal of A: Σ_sides J_i H⁻¹ J_iᵀ + C_ii + ε.
+  // Diagonal of A: Σ_entries J_e H⁻¹ J_eᵀ + C_ii + ε.
   void diagonal(VecX& out) const;
   // Adds H⁻¹ J_iᵀ δ into the dof vector z (Gauss–Seidel's incremental update).
   void add_inv_h_jt_row(int row, Real delta, VecX& z) const;
   // J_i · z for a single row (the innermost loop of every solver: fixed-size dot products).
-  Real j_row(int i, const VecX& z) const {
-    return side_dot(rows_.row_jac_a[i], rows_.row_dof_a[i], rows_.row_width_a[i], z) +
-           side_dot(rows_.row_jac_b[i], rows_.row_dof_b[i], rows_.row_width_b[i], z);
-  }
+  Real j_row(int i, const VecX& z) const { return row_times(jac_view(), i, z.data()); }
   Real diag_c(int row) const { return rows_.row_diag_c[row] + epsilon_; }
 
   const Model& model() const { return model_; }
@@ -60,19 +67,18 @@ class SchurSystem {
   const InverseMass& inverse_mass() const { return inv_mass_; }
 
  private:
-  void gather(const std::vector<Vec6>& side_a, const std::vector<Vec6>& side_b, const Real* x, VecX& out) const;
-  static Real side_dot(const Vec6& jac, int dof, int width, const VecX& z) {
-    if (width == 6) return jac.dot(z.segment<6>(dof));
-    if (width == 3) return jac.head<3>().dot(z.segment<3>(dof));
-    return 0;
+  RowBlocksView jac_view() const {
+    return {rows_.row_entry_first.data(), rows_.entry_dof.data(), rows_.entry_width.data(), rows_.entry_jac.data()};
   }
+  void gather(const std::vector<Vec6>& blocks, const Real* x, VecX& out) const;
 
   const Model& model_;
   const RowSet& rows_;
   const InverseMass& inv_mass_;
   Real epsilon_;
-  std::vector<int>& node_row_first_;    // (node_count + 1)
-  std::vector<int>& node_row_entries_;  // 2 * row + side, grouped by node
+  std::vector<int>& node_entry_first_;  // (node_count + 1)
+  std::vector<int>& node_entries_;      // entry indices, grouped by node, in row order
+  std::vector<int>& node_entry_rows_;   // the row of each of node_entries_
 };
 
 }  // namespace sim

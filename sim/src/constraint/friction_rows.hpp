@@ -1,0 +1,16 @@
+// Contact friction rows (eqs. 11-12), two per contact, velocity level: D = Γ(d_i) with the frozen
+// tangents d_1, d_2 (anisotropic contacts: the matchstick frame t, b of friction_cone.hpp):
+//   D_i u = d_i·(v_a + ω_a × r_a − v_b − ω_b × r_b),  blocks [d_i, r × d_i], particle d_iᵀ,
+//   particle face w_k d_iᵀ (particle_face_contact.hpp),
+// at the surface point (round cores moved by their radius along the normal, contact_sides.hpp).
+// No value C: the solver's NCP (eqs. 99-106, friction_cone.hpp) works on D u and λ_f.
+#pragma once
+
+#include "constraint/contact_sides.hpp"
+
+namespace sim {
+
+// D of the two tangent rows f, f + 1 of contact `contact`.
+void evaluate_friction_rows(const Contact& contact, const ContactPoints& points, RowSet& rows, int f);
+
+}  // namespace sim

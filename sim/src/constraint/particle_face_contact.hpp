@@ -1,0 +1,32 @@
+// Particle-face contact side (barycentric): a point of a cloth face at fixed weights w (frozen for
+// the step with the normal, §10), x* = w_0 x_0 + w_1 x_1 + w_2 x_2 over the face's particles.
+// Its contact with the other side b (a body, the world) is one row per direction d:
+//   C_n = n·(x* − p_b) − d,       ∇_{x_k} C_n G = w_k nᵀ   (k = 0, 1, 2; eq. 9 with x* for p_a)
+//   friction: D = [w_0 d_iᵀ, w_1 d_iᵀ, w_2 d_iᵀ, −Γ_b(d_i)]   (eqs. 11-12, d_i the tangents)
+// so a face touching a field with its interior is one 4-node row (3 particles + the other side),
+// its force split on the corners by the weights (Σ_k w_k = 1: the face's total momentum changes by
+// exactly the contact impulse). Pinned corners (zero inverse mass) have no entry.
+#pragma once
+
+#include "core/kinematics.hpp"
+#include "sim/contact.hpp"
+#include "sim/model.hpp"
+
+namespace sim {
+
+inline constexpr int kFaceCorners = 3;
+
+// Node of corner k of face `face` (its particle if it can move, else -1).
+inline int particle_face_node(const Model& m, int face, int k) {
+  const int p = m.particle_triangles[face][k];
+  return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1;
+}
+
+// x* = Σ_k w_k x_k.
+inline Vec3 particle_face_point(const Model& m, const ContactSide& side, const Configuration& c) {
+  const auto& tri = m.particle_triangles[side.index];
+  const Vec3& w = side.local_point;
+  return w[0] * c.particle_position[tri[0]] + w[1] * c.particle_position[tri[1]] + w[2] * c.particle_position[tri[2]];
+}
+
+}  // namespace sim

@@ -1,0 +1,124 @@
+#include "constraint/row_assembly.hpp"
+
+#include "constraint/contact_normal_rows.hpp"
+#include "constraint/distance_rows.hpp"
+#include "constraint/drive_rows.hpp"
+#include "constraint/friction_rows.hpp"
+#include "constraint/joint_rows.hpp"
+#include "constraint/limit_rows.hpp"
+#include "core/parallel.hpp"
+
+namespace sim {
+
+namespace {
+
+void set_row(RowSet& rows, int r, RowKind kind, int source, int sub, Real compliance) {
+  rows.row_kind[r] = kind;
+  rows.row_source[r] = source;
+  rows.row_sub[r] = static_cast<std::int8_t>(sub);
+  rows.row_compliance[r] = compliance;
+  rows.row_bound[r] = -1;
+  rows.row_bias[r] = 0;
+}
+
+}  // namespace
+
+RowNodes row_nodes(const Model& m, const ContactBuffer& contacts, const RowSet& rows, int r) {
+  const int source = rows.row_source[r];
+  switch (rows.row_kind[r]) {
+    case RowKind::Bilateral:
+      return rows.row_sub[r] < 0 ? distance_row_nodes(m, source) : joint_row_nodes(m, source);
+    case RowKind::Drive:
+    case RowKind::Limit:
+      return joint_row_nodes(m, source);
+    case RowKind::Normal:
+    case RowKind::Friction:
+      return contact_row_nodes(m, contacts.contacts[source]);
+  }
+  return {};
+}
+
+void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) {
+  const int joints = m.joint_count, distances = m.distance_count, n = contacts.size();
+  std::vector<int>& bilateral = rows.joint_bilateral_first;
+  std::vector<int>& drive = rows.joint_drive_first;
+  std::vector<int>& limit = rows.joint_limit_first;
+  bilateral.resize(joints + 1);
+  drive.resize(joints + 1);
+  limit.resize(joints + 1);
+  parallel_for(joints, [&](int j) {
+    bilateral[j] = joint_bilateral_row_count(m.joint_type[j]);
+    drive[j] = joint_has_drive(m, j) ? 1 : 0;
+    limit[j] = joint_has_limit(m, j) ? 2 : 0;
+  });
+  exclusive_scan_counts(bilateral, joints);
+  exclusive_scan_counts(drive, joints);
+  exclusive_scan_counts(limit, joints);
+  rows.first_drive = bilateral[joints] + distances;
+  rows.first_limit = rows.first_drive + drive[joints];
+  rows.first_normal = rows.first_limit + limit[joints];
+  rows.first_friction = rows.first_normal + n;
+  rows.resize(rows.first_friction + 2 * n);
+
+  // Each source sets its rows and their nodes (computed once per source) and entry counts.
+  std::vector<int>& first = rows.row_entry_first;
+  std::vector<RowNodes>& nodes = rows.row_nodes_scratch;
+  nodes.resize(rows.count);
+  auto set = [&](int r, const RowNodes& of_row, RowKind kind, int source, int sub, Real compliance) {
+    set_row(rows, r, kind, source, sub, compliance);
+    nodes[r] = of_row;
+    first[r] = of_row.entries();
+  };
+  parallel_for(joints, [&](int j) {
+    const RowNodes jn = joint_row_nodes(m, j);
+    const int count = joint_bilateral_row_count(m.joint_type[j]);
+    const int positional = m.joint_type[j] == JointType::Prismatic ? 2 : 3;
+    for (int k = 0; k < count; ++k)
+      set(bilateral[j] + k, jn, RowKind::Bilateral, j, k,
+          k < positional ? m.joint_linear_compliance[j] : m.joint_angular_compliance[j]);
+    if (drive[j + 1] > drive[j]) set(rows.first_drive + drive[j], jn, RowKind::Drive, j, 0, 0);
+    if (limit[j + 1] > limit[j]) {
+      set(rows.first_limit + limit[j], jn, RowKind::Limit, j, 0, 0);
+      set(rows.first_limit + limit[j] + 1, jn, RowKind::Limit, j, 1, 0);
+    }
+  });
+  parallel_for(distances, [&](int i) {
+    set(bilateral[joints] + i, distance_row_nodes(m, i), RowKind::Bilateral, i, -1, m.distance_compliance[i]);
+  });
+  parallel_for(n, [&](int c) {
+    const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);
+    set(rows.first_normal + c, cn, RowKind::Normal, c, 0, 0);
+    set(rows.first_friction + 2 * c, cn, RowKind::Friction, c, 1, 0);
+    set(rows.first_friction + 2 * c + 1, cn, RowKind::Friction, c, 2, 0);
+  });
+
+  // Entries: offsets from the scan of the counts, then each row's (node, dof, width) in parallel.
+  exclusive_scan_counts(first, rows.count);
+  rows.resize_entries(first[rows.count]);
+  parallel_for(rows.count, [&](int r) { rows.set_nodes(m, r, first[r], nodes[r]); });
+}
+
+void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c,
+                   const std::vector<Real>& joint_reference, RowSet& rows) {
+  const int joints = m.joint_count;
+  parallel_for(joints, [&](int j) {
+    evaluate_joint_rows(m, j, c, rows, rows.joint_bilateral_first[j]);
+    const bool drive = rows.joint_drive_first[j + 1] > rows.joint_drive_first[j];
+    const bool limit = rows.joint_limit_first[j + 1] > rows.joint_limit_first[j];
+    if (!drive && !limit) return;
+    JointCoordinate jc = joint_coordinate(m, j, c);
+    jc.value = joint_position_near(m.joint_type[j], jc.value, joint_reference[j]);
+    if (drive) evaluate_drive_row(jc, rows, rows.first_drive + rows.joint_drive_first[j]);
+    if (limit) evaluate_limit_rows(m, j, jc, rows, rows.first_limit + rows.joint_limit_first[j]);
+  });
+  const int first_distance = rows.joint_bilateral_first[joints];
+  parallel_for(m.distance_count, [&](int i) { evaluate_distance_row(m, i, c, rows, first_distance + i); });
+  parallel_for(contacts.size(), [&](int i) {
+    const Contact& k = contacts.contacts[i];
+    const ContactPoints points = contact_points(m, k, c);
+    evaluate_contact_normal_row(k, points, rows, rows.first_normal + i);
+    evaluate_friction_rows(k, points, rows, rows.first_friction + 2 * i);
+  });
+}
+
+}  // namespace sim

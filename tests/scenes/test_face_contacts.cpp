@@ -1,0 +1,171 @@
+// Barycentric cloth-face contacts (collision/particle_faces_sdf.cpp, one row over a face's three
+// corners: constraint/particle_face_contact.hpp). A coarse particle sheet of our own (7 x 7
+// particles, 6 cm apart) is dropped over a thick-walled SDF bowl smaller than itself: it comes to
+// rest draped over the bowl's round rim, which lies under the middle of faces, not under particles.
+// Oracles: the exact point-triangle distance to the bowl's own triangles, sampled densely over
+// every face (no part of the sheet in the wall), the contacts' barycentric weights (inside the
+// face, not at a corner) and the sheet at rest. Without face contacts the rim cuts through the
+// faces (the same measure fails), so the test can tell the difference.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/scene_builders.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+// Exact distance from p to triangle abc (Ericson, Real-Time Collision Detection, 5.1.5).
+Real point_triangle_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const Real d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return (p - a).norm();
+  const Vec3 bp = p - b;
+  const Real d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return (p - b).norm();
+  const Real vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + ab * (d1 / (d1 - d3)))).norm();
+  const Vec3 cp = p - c;
+  const Real d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return (p - c).norm();
+  const Real vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + ac * (d2 / (d2 - d6)))).norm();
+  const Real va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return (p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))))).norm();
+  const Real denom = 1 / (va + vb + vc);
+  return (p - (a + ab * (vb * denom) + ac * (vc * denom))).norm();
+}
+
+struct SheetResult {
+  Real face_penetration = 0;      // deepest point of any face inside the bowl's wall [m]
+  Real particle_penetration = 0;  // deepest particle centre inside the wall [m]
+  Real max_speed = 0;             // fastest particle at the end [m/s]
+  int face_contacts = 0;          // cloth-face contacts at the end
+  int interior_contacts = 0;      // of those: every barycentric weight >= 0.02 (inside the face)
+  Real largest_weight = 0;        // largest barycentric weight of any face contact at the end
+  bool ok = true;
+};
+
+SheetResult sheet_on_bowl(bool face_contacts, int steps) {
+  const Real bowl_radius = 0.12, wall = 0.014, bowl_height = 0.07, spacing = 0.06;
+  const int n = 7;
+  sim::SceneSpec spec;
+  spec.dt = 0.01;
+  spec.sdf.particle_faces = face_contacts;
+  spec.solver.linear_iterations = 60;
+  const int felt = test::add_material(spec, "felt", 0.6);
+  spec.world_shapes.push_back(test::ground_plane(felt));
+  spec.world_shapes.push_back(test::mesh_shape(sim::make_bowl_mesh(bowl_radius, wall, bowl_height, 32, 8), 0.002, felt));
+  // Off-centre, so that no particle sits on the rim's circle by symmetry.
+  const Vec3 corner(-spacing * (n - 1) / 2 + 0.013, -spacing * (n - 1) / 2 + 0.021, bowl_height + 0.03);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      sim::ParticleSpec p;
+      p.position = corner + Vec3(i * spacing, j * spacing, 0);
+      p.mass = 0.1 / (n * n);
+      p.radius = 0.002;
+      p.material = felt;
+      spec.particles.push_back(p);
+    }
+  auto id = [&](int i, int j) { return j * n + i; };
+  auto link = [&](int a, int b, Real compliance) {
+    sim::DistanceSpec d;
+    d.particle_a = a;
+    d.particle_b = b;
+    d.compliance = compliance;
+    spec.distances.push_back(d);
+  };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (i + 1 < n) link(id(i, j), id(i + 1, j), 0);
+      if (j + 1 < n) link(id(i, j), id(i, j + 1), 0);
+      if (i + 1 < n && j + 1 < n) {
+        link(id(i, j), id(i + 1, j + 1), 1e-3);
+        spec.particle_triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+        spec.particle_triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      }
+    }
+  const sim::Model model = test::compile(spec);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  const sim::TriangleMesh& bowl = model.meshes.at(0)->mesh;
+  // Signed by the mesh's winding is not needed: the sheet starts above the bowl, so any point
+  // closer than its radius to the bowl's surface, or below the surface it started above, is in.
+  auto distance_to_bowl = [&](const Vec3& p) {
+    Real best = 1e30;
+    for (const auto& t : bowl.triangles)
+      best = std::min(best, point_triangle_distance(p, bowl.vertices[t[0]], bowl.vertices[t[1]], bowl.vertices[t[2]]));
+    return best;
+  };
+  auto x = [&](int p) {
+    const int c = model.particle_coord(p);
+    return Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
+  };
+  SheetResult out;
+  for (int s = 0; s < steps; ++s) {
+    const sim::StepReport r = sim::step(model, state, control, ws);
+    if (!r.ok()) {
+      out.ok = false;
+      return out;
+    }
+  }
+  // The wall is solid between its inner and outer surface: a point is inside it when it is
+  // within the wall's material. The distance to the surface alone does not say which side, so
+  // the bowl's field (baked from the same triangles) gives the sign, the triangles the depth.
+  const sim::SdfMesh& field = *model.meshes.at(0);
+  auto penetration = [&](const Vec3& p) {
+    const Real phi = field.grid->sample(p);
+    return phi < 0 ? distance_to_bowl(p) : Real(0);
+  };
+  for (int p = 0; p < model.particle_count; ++p) {
+    out.particle_penetration = std::max(out.particle_penetration, penetration(x(p)));
+    out.max_speed = std::max(out.max_speed, Vec3(state.u[model.particle_dof(p)], state.u[model.particle_dof(p) + 1],
+                                                 state.u[model.particle_dof(p) + 2]).norm());
+  }
+  for (const auto& t : model.particle_triangles) {
+    const Vec3 a = x(t[0]), b = x(t[1]), c = x(t[2]);
+    const int m = 24;
+    for (int i = 0; i <= m; ++i)
+      for (int j = 0; i + j <= m; ++j)
+        out.face_penetration =
+            std::max(out.face_penetration, penetration(a + (b - a) * (Real(i) / m) + (c - a) * (Real(j) / m)));
+  }
+  for (const sim::Contact& c : ws.contacts.contacts) {
+    if (c.sdf_feature != sim::SdfFeature::ClothFace) continue;
+    REQUIRE(c.a.kind == sim::ContactSide::ParticleFace);
+    ++out.face_contacts;
+    const Vec3& w = c.a.local_point;
+    CHECK(w.sum() == Approx(1).margin(1e-9));
+    out.largest_weight = std::max(out.largest_weight, w.maxCoeff());
+    if (w.minCoeff() >= Real(0.02)) ++out.interior_contacts;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a particle sheet rests on an SDF bowl's rim through barycentric face contacts", "[scene][sdf][rows]") {
+  const SheetResult faces = sheet_on_bowl(true, 150);
+  INFO("face contacts: " << faces.face_contacts << " (" << faces.interior_contacts << " inside their face, largest weight "
+                         << faces.largest_weight << "), face penetration " << faces.face_penetration
+                         << " m, particle penetration " << faces.particle_penetration << " m, fastest particle "
+                         << faces.max_speed << " m/s");
+  REQUIRE(faces.ok);
+  CHECK(faces.face_contacts >= 8);                    // the rim under many faces
+  CHECK(faces.interior_contacts >= 4);                // contact points inside faces, not at corners
+  CHECK(faces.largest_weight < Real(1) - 1e-6);       // no face contact sits at a corner
+  CHECK(faces.face_penetration < 0.002);              // no part of the sheet in the wall
+  CHECK(faces.particle_penetration < 0.001);
+  CHECK(faces.max_speed < 0.05);                      // at rest
+
+  const SheetResult vertices = sheet_on_bowl(false, 150);
+  INFO("particles only: face penetration " << vertices.face_penetration << " m");
+  REQUIRE(vertices.ok);
+  CHECK(vertices.face_contacts == 0);
+  CHECK(vertices.face_penetration > 0.004);  // the rim cuts through the faces
+}
