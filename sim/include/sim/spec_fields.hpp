@@ -50,7 +50,7 @@ inline constexpr Real kNoUnset = std::numeric_limits<Real>::infinity();
     kNoUnset, "", 1e-6, "e of the positional rows (eq. 8): 1/stiffness; 0 rigid")                                        \
   X(angular_compliance, joint_angular_compliance, "joint", "angular compliance", "rad/(N m)", "rad/(N m)", 0,         \
     NonNegative, kNoUnset, "", 1e-6, "e of the rotational rows (eq. 8): 1/stiffness; 0 rigid")                           \
-  X(armature, joint_armature, "joint", "armature", "kg m^2", "kg", 0, NonNegative, kNoUnset, "", 0.001,                   \
+  X(armature, joint_armature, "joint", "armature", "kg m²", "kg m²", 0, NonNegative, kNoUnset, "", 0.001,                   \
     "rotor inertia about the axis (revolute) or about every axis (ball), added to the child body's inertia about "   \
     "its centre of mass (compile_model: + armature a a^T); prismatic and fixed joints refuse it")                    \
   X(stiffness, joint_stiffness, "drive", "drive stiffness kp", "N m/rad", "N/m", 0, NonNegative, kNoUnset, "", 10,        \
