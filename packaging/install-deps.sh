@@ -10,7 +10,7 @@ packages=(
   libimgui-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglm-dev libpng-dev
   qt6-base-dev qt6-qpa-plugins xvfb xauth libsdl2-dev
-  libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev
+  libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev libopenexr-dev
   ffmpeg  # the desktop app's MP4 video recording runs it (PNG frames work without)
 )
 

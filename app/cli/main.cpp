@@ -29,6 +29,7 @@ void print_help() {
       "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
       "      --overlay contacts,normals,forces,joints,frames,bounds|all  --select body  --yaw/--pitch deg  --zoom f\n"
       "      --color-by speed|contact_force|mass   colour bodies and particles by a per-element field\n"
+      "      --geometry visual|collision|both   robots' visual shapes (default), collision shapes, or both\n"
       "      --overlay sdf_slice,sdf_samples  --slice-axis x|y|z  --slice-pos 0..1   SDF slice and contact samples\n"
       "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"

@@ -54,6 +54,7 @@ void print_usage() {
                "                      [--color-by speed|contact_force|mass]\n"
                "                      [--overlay sdf_slice,sdf_samples] [--slice-axis x|y|z] [--slice-pos 0..1]\n"
                "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"
+               "                      [--geometry visual|collision|both]\n"
                "                      [--validation] [--dt s] [--set solver.key=value ...] [--threads N]\n"
                "Each frame steps the scene K times (default 4), then renders; frame_0000.png is after K steps.\n");
 }
@@ -63,7 +64,7 @@ void print_usage() {
 int render_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first,
                          {"frames", "out", "width", "height", "steps-per-frame", "overlay", "select", "yaw", "pitch",
-                          "zoom", "samples", "dt", "set", "threads", "color-by", "slice-axis", "slice-pos"},
+                          "zoom", "samples", "dt", "set", "threads", "color-by", "slice-axis", "slice-pos", "geometry"},
                          {"validation"});
   if (!args) {
     std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
@@ -95,6 +96,16 @@ int render_command(int argc, char** argv, int first) {
   }
   if (const auto pos = args->value("slice-pos"))
     overlays->sdf_slice_position = std::clamp(float(std::atof(pos->c_str())), 0.0f, 1.0f);
+  // Robots' visual shapes (default), their collision shapes, or both (visuals see-through).
+  render::GeometryView geometry;
+  if (const auto g = args->value("geometry")) {
+    if (*g == "collision") geometry.visuals = false;
+    else if (*g == "both") geometry.collision = true;
+    else if (*g != "visual") {
+      std::fprintf(stderr, "coulomb render: --geometry must be visual, collision or both (got '%s')\n", g->c_str());
+      return 2;
+    }
+  }
   const int frames = positive(*args, "frames", 1, 1);
   const int width = positive(*args, "width", 1280, 16);
   const int height = positive(*args, "height", 720, 16);
@@ -142,6 +153,7 @@ int render_command(int argc, char** argv, int first) {
   const float zoom = args->value("zoom") ? std::max(0.01f, float(std::atof(args->value("zoom")->c_str()))) : 1.0f;
   render::FrameInput input;
   input.overlays = *overlays;
+  input.geometry = geometry;
   input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;
   render::ContactOverlay contacts;
   input.contacts = &contacts;

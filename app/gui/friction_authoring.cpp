@@ -25,6 +25,13 @@ void fill_friction_view(const sim::SceneSpec& spec, const sim::Workspace* worksp
     view.wavelength = static_cast<float>(m.structure.wavelength);
     view.center[0] = static_cast<float>(m.structure.center.x());
     view.center[1] = static_cast<float>(m.structure.center.y());
+    const bool texture = m.structure.kind == sim::StructureFieldKind::Texture && m.structure.image;
+    view.texture = texture;
+    view.texture_file = texture ? m.structure.texture : std::string();
+    view.texture_width = texture ? m.structure.image->width : 0;
+    view.texture_height = texture ? m.structure.image->height : 0;
+  } else {
+    view.texture = false;
   }
   view.contacts = view.anisotropic_contacts = 0;
   view.mean_alignment = 0;

@@ -31,6 +31,7 @@
 #include "gui/scene_tree_panel.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/teleop_driver.hpp"
+#include "gui/texture_authoring.hpp"
 #include "gui/viewer_controller.hpp"
 #include "gui/viewport_window.hpp"
 
@@ -137,9 +138,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     viewport_->set_solver_source([this] { return document_->spec().solver; },
                                  [this] { return static_cast<double>(document_->spec().dt); });
     // The ImGui Friction panel edits the document's materials through the property path.
+    // Its texture tools (new, import, export, the brush) go through TextureAuthoring.
+    texture_ = std::make_unique<TextureAuthoring>(*document_, *viewport_);
+    viewport_->set_surface_tool(texture_->surface_tool());
+    render::Overlays glyphs = viewport_->overlays();
+    glyphs.grain_glyphs = ui::FrictionBrushView{}.glyphs;  // the panel's default
+    viewport_->set_overlays(glyphs);
     viewport_->set_friction_authoring(
         [this](ui::FrictionPanelView& view, const sim::Workspace* workspace) {
           fill_friction_view(document_->spec(), workspace, view);
+          texture_->fill(view);
         },
         [this](const ui::FrictionPanelEdits& edits) {
           QString error;
@@ -148,6 +156,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
               statusBar()->showMessage(error, 5000);
               break;
             }
+          if (std::string e = texture_->apply(edits); !e.empty()) statusBar()->showMessage(QString::fromStdString(e), 5000);
         });
     connect(viewport_, &ViewportWindow::solver_edited, this, [this](const sim::SolverOptions& edited) {
       QString error;

@@ -30,6 +30,7 @@ class SceneTreePanel;
 class SimRunner;
 class TeleopDriver;
 class ViewerController;
+class TextureAuthoring;
 class ViewportWindow;
 
 struct MainWindowOptions {
@@ -101,6 +102,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<SceneDocument> document_;
   TeleopDriver* teleop_ = nullptr;     // child QObject
   ViewerController* viewer_ = nullptr; // child QObject
+  std::unique_ptr<TextureAuthoring> texture_;  // the Friction panel's texture tools
   MainWindowOptions options_;
   ViewportWindow* viewport_ = nullptr;
   QWidget* central_ = nullptr;

@@ -67,6 +67,22 @@ class SpecCommand : public QUndoCommand {
   std::shared_ptr<const sim::Model> validated_;
 };
 
+// A material's grain before and after (a new, imported or painted texture): a parameter patch.
+class GrainCommand : public QUndoCommand {
+ public:
+  GrainCommand(SceneDocument& document, int material, sim::StructureFieldSpec before, sim::StructureFieldSpec after,
+               const QString& text)
+      : QUndoCommand(text), document_(document), material_(material), before_(std::move(before)),
+        after_(std::move(after)) {}
+  void undo() override { document_.apply_material_grain(material_, before_); }
+  void redo() override { document_.apply_material_grain(material_, after_); }
+
+ private:
+  SceneDocument& document_;
+  int material_;
+  sim::StructureFieldSpec before_, after_;
+};
+
 // The scene's keyframes before and after (saving, deleting one); the model is not touched.
 class KeyframesCommand : public QUndoCommand {
  public:
@@ -331,6 +347,46 @@ void SceneDocument::apply_spec(const sim::SceneSpec& spec, const std::vector<std
   spec_ = spec;
   runner_.replace_model(std::make_shared<const sim::SceneSpec>(spec_), std::move(model), restart_bodies);
   emit structure_changed();
+}
+
+bool SceneDocument::set_material_grain(int material, sim::StructureFieldSpec grain, const QString& text,
+                                       QString* error) {
+  if (!has_scene_ || material < 0 || material >= static_cast<int>(spec_.materials.size())) {
+    if (error) *error = QStringLiteral("no such material");
+    return false;
+  }
+  if (spec_.materials[static_cast<std::size_t>(material)].structure == grain) return true;
+  sim::SceneSpec edited = spec_;
+  edited.materials[static_cast<std::size_t>(material)].structure = grain;
+  // Checked against the running model (no recompile: grains are parameters).
+  const std::shared_ptr<const sim::Model> running = runner_.current().model;
+  if (running) {
+    sim::Model check = *running;
+    if (std::string e = sim::refresh_friction(edited, check); !e.empty()) {
+      if (error) *error = q(e);
+      return false;
+    }
+  } else if (!compile(edited, error)) {
+    return false;
+  }
+  undo_.push(new GrainCommand(*this, material, spec_.materials[static_cast<std::size_t>(material)].structure,
+                              std::move(grain), text));
+  return true;
+}
+
+void SceneDocument::preview_grain_texture(int material, std::shared_ptr<const sim::StructureTexture> image) {
+  if (!has_scene_ || material < 0 || material >= static_cast<int>(spec_.materials.size())) return;
+  auto spec = std::make_shared<sim::SceneSpec>(spec_);
+  spec->materials[static_cast<std::size_t>(material)].structure.image = std::move(image);
+  runner_.patch(std::move(spec), PropertyKey{{ItemKind::Material, material, -1}, "grain"});
+}
+
+void SceneDocument::apply_material_grain(int material, const sim::StructureFieldSpec& grain) {
+  if (material < 0 || material >= static_cast<int>(spec_.materials.size())) return;
+  spec_.materials[static_cast<std::size_t>(material)].structure = grain;
+  const PropertyKey key{{ItemKind::Material, material, -1}, "grain"};
+  runner_.patch(std::make_shared<const sim::SceneSpec>(spec_), key);
+  emit property_changed(key);
 }
 
 bool SceneDocument::set_keyframes(std::vector<sim::KeyframeSpec> keyframes, const QString& text) {

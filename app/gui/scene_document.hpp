@@ -70,6 +70,17 @@ class SceneDocument : public QObject {
   // (the SDF baker panel bakes into the cache first, so the recompile reads it back).
   bool set_shape_sdf(int model_shape, double voxel_size, double band, QString* error = nullptr);
 
+  // ---- grains (anisotropic friction) ------------------------------------------------------------
+  // Replaces material `material`'s grain (sim::StructureFieldSpec, e.g. a new or painted texture)
+  // as one undoable parameter edit, checked against the running model (sim::refresh_friction: a
+  // texture needs UVs on every shape of the material).
+  bool set_material_grain(int material, sim::StructureFieldSpec grain, const QString& text, QString* error = nullptr);
+  // A brush stroke in progress: the running model takes `image` as the material's texture at once
+  // (a patch between two steps); the document and its undo history are not touched. The stroke
+  // ends with set_material_grain (one undo step per stroke).
+  void preview_grain_texture(int material, std::shared_ptr<const sim::StructureTexture> image);
+  void apply_material_grain(int material, const sim::StructureFieldSpec& grain);
+
   // ---- keyframes (the scene's <keyframe> elements) ----------------------------------------------
   // Replaces the scene's keyframes as one undoable edit (no recompile: they are data).
   bool set_keyframes(std::vector<sim::KeyframeSpec> keyframes, const QString& text);

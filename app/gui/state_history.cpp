@@ -22,56 +22,59 @@ std::size_t history_entry_bytes(const sim::State& state, const sim::Control& con
 }
 
 void StateHistory::clear() {
-  while (!entries_.empty()) evict_oldest();
+  head_ = count_ = 0;
   bytes_ = 0;
 }
 
 void StateHistory::evict_oldest() {
-  bytes_ -= entries_.front().bytes;
-  spare_.push_back(std::move(entries_.front()));
-  entries_.pop_front();
+  bytes_ -= slots_[head_].bytes;
+  head_ = (head_ + 1) % slots_.size();
+  --count_;
 }
 
 void StateHistory::fit() {
-  while (entries_.size() > 2 && bytes_ > budget_) evict_oldest();
+  while (count_ > 2 && bytes_ > budget_) evict_oldest();
 }
 
 void StateHistory::set_budget(std::size_t bytes) {
   budget_ = bytes;
   fit();
-  // Spare storage beyond what the new budget could ever reuse goes back to the system.
-  std::size_t keep = 0, kept_bytes = 0;
-  while (keep < spare_.size() && kept_bytes < budget_) kept_bytes += spare_[keep++].bytes;
-  spare_.resize(keep);
+  // Free slots beyond what the new budget could ever reuse go back to the system.
+  std::rotate(slots_.begin(), slots_.begin() + std::ptrdiff_t(slots_.empty() ? 0 : head_), slots_.end());
+  head_ = 0;
+  const std::size_t per_entry = count_ > 0 ? std::max<std::size_t>(slots_[count_ - 1].bytes, 1) : 1;
+  const std::size_t keep = std::max(count_, std::min(slots_.size(), budget_ / per_entry + 1));
+  slots_.resize(keep);
 }
 
 void StateHistory::push(const sim::State& state, const sim::Control& control) {
-  HistoryEntry e;
-  if (!spare_.empty()) {
-    e = std::move(spare_.back());
-    spare_.pop_back();
+  if (count_ == slots_.size()) {
+    // Every slot holds an entry: a new slot after the newest (only while the history first fills).
+    std::rotate(slots_.begin(), slots_.begin() + std::ptrdiff_t(slots_.empty() ? 0 : head_), slots_.end());
+    head_ = 0;
+    slots_.emplace_back();
   }
-  // Assignments reuse the reused entry's vectors when they are large enough.
+  HistoryEntry& e = slots_[slot(count_)];
+  // Assignments reuse the slot's vectors when they are large enough.
   e.state = state;
   e.joint_target = control.joint_target;
   e.joint_target_velocity = control.joint_target_velocity;
   e.bytes = history_entry_bytes(state, control);
   bytes_ += e.bytes;
-  entries_.push_back(std::move(e));
+  ++count_;
   fit();
 }
 
 void StateHistory::truncate_after(std::size_t index) {
-  while (entries_.size() > index + 1) {
-    bytes_ -= entries_.back().bytes;
-    spare_.push_back(std::move(entries_.back()));
-    entries_.pop_back();
+  while (count_ > index + 1) {
+    bytes_ -= slots_[slot(count_ - 1)].bytes;
+    --count_;
   }
 }
 
 std::size_t StateHistory::capacity() const {
-  if (entries_.empty()) return 0;
-  return std::max<std::size_t>(2, budget_ / std::max<std::size_t>(entries_.back().bytes, 1));
+  if (count_ == 0) return 0;
+  return std::max<std::size_t>(2, budget_ / std::max<std::size_t>(at(count_ - 1).bytes, 1));
 }
 
 }  // namespace coulomb::gui

@@ -1,13 +1,14 @@
 // The history scrubber's memory (MuJoCo simulate's history): the last states of the running
 // simulation, whole sim::State objects with the drive targets they were stepped with, oldest
 // first, within a byte budget: a push drops the oldest states until the new one fits (the two
-// newest are always kept). Dropped entries keep their storage for the next pushes, so once the
-// budget is reached recording allocates only when a state outgrows the slot it reuses. No Qt.
+// newest are always kept). The entries live in a ring of slots: a dropped entry's slot, vectors
+// included, is the next push's, so once the budget is reached recording allocates nothing unless a
+// state outgrows the slot it reuses (more contacts than before); the ring grows only while the
+// history first fills. No Qt.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sim/state.hpp"
@@ -40,10 +41,10 @@ class StateHistory {
   // Drops the entries newer than `index` (resuming from an earlier state starts a new branch).
   void truncate_after(std::size_t index);
 
-  std::size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
+  std::size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
   // 0: the oldest, size() - 1: the newest.
-  const HistoryEntry& at(std::size_t index) const { return entries_[index]; }
+  const HistoryEntry& at(std::size_t index) const { return slots_[slot(index)]; }
   // About how many states of the newest one's size the budget holds (0 when empty).
   std::size_t capacity() const;
   std::size_t budget() const { return budget_; }
@@ -52,9 +53,12 @@ class StateHistory {
  private:
   void evict_oldest();
   void fit();
+  std::size_t slot(std::size_t index) const { return (head_ + index) % slots_.size(); }
 
-  std::deque<HistoryEntry> entries_;
-  std::vector<HistoryEntry> spare_;  // dropped entries, their vectors kept for reuse
+  // The ring: entries 0 .. count_-1 are slots head_, head_+1, ... (mod slots_.size()); the other
+  // slots are dropped entries whose vectors the next pushes reuse.
+  std::vector<HistoryEntry> slots_;
+  std::size_t head_ = 0, count_ = 0;
   std::size_t budget_;
   std::size_t bytes_ = 0;
 };

@@ -118,9 +118,11 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.write_poses = false;  // poses come from the simulation through the pose sink
       input.selected_body = w.selected_body();
       input.overlays = w.overlays_;
+      if (snap.model_version == model_version_) input.parameters = snap.model.get();  // live grains
       input.shadows = w.render_settings_.shadows;
       input.wireframe = w.render_settings_.wireframe;
       input.transparent = w.render_settings_.transparent;
+      input.geometry = w.render_settings_.geometry;
       if (w.overlays_.any() && snap.stepped &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
         render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
@@ -456,6 +458,15 @@ void ViewportWindow::mousePressEvent(QMouseEvent* event) {
   last_mouse_ = event->position();
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (event->button() == Qt::LeftButton && !ctrl && !shift && surface_tool_.active && surface_tool_.active()) {
+    Ray ray;
+    camera_.pixel_ray(last_mouse_.x(), last_mouse_.y(), width(), height(), ray.origin, ray.direction);
+    if (surface_tool_.press(ray)) {
+      drag_ = Drag::Paint;
+      requestUpdate();
+      return;
+    }
+  }
   if (event->button() == Qt::RightButton && ctrl) {
     // Rotational perturbation: an angular spring towards an orientation the drag turns.
     const Snapshot& s = runner_.current();
@@ -519,6 +530,12 @@ void ViewportWindow::mouseMoveEvent(QMouseEvent* event) {
     case Drag::Gizmo: teleop_->gizmo_move(GizmoView{camera_, width(), height()}, p.x(), p.y()); break;
     case Drag::Orbit: camera_.orbit(d.x(), d.y(), height()); break;
     case Drag::Pan: camera_.pan(d.x(), d.y(), height()); break;
+    case Drag::Paint: {
+      Ray ray;
+      camera_.pixel_ray(p.x(), p.y(), width(), height(), ray.origin, ray.direction);
+      if (surface_tool_.move) surface_tool_.move(ray);
+      break;
+    }
     case Drag::Grab:
       grab_.target = camera_.point_on_view_plane(p.x(), p.y(), width(), height(), grab_plane_point_);
       runner_.set_grab(grab_);
@@ -540,6 +557,7 @@ void ViewportWindow::mouseReleaseEvent(QMouseEvent* event) {
   if (panels_take_mouse(event)) return;
   if (drag_ == Drag::Grab || drag_ == Drag::Rotate) release_grab();
   if (drag_ == Drag::Gizmo && teleop_) teleop_->gizmo_release();
+  if (drag_ == Drag::Paint && surface_tool_.release) surface_tool_.release();
   if (event->buttons() == Qt::NoButton) drag_ = Drag::None;
   requestUpdate();
 }
@@ -608,7 +626,9 @@ void ViewportWindow::focusOutEvent(QFocusEvent* event) {
 
 void ViewportWindow::set_render_settings(const RenderSettings& settings) {
   const bool changed = settings.wireframe != render_settings_.wireframe ||
-                       settings.transparent != render_settings_.transparent || settings.shadows != render_settings_.shadows;
+                       settings.transparent != render_settings_.transparent || settings.shadows != render_settings_.shadows ||
+                       settings.geometry.visuals != render_settings_.geometry.visuals ||
+                       settings.geometry.collision != render_settings_.geometry.collision;
   render_settings_ = settings;
   if (changed) emit render_settings_changed(settings);
   requestUpdate();
@@ -675,6 +695,9 @@ void ViewportWindow::fill_viewer_views(const Snapshot& s) {
   v.wireframe = render_settings_.wireframe;
   v.transparent = render_settings_.transparent;
   v.shadows = render_settings_.shadows;
+  v.visual_geometry = render_settings_.geometry.visuals;
+  v.collision_geometry = render_settings_.geometry.collision;
+  v.has_visuals = s.model && s.model->visual_count > 0;
   v.msaa_choices.clear();
   for (int c : supportedSampleCounts()) v.msaa_choices.push_back(c);
   v.msaa_active = sampleCountFlagBits();
@@ -704,6 +727,8 @@ void ViewportWindow::apply_viewer_edits(const ui::HistoryPanelEdits& h, const ui
   if (v.wireframe) r.wireframe = *v.wireframe;
   if (v.transparent) r.transparent = *v.transparent;
   if (v.shadows) r.shadows = *v.shadows;
+  if (v.visual_geometry) r.geometry.visuals = *v.visual_geometry;
+  if (v.collision_geometry) r.geometry.collision = *v.collision_geometry;
   set_render_settings(r);
   if (v.msaa) {
     view_view_.msaa = *v.msaa;

@@ -22,6 +22,7 @@
 #include <memory>
 
 #include "gui/grab_spring.hpp"
+#include "gui/picking.hpp"
 #include "gui/orbit_camera.hpp"
 #include "gui/pose_bridge.hpp"
 #include "gui/scene_properties.hpp"
@@ -43,6 +44,7 @@ struct RenderSettings {
   bool wireframe = false;     // triangle edges only
   bool transparent = false;   // shapes drawn see-through
   bool shadows = true;
+  render::GeometryView geometry;  // robots' visual shapes, collision shapes as an overlay
 };
 
 class ViewportWindow : public QVulkanWindow {
@@ -89,6 +91,17 @@ class ViewportWindow : public QVulkanWindow {
     friction_fill_ = std::move(fill);
     friction_apply_ = std::move(apply);
   }
+
+  // A surface tool (the Friction panel's texture brush): while `active` says so, a plain left press
+  // whose ray `press` accepts (it hit a surface the tool works on) starts a drag that goes to
+  // `move` and ends with `release`, instead of orbiting. Unset: none.
+  struct SurfaceTool {
+    std::function<bool()> active;
+    std::function<bool(const Ray&)> press;
+    std::function<void(const Ray&)> move;
+    std::function<void()> release;
+  };
+  void set_surface_tool(SurfaceTool tool) { surface_tool_ = std::move(tool); }
 
   // ---- viewer (MuJoCo simulate parity) -----------------------------------------------------------
   const RenderSettings& render_settings() const { return render_settings_; }
@@ -149,7 +162,7 @@ class ViewportWindow : public QVulkanWindow {
 
  private:
   friend class ViewportRenderer;
-  enum class Drag { None, Orbit, Pan, Grab, Rotate, Gizmo };
+  enum class Drag { None, Orbit, Pan, Grab, Rotate, Gizmo, Paint };
   void release_grab();
   // Forwards the event to the ImGui panels; true when they take it (the camera leaves it).
   bool panels_take_mouse(QMouseEvent* event);
@@ -177,6 +190,7 @@ class ViewportWindow : public QVulkanWindow {
   std::function<double()> dt_source_;
   std::function<void(ui::FrictionPanelView&, const sim::Workspace*)> friction_fill_;
   std::function<void(const ui::FrictionPanelEdits&)> friction_apply_;
+  SurfaceTool surface_tool_;
   QString render_error_;
   std::uint64_t frames_ = 0;
   // Viewer state.

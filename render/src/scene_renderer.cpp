@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "debug_lines.hpp"
+#include "grain_glyphs.hpp"
 #include "gpu_layout.hpp"
 #include "gpu_resources.hpp"
 #include "scene_pipelines.hpp"
@@ -44,11 +45,28 @@ struct MeshRange {
   std::int32_t vertex_offset = 0;
 };
 
-// Consecutive shape instances that share a mesh: one instanced draw.
+// What an instance is, for choosing per frame what is drawn and how (FrameInput::geometry).
+enum class InstanceKind : std::uint8_t {
+  Plane,      // the ground: always drawn, solid, casts no shadow
+  Shape,      // a collision shape of the world or of a body without visuals: always drawn
+  Covered,    // a collision shape of a body with visuals: drawn when visuals are off or overlaid
+  Visual,     // a visual shape (render only)
+};
+constexpr std::uint32_t bit(InstanceKind k) { return 1u << unsigned(k); }
+
+// Consecutive shape instances that share a mesh and kind: one instanced draw.
 struct DrawBatch {
   int mesh = 0;
+  InstanceKind kind = InstanceKind::Shape;
   std::uint32_t first_instance = 0, instance_count = 0;
-  bool casts_shadow = true;
+};
+
+// A visual's bounding sphere in its owner's frame (body com frame, or the world), for the
+// shadow caster bounds.
+struct VisualBound {
+  int body = -1;
+  glm::vec3 center{0.0f};
+  float radius = 0.0f;
 };
 
 glm::vec3 to_glm(const sim::Vec3& v) { return glm::vec3(float(v.x()), float(v.y()), float(v.z())); }
@@ -72,6 +90,22 @@ MeshKey mesh_key(const sim::Model& m, int s) {
     }
   }
   return {-1, 0, 0, 0, 0, 0, -1};
+}
+
+// Visuals with equal geometry share a mesh: primitives by their sizes (after the shapes' keys),
+// meshes by identity.
+using VisualKey = std::tuple<int, float, float, float, float, float, const void*>;
+VisualKey visual_key(const sim::Model& m, int v) {
+  const std::size_t i = std::size_t(v);
+  const sim::Vec3& h = m.visual_half_extents[i];
+  const int type = 100 + int(m.visual_geometry[i]);
+  if (m.visual_geometry[i] == sim::VisualGeometry::Mesh) return {type, 0, 0, 0, 0, 0, m.visual_mesh[i].get()};
+  return {type, float(m.visual_radius[i]), float(m.visual_half_length[i]), float(h.x()), float(h.y()), float(h.z()),
+          nullptr};
+}
+
+bool has_visuals(const sim::Model& m, int body) {
+  return body >= 0 && std::size_t(body) < m.body_has_visuals.size() && m.body_has_visuals[std::size_t(body)] != 0;
 }
 
 }  // namespace
@@ -119,6 +153,7 @@ struct SceneRenderer::Impl {
   GpuBuffer vertices, indices, instances;
   std::vector<MeshRange> meshes;
   std::vector<DrawBatch> batches;
+  std::vector<VisualBound> visual_bounds;
   MeshRange particle_mesh;
   std::unique_ptr<SharedPoseBuffer> poses;
   GpuBuffer element_colors;            // frames_in_flight slots of one vec4 per body and particle
@@ -135,6 +170,7 @@ struct SceneRenderer::Impl {
   bool frame_shadows = false;
   bool frame_wireframe = false;
   bool frame_transparent = false;
+  GeometryView frame_geometry;
   OrbitCamera camera;
   std::vector<LineVertex> line_scratch;
   std::vector<LineVertex> top_scratch, top_line_scratch;
@@ -148,9 +184,13 @@ struct SceneRenderer::Impl {
   void release_all();
   void write_descriptors();
   void bind_common(VkCommandBuffer cmd, VkPipeline pipeline);
-  // Which shapes: all, only planes (the ground), or all but planes (bodies, meshes, particles).
-  enum class ShapeSet { All, Planes, NotPlanes };
-  void draw_shapes(VkCommandBuffer cmd, bool shadow_pass, ShapeSet set = ShapeSet::All);
+  // The instance kinds drawn solid this frame (planes included), and whether the visuals are
+  // drawn see-through over the collision shapes (the collision overlay).
+  std::uint32_t solid_kinds() const;
+  bool ghost_visuals() const;
+  // Draws the batches whose kind is in `kinds` (a mask of bit(InstanceKind)), and the particles
+  // when `particles`.
+  void draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles);
   // Copies `data` into this slot's buffer of `buffers` (grown when too small); false when empty or
   // the buffer could not grow.
   bool upload_slot(std::vector<GpuBuffer>& buffers, std::size_t index, const std::vector<LineVertex>& data);
@@ -182,6 +222,7 @@ void SceneRenderer::Impl::release_model() {
   model.reset();
   meshes.clear();
   batches.clear();
+  visual_bounds.clear();
   stats = SceneStats{};
   frame_ready = false;
 }
@@ -334,22 +375,17 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
     return int(m.meshes.size()) - 1;
   };
   std::map<MeshKey, int> mesh_of_key;
-  std::vector<int> shape_mesh(std::size_t(md.shape_count), -1);
+  std::map<VisualKey, int> mesh_of_visual;
+  struct Pending {
+    InstanceKind kind;
+    int mesh;
+    ShapeInstance instance;
+  };
+  std::vector<Pending> pending;
   for (int s = 0; s < md.shape_count; ++s) {
     const MeshKey key = mesh_key(md, s);
     auto it = mesh_of_key.find(key);
     if (it == mesh_of_key.end()) it = mesh_of_key.emplace(key, add_mesh(tessellate_shape(md, s, ground_half))).first;
-    shape_mesh[std::size_t(s)] = it->second;
-  }
-  const int particle_mesh = add_mesh(tessellate_sphere(1.0f, 8, 12));
-  m.particle_mesh = m.meshes[std::size_t(particle_mesh)];
-
-  std::vector<int> order(std::size_t(md.shape_count));
-  for (int s = 0; s < md.shape_count; ++s) order[std::size_t(s)] = s;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return shape_mesh[std::size_t(a)] < shape_mesh[std::size_t(b)]; });
-  std::vector<ShapeInstance> instances;
-  for (int s : order) {
     const int body = md.shape_body[std::size_t(s)];
     const bool plane = md.shape_type[std::size_t(s)] == sim::ShapeType::Plane;
     ShapeInstance inst;
@@ -362,17 +398,59 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
                                                  : kFixedBodyColor;
     inst.color = glm::vec4(color, 1.0f);
     inst.ids = glm::ivec4(body, s, plane ? kInstanceFlagGrid : 0, 0);
-    const int mesh = shape_mesh[std::size_t(s)];
-    if (m.batches.empty() || m.batches.back().mesh != mesh)
-      m.batches.push_back(DrawBatch{mesh, std::uint32_t(instances.size()), 0, !plane});
+    const InstanceKind kind = plane ? InstanceKind::Plane : has_visuals(md, body) ? InstanceKind::Covered : InstanceKind::Shape;
+    pending.push_back(Pending{kind, it->second, inst});
+  }
+  std::map<int, VisualBound> bound_of_mesh;  // a visual mesh's bounding sphere in its own frame
+  for (int v = 0; v < md.visual_count; ++v) {
+    const std::size_t i = std::size_t(v);
+    auto it = mesh_of_visual.find(visual_key(md, v));
+    if (it == mesh_of_visual.end()) {
+      const MeshData data = tessellate_visual(md, v, ground_half);
+      it = mesh_of_visual.emplace(visual_key(md, v), add_mesh(data)).first;
+      VisualBound& bound = bound_of_mesh[it->second];
+      if (!data.vertices.empty()) {
+        auto point = [](const MeshVertex& x) { return glm::vec3(x.position[0], x.position[1], x.position[2]); };
+        glm::vec3 lo = point(data.vertices[0]), hi = lo;
+        for (const MeshVertex& x : data.vertices) lo = glm::min(lo, point(x)), hi = glm::max(hi, point(x));
+        bound.center = 0.5f * (lo + hi);
+        bound.radius = 0.5f * glm::length(hi - lo);
+      }
+    }
+    const sim::Pose& local = md.visual_local[i];
+    VisualBound placed = bound_of_mesh[it->second];
+    placed.center = to_glm(local.pos + local.rot * sim::Vec3(placed.center.x, placed.center.y, placed.center.z));
+    placed.body = md.visual_body[i];
+    const bool plane = md.visual_geometry[i] == sim::VisualGeometry::Plane;
+    if (!plane) m.visual_bounds.push_back(placed);
+    const auto& rgba = md.visual_rgba[i];
+    ShapeInstance inst;
+    inst.local_pos = glm::vec4(to_glm(local.pos), 0.0f);
+    inst.local_rot = glm::vec4(float(local.rot.x()), float(local.rot.y()), float(local.rot.z()), float(local.rot.w()));
+    inst.color = glm::vec4(from_srgb(rgba[0], rgba[1], rgba[2]), 1.0f);
+    inst.ids = glm::ivec4(md.visual_body[i], -1 - v, plane ? kInstanceFlagGrid : 0, 0);
+    pending.push_back(Pending{plane ? InstanceKind::Plane : InstanceKind::Visual, it->second, inst});
+  }
+  const int particle_mesh = add_mesh(tessellate_sphere(1.0f, 8, 12));
+  m.particle_mesh = m.meshes[std::size_t(particle_mesh)];
+
+  std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+    return std::tie(a.kind, a.mesh) < std::tie(b.kind, b.mesh);
+  });
+  std::vector<ShapeInstance> instances;
+  for (const Pending& p : pending) {
+    if (m.batches.empty() || m.batches.back().mesh != p.mesh || m.batches.back().kind != p.kind)
+      m.batches.push_back(DrawBatch{p.mesh, p.kind, std::uint32_t(instances.size()), 0});
     ++m.batches.back().instance_count;
-    instances.push_back(inst);
+    instances.push_back(p.instance);
   }
   m.stats.meshes = int(m.meshes.size()) - 1;
-  m.stats.shape_instances = int(instances.size());
+  m.stats.shape_instances = int(instances.size()) - md.visual_count;
+  m.stats.visual_instances = md.visual_count;
   m.stats.triangles = int(m.particle_mesh.index_count / 3) * md.particle_count;
   for (const DrawBatch& b : m.batches)
-    m.stats.triangles += int(m.meshes[std::size_t(b.mesh)].index_count / 3 * b.instance_count);
+    if (b.kind != InstanceKind::Covered)
+      m.stats.triangles += int(m.meshes[std::size_t(b.mesh)].index_count / 3 * b.instance_count);
   if (instances.empty()) instances.emplace_back();  // a storage buffer may not be empty
 
   auto fail = [&](const std::string& what) {
@@ -452,12 +530,18 @@ void SceneRenderer::update(const FrameInput& input) {
     casters.add(glm::vec3(x[0], x[1], x[2]) - glm::vec3(x[3]));
     casters.add(glm::vec3(x[0], x[1], x[2]) + glm::vec3(x[3]));
   }
+  for (const VisualBound& v : m.visual_bounds) {
+    const glm::vec3 c = v.body >= 0 ? poses.position(v.body) + poses.rotation(v.body) * v.center : v.center;
+    casters.add(c - glm::vec3(v.radius));
+    casters.add(c + glm::vec3(v.radius));
+  }
   if (casters.empty()) casters.add(glm::vec3(-1.0f)), casters.add(glm::vec3(1.0f));
 
   m.camera = input.camera;
   m.frame_shadows = input.shadows;
   m.frame_wireframe = input.wireframe;
   m.frame_transparent = input.transparent;
+  m.frame_geometry = input.geometry;
   FrameUniforms& u = *m.uniform_slot(m.slot);
   u.view_proj = m.camera.view_projection(1.0f);  // replaced in record() with the pass's aspect
   u.light_view_proj = light_view_projection(casters, kLightDirection, m.shadow.size);
@@ -481,6 +565,8 @@ void SceneRenderer::update(const FrameInput& input) {
   }
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);
+  if (input.overlays.grain_glyphs)
+    append_grain_glyphs(input.parameters ? *input.parameters : md, poses, kGrainGlyphs, m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);
   m.line_counts[slot] = m.upload_slot(m.line_buffers, slot, m.line_scratch) ? std::uint32_t(m.line_scratch.size()) : 0;
   m.stats.line_vertices = int(m.line_counts[slot]);
@@ -504,7 +590,16 @@ void SceneRenderer::Impl::bind_common(VkCommandBuffer cmd, VkPipeline pipeline) 
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 0, 1, &set, 3, offsets);
 }
 
-void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass, ShapeSet set) {
+std::uint32_t SceneRenderer::Impl::solid_kinds() const {
+  const bool visuals = frame_geometry.visuals;
+  const bool collision = !visuals || frame_geometry.collision;
+  return bit(InstanceKind::Plane) | bit(InstanceKind::Shape) | (collision ? bit(InstanceKind::Covered) : 0u) |
+         (visuals && !collision ? bit(InstanceKind::Visual) : 0u);
+}
+
+bool SceneRenderer::Impl::ghost_visuals() const { return frame_geometry.visuals && frame_geometry.collision; }
+
+void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles) {
   const VkDeviceSize zero = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vertices.buffer, &zero);
   vkCmdBindIndexBuffer(cmd, indices.buffer, 0, VK_INDEX_TYPE_UINT32);
@@ -512,12 +607,11 @@ void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, bool shadow_pass, Sha
   DrawConstants constants;
   vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
   for (const DrawBatch& b : batches) {
-    if (shadow_pass && !b.casts_shadow) continue;
-    if ((set == ShapeSet::Planes && b.casts_shadow) || (set == ShapeSet::NotPlanes && !b.casts_shadow)) continue;  // planes cast none
+    if ((kinds & bit(b.kind)) == 0) continue;
     const MeshRange& r = meshes[std::size_t(b.mesh)];
     vkCmdDrawIndexed(cmd, r.index_count, b.instance_count, r.first_index, r.vertex_offset, b.first_instance);
   }
-  if (model->particle_count > 0 && set != ShapeSet::Planes) {
+  if (model->particle_count > 0 && particles) {
     constants.mode = 1;
     constants.particle_color = glm::vec4(kParticleColor, 1.0f);
     vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
@@ -531,7 +625,7 @@ void SceneRenderer::record_shadow_pass(VkCommandBuffer cmd) {
   if (!m.frame_ready || !m.frame_shadows) return;
   begin_shadow_pass(cmd, m.shadow);
   m.bind_common(cmd, m.pipelines.shadow);
-  m.draw_shapes(cmd, true);
+  m.draw_shapes(cmd, m.solid_kinds() & ~bit(InstanceKind::Plane), true);  // planes cast none
   vkCmdEndRenderPass(cmd);
 }
 
@@ -546,18 +640,23 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   // Wireframe and transparency apply to the bodies; the ground stays solid (and is drawn first,
-  // so see-through bodies blend over it).
+  // so see-through bodies blend over it). With the collision overlay the visuals are drawn
+  // see-through over the solid collision shapes.
   VkPipeline shapes = m.pipelines.mesh;
   if (m.frame_wireframe && m.pipelines.mesh_wireframe) shapes = m.pipelines.mesh_wireframe;
   else if (m.frame_transparent && m.pipelines.mesh_transparent) shapes = m.pipelines.mesh_transparent;
+  const std::uint32_t solid = m.solid_kinds();
+  m.bind_common(cmd, m.pipelines.mesh);
   if (shapes == m.pipelines.mesh) {
-    m.bind_common(cmd, m.pipelines.mesh);
-    m.draw_shapes(cmd, false);
+    m.draw_shapes(cmd, solid, true);
   } else {
-    m.bind_common(cmd, m.pipelines.mesh);
-    m.draw_shapes(cmd, false, Impl::ShapeSet::Planes);
+    m.draw_shapes(cmd, bit(InstanceKind::Plane), false);
     m.bind_common(cmd, shapes);
-    m.draw_shapes(cmd, false, Impl::ShapeSet::NotPlanes);
+    m.draw_shapes(cmd, solid & ~bit(InstanceKind::Plane), true);
+  }
+  if (m.ghost_visuals() && m.pipelines.mesh_transparent) {
+    m.bind_common(cmd, m.pipelines.mesh_transparent);
+    m.draw_shapes(cmd, bit(InstanceKind::Visual), false);
   }
   const VkShaderStageFlags line_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   const std::uint32_t top_fill = m.top_fill_counts[std::size_t(m.slot)];

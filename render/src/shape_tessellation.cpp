@@ -1,5 +1,6 @@
 #include "shape_tessellation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -212,6 +213,26 @@ MeshData tessellate_shape(const sim::Model& model, int s, float ground_half_size
       const int h = model.shape_hull[std::size_t(s)];
       return h >= 0 ? tessellate_hull(model.hulls[std::size_t(h)]) : MeshData{};
     }
+  }
+  return MeshData{};
+}
+
+MeshData tessellate_visual(const sim::Model& model, int v, float ground_half_size) {
+  const std::size_t i = std::size_t(v);
+  const sim::Vec3& h = model.visual_half_extents[i];
+  const float r = float(model.visual_radius[i]), l = float(model.visual_half_length[i]);
+  switch (model.visual_geometry[i]) {
+    case sim::VisualGeometry::Box: return tessellate_box(float(h.x()), float(h.y()), float(h.z()));
+    case sim::VisualGeometry::Sphere: return tessellate_sphere(r);
+    case sim::VisualGeometry::Capsule: return tessellate_capsule(r, l);
+    case sim::VisualGeometry::Cylinder: return tessellate_cylinder(r, l);
+    case sim::VisualGeometry::Ellipsoid: return tessellate_ellipsoid(float(h.x()), float(h.y()), float(h.z()));
+    case sim::VisualGeometry::Plane: {
+      const float half = float(std::max(h.x(), h.y()));
+      return tessellate_ground(half > 0 ? half : ground_half_size);
+    }
+    case sim::VisualGeometry::Mesh:
+      return model.visual_mesh[i] ? tessellate_triangle_mesh(*model.visual_mesh[i]) : MeshData{};
   }
   return MeshData{};
 }

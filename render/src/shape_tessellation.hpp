@@ -39,5 +39,8 @@ MeshData tessellate_ground(float half_size);
 
 // Shape `s` of the model; planes use `ground_half_size`.
 MeshData tessellate_shape(const sim::Model& model, int s, float ground_half_size);
+// Visual shape `v` of the model (render only): primitives smooth, meshes creased as SDF meshes
+// are; a plane visual of half size 0 uses `ground_half_size`.
+MeshData tessellate_visual(const sim::Model& model, int v, float ground_half_size);
 
 }  // namespace render

@@ -1,5 +1,6 @@
-// The teleoperation update that runs before every step on the simulation thread allocates nothing
-// once warm (the project's rule for the step loop). Its own executable: it replaces the global
+// What runs with every step on the simulation thread allocates nothing once warm (the project's
+// rule for the step loop): the teleoperation update, and the history scrubber's recording once its
+// budget is full. Its own executable: it replaces the global
 // operator new with a counting one, which must not leak into the main test binary.
 // GCC pairs the replaced operator new with the free() in the replaced delete and warns; they match.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "gui/state_history.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
@@ -70,4 +72,37 @@ TEST_CASE("the teleoperation session's per-step update allocates nothing once wa
   counting = false;
   CHECK(allocations.load() == 0);
   CHECK(status.gripper_closed);
+}
+
+TEST_CASE("the history records every step without allocating once its budget is full", "[history][alloc]") {
+  // Jointed pendulums: every state has the same size (no contacts come and go), so a slot that is
+  // reused never has to grow; a state with more contacts than its slot held allocates that once.
+  auto spec = sim::load_scene_file(std::string(COULOMB_SOURCE_DIR) + "/assets/scenes/pendulum.xml");
+  REQUIRE(spec.ok());
+  auto compiled = sim::compile_model(spec.value());
+  REQUIRE(compiled.ok());
+  const sim::Model& m = compiled.value();
+  sim::State state = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace workspace;
+  std::vector<sim::State> states;
+  for (int i = 0; i < 400; ++i) {
+    sim::step(m, state, control, workspace);
+    states.push_back(state);
+  }
+
+  // A budget of about 50 entries: the first 100 pushes fill it (the ring grows), the next 300
+  // reuse the dropped entries' slots.
+  coulomb::gui::StateHistory history(50 * coulomb::gui::history_entry_bytes(state, control));
+  for (int i = 0; i < 100; ++i) history.push(states[std::size_t(i)], control);
+  REQUIRE(history.size() < 100);
+  allocations = 0;
+  counting = true;
+  for (int i = 100; i < 400; ++i) history.push(states[std::size_t(i)], control);
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(history.size() >= 40);
+  CHECK(history.bytes() <= history.budget());
+  CHECK(history.at(history.size() - 1).state.time == states.back().time);
+  CHECK(history.at(0).state.time == states[400 - history.size()].time);
 }

@@ -68,6 +68,8 @@ inline void compare_shape(SpecDiff& d, const std::string& w, const sim::ShapeSpe
   d.each(w + ".vertices", a.vertices, b.vertices,
          [](SpecDiff& e, const std::string& v, const sim::Vec3& x, const sim::Vec3& y) { e.same(v, x, y); });
   d.same(w + ".triangles.size", a.triangles.size(), b.triangles.size());
+  d.same(w + ".uvs.size", a.uvs.size(), b.uvs.size());
+  d.same(w + ".uvs equal", a.uvs == b.uvs, true);
   d.same(w + ".sdf_voxel_size", a.sdf_voxel_size, b.sdf_voxel_size);
   d.same(w + ".sdf_band", a.sdf_band, b.sdf_band);
   d.same(w + ".material", a.material, b.material);
@@ -89,6 +91,7 @@ inline void compare_grain(SpecDiff& d, const std::string& w, const sim::Structur
   d.same(w + ".wavelength", a.wavelength, b.wavelength);
   d.same(w + ".expression", a.expression, b.expression);
   d.same(w + ".texture", a.texture, b.texture);
+  d.same(w + ".image equal", a.image == b.image || (a.image && b.image && *a.image == *b.image), true);
 }
 
 inline void compare_material(SpecDiff& d, const std::string& w, const sim::MaterialSpec& a,

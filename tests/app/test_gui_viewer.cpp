@@ -218,7 +218,7 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
     CHECK(window.document().spec().keyframes[0].name == "after 37");
     REQUIRE(app_test::pump_until([&] { return window.runner().latest().model != nullptr && window.runner().latest().state.step_index == 0; }));
     REQUIRE(window.viewer().restore_keyframe(0, &error));
-    // Positions, velocities, time and joint angles bit for bit (the solver's warm start is not kept).
+    // Positions, velocities, time and joint angles bit for bit (and the solver's warm start).
     CHECK(app_test::pump_until([&] {
       const sim::State& now = window.runner().latest().state;
       return now.q == saved.q && now.u == saved.u && now.time == saved.time && now.joint_position == saved.joint_position;
@@ -297,6 +297,18 @@ TEST_CASE("viewer: drop a scene, keyframes through the file, recording, wirefram
       CHECK(differing(plain, wire) > 0.005);  // the bodies cover a few percent of the view
       CHECK(differing(plain, see_through) > 0.005);
       CHECK(differing(plain, again) < 0.0005);
+      // View ▸ Visual / Collision geometry reach the viewport's settings (the pictures they give are
+      // tested offscreen: tests/render/test_visual_shapes.cpp; this scene has no visual shapes).
+      CHECK(viewport.render_settings().geometry.visuals);
+      CHECK_FALSE(viewport.render_settings().geometry.collision);
+      window.action(QStringLiteral("visual_geometry"))->trigger();
+      window.action(QStringLiteral("collision_geometry"))->trigger();
+      CHECK_FALSE(viewport.render_settings().geometry.visuals);
+      CHECK(viewport.render_settings().geometry.collision);
+      CHECK(differing(plain, shot()) < 0.0005);  // no visuals: the collision shapes as before
+      window.action(QStringLiteral("visual_geometry"))->trigger();
+      window.action(QStringLiteral("collision_geometry"))->trigger();
+      CHECK(viewport.render_settings().geometry.visuals);
     } else {
       WARN("skipped: the recording and display checks need a Vulkan viewport that reads back");
     }

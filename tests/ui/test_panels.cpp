@@ -112,6 +112,14 @@ TEST_CASE("the joint panel lists driven joints with their limits, force history 
   CHECK(view.lower[0] == Approx(-0.5));
   CHECK(view.upper[0] == Approx(1.0));
   CHECK(view.target[0] == Approx(0.25));
+  // A control range narrower than the limits (MJCF ctrlrange) narrows the slider to what the
+  // step will use.
+  spec.joints[0].target_limited = true;
+  spec.joints[0].target_lower = -0.2;
+  spec.joints[0].target_upper = 2.0;
+  const ui::JointPanelView ranged = ui::make_joint_panel_view(test::compile(spec));
+  CHECK(ranged.lower[0] == Approx(-0.2));
+  CHECK(ranged.upper[0] == Approx(1.0));
 
   ui::ForceHistory forces({"left", "right"}, 4);
   for (int i = 0; i < 6; ++i) forces.push({float(i), float(10 * i)});

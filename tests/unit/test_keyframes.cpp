@@ -1,6 +1,6 @@
 // Keyframes (<keyframe> in scene files, sim/keyframe.hpp): written by the scene writer and read
-// back bit for bit, restored into a state that continues exactly as the saved one did (the
-// solver's warm start is not part of a keyframe: exact with warm_start off), and
+// back bit for bit, restored into a state that continues exactly as the saved one did (with the
+// solver warm started or not: the warm start is part of a keyframe), and
 // refused with the file, line and reason when they do not fit the model.
 #include <catch2/catch.hpp>
 
@@ -83,6 +83,53 @@ TEST_CASE("keyframes round-trip through the scene file bit for bit and continue 
   auto start = sim::keyframe_state(model_back.value(), back.keyframes[1]);
   REQUIRE(start.ok());
   CHECK(start.value().control.joint_target == sim::make_initial_control(model).joint_target);
+}
+
+TEST_CASE("a keyframe keeps the solver's warm start: restored through the file, a warm-started run continues bit for bit",
+          "[io][keyframe]") {
+  std::string text = kScene;
+  text.replace(text.find("<solver warm_start=\"false\"/>"), std::string("<solver warm_start=\"false\"/>").size(), "");
+  sim::SceneSpec spec = parse(text);
+  REQUIRE(spec.solver.warm_start);
+  auto compiled = sim::compile_model(spec);
+  REQUIRE(compiled.ok());
+  const sim::Model& model = compiled.value();
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  for (int i = 0; i < 160; ++i) REQUIRE(sim::step(model, model.solver, state, control, ws).ok());  // landed
+  REQUIRE(state.warm_start.contact_key.size() >= 4);
+  spec.keyframes.push_back(sim::make_keyframe("resting", state, control));
+  const sim::SceneSpec back = parse(sim::write_scene_xml(spec));
+  REQUIRE(back.keyframes.size() == 1);
+  const sim::KeyframeSpec& k = back.keyframes[0];
+  CHECK(k.warm_contact_key == state.warm_start.contact_key);  // 64-bit keys exact (hexadecimal)
+  CHECK(k.warm_contact_lambda == state.warm_start.contact_lambda);
+  CHECK(k.warm_row_lambda == state.warm_start.row_lambda);
+  auto model_back = sim::compile_model(back);
+  REQUIRE(model_back.ok());
+  auto restored = sim::keyframe_state(model_back.value(), k);
+  REQUIRE(restored.ok());
+  CHECK(sim::state_hash(restored.value().state) == sim::state_hash(state));
+
+  // 60 more steps: the restored run is the original to the bit; a cold start is not.
+  sim::State original = state, again = restored.value().state, cold = restored.value().state;
+  cold.warm_start.clear();
+  sim::Workspace wa, wb, wc;
+  for (int i = 0; i < 60; ++i) {
+    REQUIRE(sim::step(model, model.solver, original, control, wa).ok());
+    REQUIRE(sim::step(model_back.value(), model_back.value().solver, again, restored.value().control, wb).ok());
+    REQUIRE(sim::step(model_back.value(), model_back.value().solver, cold, restored.value().control, wc).ok());
+  }
+  CHECK(sim::state_hash(again) == sim::state_hash(original));
+  CHECK(sim::state_hash(cold) != sim::state_hash(original));
+
+  // A warm start that does not hold together is refused.
+  sim::KeyframeSpec broken = k;
+  broken.warm_contact_lambda.pop_back();
+  auto refused = sim::keyframe_state(model_back.value(), broken);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error(), Catch::Contains("keys.xml:") && Catch::Contains("contact multipliers"));
 }
 
 TEST_CASE("keyframes that do not fit are refused with file, line and reason", "[io][keyframe]") {

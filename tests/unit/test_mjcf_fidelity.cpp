@@ -360,7 +360,12 @@ TEST_CASE("MJCF and URDF: each simplification is listed with file and line", "[u
   REQUIRE(mjcf.ok());
   INFO(joined(mjcf->warnings));
   CHECK(has_warning(mjcf->warnings, "m.xml:5: <pair>: ", "explicit contact pairs are not supported"));
-  CHECK(has_warning(mjcf->warnings, "m.xml:7: <position>: ", "ctrlrange bounds the target of 'j' to [-0.1, 0.1]"));
+  // ctrlrange is enforced now (tests/unit/test_control_range.cpp), no longer a simplification.
+  CHECK_FALSE(has_warning(mjcf->warnings, "m.xml:7: <position>: ", "ctrlrange"));
+  REQUIRE(mjcf->scene.joints.size() == 1);
+  CHECK(mjcf->scene.joints[0].target_limited);
+  CHECK(mjcf->scene.joints[0].target_lower == Approx(-0.1));
+  CHECK(mjcf->scene.joints[0].target_upper == Approx(0.1));
 
   auto urdf = sim::parse_urdf(xml_lines({
       "<robot name='r'>",                                                                        // 1

@@ -249,8 +249,17 @@ TEST_CASE("URDF: Fetch imports with its links, joints and total mass", "[unit][i
       CHECK(near(l.frame_in_body.pos, Vec3(0.16645, 0, 0)));
     }
 
-  // The visual base_link.dae is missing from this copy: a warning, the visual left out.
+  // The visual base_link.dae is missing from this copy: a warning, the link drawn as its collision
+  // mesh (base_link_collision.STL) in the visual's colour.
   CHECK(has_warning(robot, path.string() + ":", "base_link.dae"));
+  int base_visuals = 0;
+  for (const auto& v : robot.visuals)
+    if (v.mesh_file.find("base_link_collision.STL") != std::string::npos) {
+      ++base_visuals;
+      CHECK(v.mesh >= 0);
+      CHECK(v.rgba == std::array<float, 4>{0.356f, 0.361f, 0.376f, 1.0f});
+    }
+  CHECK(base_visuals == 1);
   // The finger inertia (0.002, 0, 0) is not physical: corrected with a warning.
   CHECK(has_warning(robot, path.string() + ":", "not physically valid"));
   // Collada visuals keep their authored (Z_UP) axes: each DAE visual has about the bounds of
@@ -986,8 +995,12 @@ TEST_CASE("missing or unreadable meshes fall back to a box with a warning", "[un
   CHECK(cube.type == sim::ShapeType::Box);
   CHECK(near(cube.half_extents, Vec3::Constant(0.025)));
   CHECK(robot.scene.bodies[1].mass == Approx(1000 * 0.05 * 0.05 * 0.05));
-  CHECK(robot.visuals.empty() == false);
-  CHECK(robot.visuals[0].mesh == -1);
+  // The missing visual: link a is drawn as its collision geometry (the stand-in box).
+  CHECK(has_warning(robot, f + ":7: <mesh>: ", "the link is drawn as its collision geometry"));
+  REQUIRE(robot.visuals.size() == 1);
+  CHECK(robot.visuals[0].geometry == sim::RobotVisual::Geometry::Box);
+  CHECK(near(robot.visuals[0].half_extents, Vec3(0.3, 0.2, 0.1), Real(1e-9)));
+  CHECK(robot.visuals[0].body == 0);
   compile_ok(placed(robot));
 
   // MJCF: a mesh asset whose file is missing.

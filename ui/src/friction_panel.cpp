@@ -2,7 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <numbers>
 
 namespace ui {
@@ -31,6 +33,74 @@ void set_grain_angle(const FrictionPanelView& view, float degrees, FrictionPanel
     out.edits.push_back({"grain_direction.x", x, {}});
   }
 }
+
+const std::vector<int>& texture_resolutions() {
+  static const std::vector<int> kSizes = {64, 128, 256, 512, 1024};
+  return kSizes;
+}
+
+const char* brush_mode_name(int mode) {
+  static const char* const kNames[] = {"comb", "smooth", "rotate", "erase"};
+  return mode >= 0 && mode < 4 ? kNames[mode] : "comb";
+}
+
+void set_brush(FrictionPanelView& view, const FrictionBrushView& brush, FrictionPanelEdits& out) {
+  view.brush = brush;
+  out.material = view.material;  // the brush paints the selected material's texture
+  out.brush_changed = true;
+  out.brush = brush;
+}
+
+void texture_action(const FrictionPanelView& view, TextureAction action, FrictionPanelEdits& out) {
+  out.material = view.material;
+  out.texture = action;
+  const auto& sizes = texture_resolutions();
+  out.resolution = sizes[static_cast<std::size_t>(std::clamp(view.new_resolution, 0, int(sizes.size()) - 1))];
+  out.path = view.texture_path;
+}
+
+namespace {
+
+void texture_section(FrictionPanelView& view, FrictionPanelEdits& out) {
+  if (!ImGui::CollapsingHeader("Texture grain", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (view.texture)
+    ImGui::Text("%s: %d x %d texels", view.texture_file.c_str(), view.texture_width, view.texture_height);
+  else
+    ImGui::TextWrapped("A grain painted over a mesh's UVs. Create a blank texture (the material's shapes need UVs).");
+  const auto& sizes = texture_resolutions();
+  const std::string size_label = std::to_string(sizes[static_cast<std::size_t>(std::clamp(view.new_resolution, 0, int(sizes.size()) - 1))]);
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("##resolution", size_label.c_str())) {
+    for (int i = 0; i < static_cast<int>(sizes.size()); ++i)
+      if (ImGui::Selectable(std::to_string(sizes[static_cast<std::size_t>(i)]).c_str(), i == view.new_resolution))
+        view.new_resolution = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("New blank texture")) texture_action(view, TextureAction::NewBlank, out);
+  ImGui::InputText("File", view.texture_path, sizeof view.texture_path);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(".png (16-bit; 8-bit read too) or .exr; relative to the working folder");
+  if (ImGui::Button("Import")) texture_action(view, TextureAction::Import, out);
+  ImGui::SameLine();
+  if (view.texture && ImGui::Button("Export")) texture_action(view, TextureAction::Export, out);
+  if (!view.texture_message.empty()) ImGui::TextWrapped("%s", view.texture_message.c_str());
+  if (!view.texture) return;
+  ImGui::Separator();
+  FrictionBrushView& b = view.brush;
+  bool changed = ImGui::Checkbox("Paint (left drag on the mesh)", &b.painting);
+  for (int m = 0; m < 4; ++m) {
+    if (m) ImGui::SameLine();
+    changed = ImGui::RadioButton(brush_mode_name(m), &b.mode, m) || changed;
+  }
+  changed = ImGui::SliderFloat("Radius [m]", &b.radius, 0.005f, 2.0f, "%.3f", ImGuiSliderFlags_Logarithmic) || changed;
+  changed = ImGui::SliderFloat("Strength", &b.strength, 0.01f, 1.0f, "%.2f") || changed;
+  if (b.mode == 2) changed = ImGui::SliderFloat("Turn per dab [deg]", &b.rotate_deg, -45.0f, 45.0f, "%.1f") || changed;
+  changed = ImGui::Checkbox("Show grain glyphs", &b.glyphs) || changed;
+  if (changed) set_brush(view, b, out);
+  ImGui::TextDisabled("Ctrl+Z / Ctrl+Shift+Z undo and redo a stroke");
+}
+
+}  // namespace
 
 FrictionPanelEdits friction_panel(FrictionPanelView& view) {
   FrictionPanelEdits out;
@@ -86,6 +156,7 @@ FrictionPanelEdits friction_panel(FrictionPanelView& view) {
     number("Centre x [m]", "grain_center.x", view.center[0], -10.0f, 10.0f, "%.2f");
     number("Centre y [m]", "grain_center.y", view.center[1], -10.0f, 10.0f, "%.2f");
   }
+  texture_section(view, out);
   ImGui::Separator();
   ImGui::Text("Last step: %d contacts, %d anisotropic", view.contacts, view.anisotropic_contacts);
   if (view.anisotropic_contacts > 0) ImGui::Text("Mean grain alignment d: %.3f", double(view.mean_alignment));

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <numbers>
 
 namespace ui {
@@ -14,8 +15,18 @@ JointPanelView make_joint_panel_view(const sim::Model& m) {
     const float range = angular ? std::numbers::pi_v<float> : 1.0f;
     v.joints.push_back(j);
     v.names.push_back(m.joint_name[j].empty() ? "joint " + std::to_string(j) : m.joint_name[j]);
-    v.lower.push_back(m.joint_limited[j] ? static_cast<float>(m.joint_lower[j]) : -range);
-    v.upper.push_back(m.joint_limited[j] ? static_cast<float>(m.joint_upper[j]) : range);
+    float lower = m.joint_limited[j] ? static_cast<float>(m.joint_lower[j]) : -range;
+    float upper = m.joint_limited[j] ? static_cast<float>(m.joint_upper[j]) : range;
+    // A position drive's control range (MJCF ctrlrange) bounds the target the step will use.
+    const bool ranged = std::size_t(j) < m.joint_target_limited.size() && m.joint_target_limited[j] &&
+                        m.joint_drive[j] == sim::DriveMode::Position;
+    if (ranged) {
+      lower = std::max(lower, static_cast<float>(m.joint_target_lower[j]));
+      upper = std::min(upper, static_cast<float>(m.joint_target_upper[j]));
+      if (lower > upper) lower = upper = static_cast<float>(m.joint_target_lower[j]);  // disjoint: the range wins
+    }
+    v.lower.push_back(lower);
+    v.upper.push_back(upper);
     v.target.push_back(static_cast<float>(m.joint_initial_target[j]));
     v.position.push_back(0.0f);
   }

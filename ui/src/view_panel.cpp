@@ -18,6 +18,13 @@ ViewPanelEdits view_panel(ViewPanelView& v) {
   if (ImGui::Checkbox("Transparent", &v.transparent)) edits.transparent = v.transparent;
   ImGui::SameLine();
   if (ImGui::Checkbox("Shadows", &v.shadows)) edits.shadows = v.shadows;
+  if (v.has_visuals) {
+    if (ImGui::Checkbox("Visual geometry", &v.visual_geometry)) edits.visual_geometry = v.visual_geometry;
+    ImGui::SameLine();
+    if (ImGui::Checkbox("Collision geometry", &v.collision_geometry)) edits.collision_geometry = v.collision_geometry;
+  } else {
+    ImGui::TextDisabled("No visual shapes: collision geometry shown");
+  }
   if (!v.msaa_choices.empty()) {
     std::string preview = std::to_string(v.msaa) + "x MSAA";
     ImGui::SetNextItemWidth(120);

@@ -29,6 +29,7 @@ struct Overlays {
                                  // and a white line between the two frame origins
   bool body_frames = false;      // centre-of-mass frames (RGB = xyz)
   bool bounding_boxes = false;   // world axis-aligned boxes of each body's shapes (grey)
+  bool grain_glyphs = false;     // texture grains: short segments along the grain on textured meshes
   // SDF overlays (render/sdf_overlay.hpp), drawn on top of the scene: a slice of the selected
   // mesh body's distance field (axis-aligned in its shape frame, at a fraction of the field's
   // bounds), and the SDF contacts as markers coloured by local-optimisation evaluations.
@@ -44,7 +45,7 @@ struct Overlays {
   ElementField element_field = ElementField::None;
   bool any() const {
     return contact_points || contact_normals || normal_forces || friction_forces || friction_cones || joint_frames || body_frames ||
-           bounding_boxes || sdf_slice || sdf_samples;
+           bounding_boxes || sdf_slice || sdf_samples;  // grain_glyphs: drawn without the contact copy
   }
 };
 
@@ -76,6 +77,15 @@ void copy_contacts(const sim::Model& model, const sim::State& state, const sim::
 // target: see SceneRenderer::clear_color()).
 inline constexpr glm::vec3 kDefaultBackground{0.50f, 0.60f, 0.72f};
 
+// Which geometry is drawn (MuJoCo's geom groups, reduced to the two that robot files carry):
+// the visual shapes of bodies that have them (URDF <visual>, MJCF shown geoms) in place of their
+// collision shapes, and the collision shapes as an overlay (solid, with the visuals see-through
+// over them). Bodies without visuals always show their collision shapes.
+struct GeometryView {
+  bool visuals = true;
+  bool collision = false;
+};
+
 struct FrameInput {
   OrbitCamera camera;
   // Generalized positions in State::q layout (per-body poses, then particle positions). When set
@@ -87,6 +97,9 @@ struct FrameInput {
   int selected_body = -1;            // highlighted body, -1: none
   Overlays overlays;
   const ContactOverlay* contacts = nullptr;  // for the contact overlays; may be null
+  // The running model when it has the structure of the one set_model() received but newer
+  // parameters (a painted texture grain): the grain glyphs read its fields. Null: set_model's.
+  const sim::Model* parameters = nullptr;
   // For Overlays::element_field: one value per body, then per particle (compute_element_field);
   // ignored unless it has that many. `element_range`: the colour map's ends; lo >= hi: the
   // values' own range.
@@ -95,6 +108,7 @@ struct FrameInput {
   bool shadows = true;
   bool wireframe = false;    // the shapes' triangle edges only (where the device can draw lines so)
   bool transparent = false;  // the shapes see-through (35 % opacity)
+  GeometryView geometry;
   glm::vec3 background = kDefaultBackground;
   // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A
   // window passes its own index (QVulkanWindow::currentFrame()).

@@ -33,7 +33,8 @@ struct SceneRendererOptions {
 
 struct SceneStats {
   int meshes = 0;            // distinct tessellated meshes
-  int shape_instances = 0;
+  int shape_instances = 0;     // collision shapes
+  int visual_instances = 0;    // visual shapes (render only)
   int triangles = 0;         // per frame, shapes and particles, main pass
   int line_vertices = 0;     // overlay, last update()
   int top_vertices = 0;      // on-top SDF overlays (slice triangles, iso-lines, markers), last update()

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/mesh_surface.hpp"
 
 namespace sim {
 
@@ -45,6 +46,9 @@ struct Contact {
   int shape_a = -1, shape_b = -1; // shapes that produced it (-1 for particles)
   SdfFeature sdf_feature = SdfFeature::None;  // SDF contacts: the feature that found it
   std::uint16_t sdf_iterations = 0;  // field evaluations its local optimisation spent (1 for a vertex sample)
+  // Texture grains (sim/mesh_surface.hpp): the triangle and barycentrics of each side's contact
+  // point on its mesh, found where that side's grain is a texture; triangle −1 otherwise.
+  SurfacePoint surface_a, surface_b;
 };
 
 struct ContactBuffer {

@@ -16,7 +16,7 @@ namespace sim {
 KeyframeSpec make_keyframe(const std::string& name, const State& state, const Control& control);
 
 // The state and control `keyframe` holds for `model`: q, u, time and the unwrapped joint
-// positions copied bit for bit (no warm start: the solver starts cold), the drive
+// positions and the solver's warm start copied bit for bit, the drive
 // targets from the keyframe (the model's initial ones when it has none), the rest of the control
 // at its initial value. An error when a vector's length differs from the model's, when a value is
 // not finite or a body quaternion is not of unit length.

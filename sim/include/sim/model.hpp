@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/mesh_surface.hpp"
 #include "sim/solver_options.hpp"
 #include "sim/spec.hpp"
 
@@ -86,12 +87,27 @@ struct Model {
   // ---- triangle meshes collided through signed distance fields (thesis ch. 6) ---------------
   std::vector<int> shape_mesh;              // index into meshes for triangle-mesh shapes, else -1 (shape_count)
   std::vector<std::shared_ptr<const SdfMesh>> meshes;  // mesh, topology and baked grid (mesh_count)
+  // Triangle meshes with UVs: their surface coordinates (texture grains, sim/mesh_surface.hpp).
+  std::vector<int> shape_surface;           // index into surfaces, -1 without UVs (shape_count)
+  std::vector<std::shared_ptr<const MeshSurface>> surfaces;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
   // The cloth's edges (lower << 32 | higher particle, sorted) and, aligned, the lowest-index
   // triangle holding each: an edge contact is kept once, by that triangle.
   std::vector<std::uint64_t> particle_edge_key;
   std::vector<int> particle_edge_owner;
   SdfContactOptions sdf;                    // how SDF contacts are generated
+
+  // ---- visual shapes (visual_count): drawn, never simulated (no contacts, no mass) ----------
+  // A body with visuals is drawn with them in place of its collision shapes (VisualSpec).
+  int visual_count = 0;
+  std::vector<VisualGeometry> visual_geometry;  // (visual_count)
+  std::vector<int> visual_body;             // owning body or -1 (world)
+  std::vector<Pose> visual_local;           // visual frame in the body's com frame (world for -1)
+  std::vector<Real> visual_radius, visual_half_length;  // sphere, cylinder, capsule [m]
+  std::vector<Vec3> visual_half_extents;    // box, ellipsoid, plane [m]
+  std::vector<std::shared_ptr<const TriangleMesh>> visual_mesh;  // Mesh (shared with the spec)
+  std::vector<std::array<float, 4>> visual_rgba;  // sRGB colour, opacity
+  std::vector<char> body_has_visuals;       // (body_count)
 
   // ---- particle distance constraints (distance_count) ---------------------------------------
   int distance_count = 0;
@@ -113,6 +129,8 @@ struct Model {
   // joint_damping, joint_max_force, joint_initial_target, joint_initial_target_velocity
   // (joint_count): the table's joint fields (sim/spec_fields.hpp).
   SIM_JOINT_FIELDS(SIM_DECLARE_MODEL_FIELD)
+  std::vector<char> joint_target_limited;   // the drive input's control range (JointSpec::target_limited)
+  std::vector<Real> joint_target_lower, joint_target_upper;
 
   // Body pairs (lower, higher index) that never collide, besides those joined by a joint: the
   // bodies of a robot included with self_collision="false" (RobotIncludeSpec), and those of

@@ -81,9 +81,10 @@ struct RobotJoint {
   SourceLocation source;
 };
 
-// Visual geometry (not simulated): what a renderer draws for a link.
+// Visual geometry (not simulated): what a renderer draws for a link. append_robot() turns the
+// shown ones into VisualSpecs of their bodies (BodySpec::visuals, SceneSpec::world_visuals).
 struct RobotVisual {
-  enum class Geometry { Box, Sphere, Cylinder, Capsule, Ellipsoid, Plane, Mesh };
+  using Geometry = VisualGeometry;
   Geometry geometry = Geometry::Box;
   int link = -1;          // index into ImportResult::links
   int body = -1;          // index into ImportResult::scene.bodies (-1: world)
@@ -93,9 +94,14 @@ struct RobotVisual {
   std::string mesh_file;             // resolved path; "" when not found
   Vec3 mesh_scale = Vec3::Ones();
   int mesh = -1;          // index into ImportResult::meshes (scaled); -1: not loaded
-  std::array<float, 4> rgba{0.7f, 0.7f, 0.7f, 1.0f};
+  std::array<float, 4> rgba{0.7f, 0.7f, 0.7f, 1.0f};  // URDF <material><color>, MJCF rgba / material rgba
+  int group = 0;          // MJCF geom group: MuJoCo shows groups 0-2 by default, so 3-5 are not drawn
+  bool collides = false;  // MJCF: the geom is a collision shape as well (a world one is drawn as that)
   SourceLocation source;
 };
+// Whether append_robot() draws a visual: opaque enough to see (alpha > 0) and in a group MuJoCo
+// shows by default; a world geom that also collides is drawn as its collision shape instead.
+bool shown_visual(const RobotVisual& v);
 
 // MJCF <site>: a named frame on a body (IK targets, sensors).
 struct RobotSite {
@@ -160,7 +166,7 @@ Result<ImportResult> parse_mjcf(const std::string& xml_text, const std::string& 
                                 const ImportOptions& options = {});
 
 // Appends a fragment to `scene`: bodies and world-attached joint frames and world shapes moved by
-// `base`, indices offset, materials matched by name (the scene's win) or appended; with
+// `base`, the shown visuals (shown_visual) onto their bodies or the world, indices offset, materials matched by name (the scene's win) or appended; with
 // fixed_base the root body is made fixed. dt and gravity are taken over when the fragment has
 // them (has_timestep / has_gravity). Fails, changing nothing, when a body or joint name is
 // already in the scene (use ImportOptions::name_prefix).

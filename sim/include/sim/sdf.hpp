@@ -24,6 +24,7 @@ namespace sim {
 struct TriangleMesh {
   std::vector<Vec3> vertices;                 // shape frame [m] (vertex_count)
   std::vector<std::array<int, 3>> triangles;  // vertex indices, counter-clockwise seen from outside
+  std::vector<Vec2> corner_uvs;               // texture coordinates, 3 per triangle (the file's first UV set), or none
 };
 
 // What is wrong with a mesh, for warnings. Nothing here stops a bake: degenerate triangles are

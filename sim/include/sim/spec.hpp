@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,7 @@ struct ShapeSpec {
   // over `vertices`, collided through its baked signed distance field (sim/sdf.hpp); `type` must be
   // ConvexMesh, whose hull gives the broadphase bounds (and what a renderer without meshes draws).
   std::vector<std::array<int, 3>> triangles;  // vertex indices, counter-clockwise from outside
+  std::vector<Vec2> uvs;    // triangle mesh: texture coordinates of each triangle's corners (3 per triangle), or none
   Real sdf_voxel_size = 0;  // SDF grid spacing [m]; 0: 1/64 of the mesh's largest extent
   Real sdf_band = 3;        // SDF exterior band [voxels]; widened to cover the contact margin
   int material = -1;        // index into SceneSpec::materials, -1: default material
@@ -70,6 +72,19 @@ struct ShapeSpec {
 };
 // A plane shape is the half-space local z <= 0 (normal +z of the shape frame); world only.
 
+// Render-only geometry (URDF <visual>, MJCF geoms shown by default): drawn in place of its body's
+// collision shapes, never simulated (no contacts, no mass, not in the state).
+enum class VisualGeometry { Box, Sphere, Cylinder, Capsule, Ellipsoid, Plane, Mesh };
+struct VisualSpec {
+  VisualGeometry geometry = VisualGeometry::Box;
+  Pose local;                          // in the body frame (world frame for world visuals)
+  Vec3 half_extents = Vec3::Zero();    // box half extents, ellipsoid semi-axes, plane half size [m]
+  Real radius = 0, half_length = 0;    // sphere, cylinder, capsule (axis local z) [m]
+  std::shared_ptr<const TriangleMesh> mesh;  // Mesh: scaled, in the visual's frame
+  std::array<float, 4> rgba{0.7f, 0.7f, 0.7f, 1.0f};  // sRGB colour, opacity
+  SourceLocation source;
+};
+
 struct BodySpec {
   std::string name;
   Pose pose;                     // pose of the body frame in the world
@@ -82,6 +97,7 @@ struct BodySpec {
   Vec3 com = Vec3::Zero();       // centre of mass in the body frame (used when mass is given)
   std::vector<ShapeSpec> shapes;
   StructureFieldSpec structure;  // grain of all its shapes in the body frame; None: their materials'
+  std::vector<VisualSpec> visuals;  // drawn in place of `shapes` when any (robot imports)
   SourceLocation source;
 };
 
@@ -121,6 +137,12 @@ struct JointSpec {
   // linear_compliance, angular_compliance, armature, and the drive's stiffness (kp), damping (kd),
   // max_force (< 0: unlimited), target, target_velocity: units and ranges in sim/spec_fields.hpp.
   SIM_JOINT_FIELDS(SIM_DECLARE_SPEC_FIELD)
+  // Control range (MJCF actuator ctrlrange / gear, URDF <limit velocity> of a velocity drive): the
+  // drive's input, the position target (Position) or the velocity target (Velocity), is clamped
+  // into [target_lower, target_upper] every step, whatever writes Control. Outside the field
+  // table, like the limits: one range with its flag.
+  bool target_limited = false;
+  Real target_lower = 0, target_upper = 0;
   SourceLocation source;
 };
 
@@ -172,10 +194,10 @@ struct RobotIncludeSpec {
 };
 
 // A named simulation state stored with the scene (<keyframe>, MuJoCo's keyframes): the
-// generalized coordinates and velocities in State layout (sim/state.hpp) of the compiled model and
-// the drive targets, so restoring it continues the simulation from there (from a cold solver
-// start: the warm-start multipliers of State are not kept, being the solver's, not the scene's). The vectors must match
-// the model's coord_count / dof_count / joint_count (keyframe_state() checks); an edit that changes
+// generalized coordinates and velocities in State layout (sim/state.hpp) of the compiled model, the
+// drive targets and the solver's warm start (State::warm_start), so restoring it continues the
+// simulation bit for bit as the run it was saved from would have. The vectors must match the
+// model's coord_count / dof_count / joint_count (keyframe_state() checks); an edit that changes
 // the model's structure invalidates the keyframes saved before it (restoring then says why).
 struct KeyframeSpec {
   std::string name;
@@ -184,6 +206,11 @@ struct KeyframeSpec {
   std::vector<Real> u;                    // State::u
   std::vector<Real> joint_position;       // State::joint_position, unwrapped (empty: from q)
   std::vector<Real> joint_target;         // Control::joint_target (empty: the model's initial targets)
+  // State::warm_start (all empty: a cold start): contact keys (ascending), (λ_n, λ_f1, λ_f2) per
+  // key, and the multipliers of the rows before the contacts.
+  std::vector<std::uint64_t> warm_contact_key;
+  std::vector<Real> warm_contact_lambda;
+  std::vector<Real> warm_row_lambda;
   SourceLocation source;
 };
 
@@ -195,6 +222,7 @@ struct SceneSpec {
   SolverOptions solver;
   std::vector<MaterialSpec> materials;
   std::vector<ShapeSpec> world_shapes;     // static geometry attached to the world
+  std::vector<VisualSpec> world_visuals;   // render-only geometry fixed in the world (MJCF visual-only geoms)
   std::vector<BodySpec> bodies;
   std::vector<ParticleSpec> particles;
   std::vector<DistanceSpec> distances;

@@ -10,12 +10,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/structure_texture.hpp"
 
 namespace sim {
 
@@ -54,7 +56,15 @@ struct StructureFieldSpec {
   Real wavelength = 2;             // slalom: period along x [m]
   std::string expression;          // expression: θ [rad from the x axis] in x, y, z, r (plane frame)
   std::string texture;             // texture: image file (as written; resolved against the scene)
-  bool operator==(const StructureFieldSpec&) const = default;
+  // texture: the image, read by the scene parser (or painted in the app); compile_model samples it.
+  // save_scene_file writes it to `texture` (resolved against the scene's folder) when that file is
+  // missing or holds other texels. Compared by content.
+  std::shared_ptr<const StructureTexture> image;
+  bool operator==(const StructureFieldSpec& o) const {
+    return kind == o.kind && direction == o.direction && normal == o.normal && center == o.center &&
+           width == o.width && amplitude == o.amplitude && wavelength == o.wavelength && expression == o.expression &&
+           texture == o.texture && (image == o.image || (image && o.image && *image == *o.image));
+  }
 };
 
 // "" when the field compiles (compile_model would accept it), else what is wrong ("width must be > 0").
@@ -75,8 +85,9 @@ struct ExpressionProgram {
   int max_stack = 0;
 };
 
-// The compiled field (Model::structure_fields). A texture field keeps its decoded texels (the
-// doubled-angle vectors, sim/src/collision/structure_texture.hpp) and needs UVs on the shape.
+// The compiled field (Model::structure_fields). A texture field keeps its texels as filterable
+// doubled-angle vectors (sim/structure_texture.hpp) and needs UVs on the shapes it covers
+// (Model::shape_surface); it is looked up at a contact's UV and lifted through the triangle's frame.
 struct StructureField {
   StructureFieldKind kind = StructureFieldKind::None;
   Vec3 direction = Vec3::UnitX();  // constant grain, or the plane frame's x axis (unit, ⟂ normal)
@@ -85,8 +96,7 @@ struct StructureField {
   Vec3 center = Vec3::Zero();
   Real width = 1, amplitude = Real(0.5), wavenumber = 1;
   ExpressionProgram program;
-  int texture_width = 0, texture_height = 0;
-  std::vector<float> texels;       // texture: (cos 2θ, sin 2θ) per texel, row-major from v = 0
+  std::shared_ptr<const StructureTexture> texture;  // texture: the image (shared with the spec)
 };
 
 }  // namespace sim

@@ -41,6 +41,12 @@ void set_object_structure(const Model& m, int material, const CollisionScratch& 
   if (o.structure_field < 0) o.structure_field = value_or(m.material_structure_field, material, -1);
   if (o.structure_field >= static_cast<int>(m.structure_fields.size())) o.structure_field = -1;
   if (o.structure_field >= 0 && o.body >= 0) o.field_frame = sc.body_pose[o.body] * value_or(m.body_frame_in_com, o.body, Pose{});
+  o.surface = nullptr;
+  if (o.structure_field >= 0 && o.shape >= 0 &&
+      m.structure_fields[static_cast<std::size_t>(o.structure_field)].kind == StructureFieldKind::Texture) {
+    const int surface = value_or(m.shape_surface, o.shape, -1);
+    if (surface >= 0 && surface < static_cast<int>(m.surfaces.size())) o.surface = m.surfaces[static_cast<std::size_t>(surface)].get();
+  }
 }
 
 // Bounding radius of a shape about its frame's origin, from its geometry.

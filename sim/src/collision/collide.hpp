@@ -32,6 +32,7 @@ struct CollisionObject {
   Real friction_major = 0, friction_minor = 0;  // its material's anisotropic axes (= μ if isotropic)
   int structure_field = -1;  // index into Model::structure_fields: the body's, else the material's
   Pose field_frame;       // the field's frame in the world: the authored body frame, or the world
+  const MeshSurface* surface = nullptr;  // texture grain: the mesh's UVs (looked up in the shape frame, `pose`)
   Real size = 0;          // bounding radius, for tolerances [m]
   std::uint32_t contype = 1, conaffinity = 1;  // collision filter bits (ShapeSpec)
   Pose pose;              // shape frame in the world (particles: position only)

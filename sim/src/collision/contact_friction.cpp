@@ -7,9 +7,14 @@
 
 namespace sim::detail {
 
-Vec3 object_grain(const Model& model, const CollisionObject& o, const Vec3& p) {
+Vec3 object_grain(const Model& model, const CollisionObject& o, const Vec3& p, SurfacePoint& surface) {
   if (o.structure_field < 0) return Vec3::Zero();
   const StructureField& f = model.structure_fields[static_cast<std::size_t>(o.structure_field)];
+  if (f.kind == StructureFieldKind::Texture) {  // looked up on the mesh, in its shape frame
+    if (!o.surface || !f.texture) return Vec3::Zero();
+    surface = o.surface->closest_point(o.pose.rot.conjugate() * (p - o.pose.pos));
+    return o.pose.rot * surface_grain(*f.texture, *o.surface, surface);
+  }
   const Vec3 local = o.field_frame.rot.conjugate() * (p - o.field_frame.pos);
   return o.field_frame.rot * structure_direction(f, local);
 }
@@ -28,7 +33,9 @@ void set_contact_friction(const Model& model, const CollisionObject& a, const Ve
   // Equal coefficients: eq. 34 gives μ_t = μ_b = μ for any d; skip it so the result is the
   // isotropic one to the bit (d μ + (1 − d) μ may differ from μ in the last place).
   if (k.mu_major == k.mu && k.mu_minor == k.mu) return isotropic(k.mu);
-  const FrictionCone cone = matchstick_cone(c.normal, object_grain(model, a, p_a), object_grain(model, b, p_b), k);
+  const Vec3 grain_a = object_grain(model, a, p_a, c.surface_a);
+  const Vec3 grain_b = object_grain(model, b, p_b, c.surface_b);
+  const FrictionCone cone = matchstick_cone(c.normal, grain_a, grain_b, k);
   if (!cone.elliptic) return isotropic(k.mu);
   c.tangent1 = cone.tangent;
   c.tangent2 = cone.bitangent;

@@ -10,13 +10,15 @@
 
 namespace sim::detail {
 
-// Fills c.tangent1/2, friction, friction_bitangent, anisotropic and grain_alignment for a contact
+// Fills c.tangent1/2, friction, friction_bitangent, anisotropic, grain_alignment and (texture
+// grains) surface_a/b for a contact
 // between objects a and b (c.normal set, from b towards a) touching at world points p_a and p_b.
 // Objects without a field on either side cost one branch over the isotropic path.
 void set_contact_friction(const Model& model, const CollisionObject& a, const Vec3& p_a, const CollisionObject& b,
                           const Vec3& p_b, Contact& c);
 
-// The grain of object o at world point p, in world coordinates (zero without a field).
-Vec3 object_grain(const Model& model, const CollisionObject& o, const Vec3& p);
+// The grain of object o at world point p, in world coordinates (zero without a field). A texture
+// grain finds the closest triangle of o's mesh to p and records it in `surface`.
+Vec3 object_grain(const Model& model, const CollisionObject& o, const Vec3& p, SurfacePoint& surface);
 
 }  // namespace sim::detail

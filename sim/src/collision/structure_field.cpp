@@ -54,8 +54,16 @@ Result<StructureField> compile_structure_field(const StructureFieldSpec& spec, c
     return f;
   }
   if (spec.kind == StructureFieldKind::Texture) {
-    (void)texture_path;
-    return Error{where + ": texture fields need a mesh with UVs (not supported yet)"};
+    f.texture = spec.image;
+    if (!f.texture && !texture_path.empty()) {
+      auto image = load_structure_texture(texture_path);
+      if (!image) return Error{where + ": " + image.error()};
+      f.texture = std::make_shared<const StructureTexture>(std::move(image.value()));
+    }
+    if (!f.texture || f.texture->empty() ||
+        f.texture->texels.size() != 3 * static_cast<std::size_t>(f.texture->width) * f.texture->height)
+      return Error{where + ": texture \"" + spec.texture + "\" has no image (read it with the scene, or paint one)"};
+    return f;
   }
   // Plane frame of the procedural fields.
   if (!(spec.normal.norm() > 0)) return Error{where + ": normal must not be zero"};

@@ -10,6 +10,7 @@
 #include "compile/body_inertia.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
+#include "compile/visual_shapes.hpp"
 #include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
@@ -105,6 +106,8 @@ std::string check_joint(const JointSpec& j, int body_count) {
   if (j.body_a == j.body_b) return w + ": joins a body to itself";
   if (!(j.axis.norm() > 0)) return w + ": axis must be non-zero";
   if (j.limited && !(j.lower <= j.upper)) return w + ": lower limit above upper limit";
+  if (j.target_limited && !(j.target_lower <= j.target_upper))
+    return w + ": control range lower bound above the upper one (or not a number)";
   if (std::string e = check_fields(j, w); !e.empty()) return e;
   if (j.drive != DriveMode::None && !(j.stiffness > 0 || j.damping > 0))
     return w + ": a drive needs stiffness >= 0 and damping >= 0, not both 0";
@@ -178,6 +181,16 @@ Result<Model> compile_model(const SceneSpec& spec) {
       if (!added) return added.error();
       mesh = added.value();
     }
+    int surface = -1;  // UVs: the surface coordinates texture grains are looked up in
+    if (!s.uvs.empty()) {
+      if (s.triangles.empty() || s.uvs.size() != 3 * s.triangles.size())
+        return where(s.source, "mesh") + ": uvs must give 3 texture coordinates per triangle (" +
+               std::to_string(s.uvs.size()) + " for " + std::to_string(s.triangles.size()) + " triangles)";
+      for (const Vec2& uv : s.uvs)
+        if (!uv.allFinite()) return where(s.source, "mesh") + ": non-finite texture coordinates";
+      surface = static_cast<int>(m.surfaces.size());
+      m.surfaces.push_back(std::make_shared<const MeshSurface>(make_mesh_surface(s.vertices, s.triangles, s.uvs)));
+    }
     m.shape_type.push_back(s.type);
     m.shape_body.push_back(body);
     m.shape_local.push_back(frame_in_owner * s.local);
@@ -186,6 +199,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.shape_half_extents.push_back(s.half_extents);
     m.shape_hull.push_back(hull);
     m.shape_mesh.push_back(mesh);
+    m.shape_surface.push_back(surface);
     m.shape_material.push_back(material_index(s.material));
     m.shape_thickness.push_back(s.thickness);
     m.shape_contype.push_back(s.contype);
@@ -293,6 +307,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.joint_upper.push_back(j.upper);
     m.joint_drive.push_back(j.drive);
     push_fields(j, m);
+    m.joint_target_limited.push_back(j.target_limited ? 1 : 0);
+    m.joint_target_lower.push_back(j.target_lower);
+    m.joint_target_upper.push_back(j.target_upper);
     ++m.joint_count;
   }
 
@@ -313,6 +330,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
 
   m.material_count = static_cast<int>(m.material_name.size());
   if (std::string e = refresh_friction(spec, m); !e.empty()) return Error{e};
+  if (std::string e = detail::add_visual_shapes(spec, m); !e.empty()) return Error{e};
   detail::filter_initial_overlaps(spec, m);
   return m;
 }
@@ -348,6 +366,23 @@ std::string refresh_friction(const SceneSpec& spec, Model& m) {
     auto field = add_field(body.structure, where(body.source, "body") + " '" + body.name + "' <grain>");
     if (!field) return field.error();
     m.body_structure_field[b] = field.value();
+  }
+  // A texture grain is looked up through UVs: every shape it covers needs them (no silent drop).
+  for (int s = 0; s < m.shape_count; ++s) {
+    const int body = s < static_cast<int>(m.shape_body.size()) ? m.shape_body[s] : -1;
+    const int material = s < static_cast<int>(m.shape_material.size()) ? m.shape_material[s] : -1;
+    int field = body >= 0 && body < m.body_count ? m.body_structure_field[static_cast<std::size_t>(body)] : -1;
+    if (field < 0 && material >= 0 && material < m.material_count)
+      field = m.material_structure_field[static_cast<std::size_t>(material)];
+    if (field < 0 || m.structure_fields[static_cast<std::size_t>(field)].kind != StructureFieldKind::Texture) continue;
+    const bool has_uvs = s < static_cast<int>(m.shape_surface.size()) && m.shape_surface[s] >= 0;
+    if (has_uvs) continue;
+    const std::string owner = body >= 0 && body < static_cast<int>(m.body_name.size())
+                                  ? "body '" + m.body_name[static_cast<std::size_t>(body)] + "'"
+                                  : std::string("the world");
+    return "shape " + std::to_string(s) + " (" + owner + ") has a texture grain but no UVs: a texture is looked up "
+           "through texture coordinates (a <mesh> with uvs, or a mesh file that has them); give this shape "
+           "another material or body grain";
   }
   return {};
 }

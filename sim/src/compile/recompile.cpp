@@ -45,7 +45,8 @@ int model_shape_index(const SceneSpec& spec, int body, int shape) {
 }
 
 bool is_joint_value(const std::string& base) {
-  return find_field<JointSpec>(base) || base == "limited" || base == "lower" || base == "upper" || base == "drive";
+  return find_field<JointSpec>(base) || base == "limited" || base == "lower" || base == "upper" || base == "drive" ||
+         base == "target_limited" || base == "target_lower" || base == "target_upper";
 }
 
 // Friction as compile_model checks it (every material's and body's grain, by refresh_friction)
@@ -259,6 +260,9 @@ PatchResult patch_model(Model& m, const SceneSpec& spec, const SpecEdit& edit) {
       m.joint_lower[i] = j.lower;
       m.joint_upper[i] = j.upper;
       m.joint_drive[i] = j.drive;
+      m.joint_target_limited[i] = j.target_limited ? 1 : 0;
+      m.joint_target_lower[i] = j.target_lower;
+      m.joint_target_upper[i] = j.target_upper;
       copy_fields(j, m, i);
       return {PatchOutcome::Patched, {}};
     }

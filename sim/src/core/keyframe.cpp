@@ -1,5 +1,6 @@
 #include "sim/keyframe.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sim {
@@ -12,6 +13,9 @@ KeyframeSpec make_keyframe(const std::string& name, const State& state, const Co
   k.u = state.u;
   k.joint_position = state.joint_position;
   k.joint_target = control.joint_target;
+  k.warm_contact_key = state.warm_start.contact_key;
+  k.warm_contact_lambda = state.warm_start.contact_lambda;
+  k.warm_row_lambda = state.warm_start.row_lambda;
   return k;
 }
 
@@ -45,8 +49,13 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
     return Error{count_error(k, "joints", k.joint_position.size(), joints)};
   if (!k.joint_target.empty() && k.joint_target.size() != joints)
     return Error{count_error(k, "targets", k.joint_target.size(), joints)};
+  if (k.warm_contact_lambda.size() != 3 * k.warm_contact_key.size())
+    return Error{where(k) + "its warm start has " + std::to_string(k.warm_contact_lambda.size()) +
+                 " contact multipliers for " + std::to_string(k.warm_contact_key.size()) + " contacts (3 each)"};
+  if (!std::is_sorted(k.warm_contact_key.begin(), k.warm_contact_key.end()))
+    return Error{where(k) + "its warm start's contact keys are not in ascending order"};
   if (!all_finite(k.q) || !all_finite(k.u) || !all_finite(k.joint_position) || !all_finite(k.joint_target) ||
-      !std::isfinite(k.time))
+      !all_finite(k.warm_contact_lambda) || !all_finite(k.warm_row_lambda) || !std::isfinite(k.time))
     return Error{where(k) + "holds a value that is not finite"};
   for (int b = 0; b < model.body_count; ++b) {
     const auto i = static_cast<std::size_t>(7 * b + 3);
@@ -62,7 +71,11 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
   r.state.step_index = 0;
   if (!k.joint_position.empty()) r.state.joint_position = k.joint_position;
   else reset_joint_positions(model, r.state);  // an older keyframe: the angles from q
-  r.state.warm_start.clear();                   // the solver starts cold from a keyframe
+  // The solver's warm start as saved (the row multipliers are used only while the model's rows
+  // before the contacts are as many: newton_solver.cpp checks).
+  r.state.warm_start.contact_key = k.warm_contact_key;
+  r.state.warm_start.contact_lambda = k.warm_contact_lambda;
+  r.state.warm_start.row_lambda = k.warm_row_lambda;
   if (!k.joint_target.empty()) r.control.joint_target = k.joint_target;
   return r;
 }

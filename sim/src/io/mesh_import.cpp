@@ -23,7 +23,7 @@ namespace {
 
 // Appends the triangles of `node` and its children, with the accumulated transform.
 void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, const Vec3& scale,
-             std::map<std::array<double, 3>, int>& index, TriangleMesh& out) {
+             std::map<std::array<double, 3>, int>& index, TriangleMesh& out, bool& has_uvs) {
   const aiMatrix4x4 transform = parent * node->mTransformation;
   for (unsigned i = 0; i < node->mNumMeshes; ++i) {
     const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
@@ -42,9 +42,14 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
       const std::array<int, 3> t{local[face.mIndices[0]], local[face.mIndices[1]], local[face.mIndices[2]]};
       if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // degenerate after welding
       out.triangles.push_back(t);
+      // UVs per corner: welding by position joins vertices across UV seams, the corners keep them.
+      const aiVector3D* uv = mesh->mTextureCoords[0];
+      for (unsigned k = 0; k < 3; ++k)
+        out.corner_uvs.emplace_back(uv ? Real(uv[face.mIndices[k]].x) : Real(0), uv ? Real(uv[face.mIndices[k]].y) : Real(0));
+      has_uvs = has_uvs || uv != nullptr;
     }
   }
-  for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], transform, scale, index, out);
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], transform, scale, index, out, has_uvs);
 }
 
 // The hull corners extreme along `directions` quasi-uniform directions (a Fibonacci sphere) and
@@ -102,10 +107,15 @@ Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale) 
     }
     TriangleMesh out;
     std::map<std::array<double, 3>, int> index;
-    collect(scene, scene->mRootNode, aiMatrix4x4(), scale, index, out);
+    bool has_uvs = false;
+    collect(scene, scene->mRootNode, aiMatrix4x4(), scale, index, out, has_uvs);
     if (out.triangles.empty()) return Error{path + ": no triangles in the file"};
+    if (!has_uvs) out.corner_uvs.clear();
     if (scale.x() * scale.y() * scale.z() < 0)
-      for (auto& t : out.triangles) std::swap(t[1], t[2]);
+      for (std::size_t t = 0; t < out.triangles.size(); ++t) {
+        std::swap(out.triangles[t][1], out.triangles[t][2]);
+        if (has_uvs) std::swap(out.corner_uvs[3 * t + 1], out.corner_uvs[3 * t + 2]);
+      }
     for (const Vec3& v : out.vertices)
       if (!v.allFinite()) return Error{path + ": non-finite vertex"};
     return out;

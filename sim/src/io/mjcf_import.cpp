@@ -397,9 +397,7 @@ class MjcfParser {
       } else if (n == "material") {
         AttrSet a = attrs(c);
         if (auto name = a.text("name"))
-          if (auto rgba = a.reals("rgba", 4, 4))
-            material_rgba_[*name] = {static_cast<float>((*rgba)[0]), static_cast<float>((*rgba)[1]),
-                                     static_cast<float>((*rgba)[2]), static_cast<float>((*rgba)[3])};
+          if (auto rgba = io::rgba_attribute(a, warnings_)) material_rgba_[*name] = *rgba;
       } else {
         warn_element(c, "unsupported asset, skipped");
       }
@@ -752,9 +750,13 @@ class MjcfParser {
     RobotVisual v;
     v.local = local;
     v.source = a.location();
-    if (auto rgba = a.reals("rgba", 4, 4)) {
-      v.rgba = {static_cast<float>((*rgba)[0]), static_cast<float>((*rgba)[1]), static_cast<float>((*rgba)[2]),
-                static_cast<float>((*rgba)[3])};
+    v.rgba = {0.5f, 0.5f, 0.5f, 1.0f};  // MuJoCo's default geom colour
+    v.collides = collides;
+    const Real group = a.real_or("group", 0);
+    if (group != std::floor(group) || group < 0 || group > 31) a.fail_attribute("group", "expected an integer 0-31");
+    v.group = static_cast<int>(group);
+    if (auto rgba = io::rgba_attribute(a, warnings_)) {
+      v.rgba = *rgba;
     } else if (auto m = a.text("material")) {
       auto it = material_rgba_.find(*m);
       if (it != material_rgba_.end()) v.rgba = it->second;
@@ -809,7 +811,12 @@ class MjcfParser {
       std::string error;
       const TriangleMesh* mesh = mesh_data(it->second, error);
       const std::string where = a.file() + ":" + std::to_string(a.line()) + ": <geom>";
-      if (!mesh || !io::mesh_shapes(*mesh, local, proto, options_, where, shapes, error)) {
+      // Hulls (or a convex decomposition) are for contacts and for the body's mass from its geoms;
+      // a visual-only mesh of a body whose <inertial> gives the mass (menagerie-style models) or
+      // of the world needs neither: only its triangles, drawn.
+      const bool mass_from_geoms = link != 0 && (!pending_inertial_[link] || inertia_from_geom_ == 1);
+      const bool needs_shapes = collides || mass_from_geoms;
+      if (!mesh || (needs_shapes && !io::mesh_shapes(*mesh, local, proto, options_, where, shapes, error))) {
         const ShapeSpec box = io::fallback_box(pending_inertial_[link], local, proto);
         a.warn(warnings_, "mesh " + in_quotes(name) + ": " + error + "; using a box of " +
                               number_text(2 * box.half_extents.x()) + " x " + number_text(2 * box.half_extents.y()) +
@@ -939,6 +946,9 @@ class MjcfParser {
       };
       act.ctrl_limited = limited("ctrllimited", ctrl.has_value());
       if (ctrl) act.ctrl_lower = (*ctrl)[0], act.ctrl_upper = (*ctrl)[1];
+      if (act.ctrl_limited && !(act.ctrl_lower <= act.ctrl_upper))
+        a.fail_attribute("ctrlrange", "the lower bound " + number_text(act.ctrl_lower) + " is above the upper bound " +
+                                          number_text(act.ctrl_upper));
       act.force_limited = limited("forcelimited", force.has_value());
       if (force) act.force_lower = (*force)[0], act.force_upper = (*force)[1];
       if (!joint_names_.count(act.joint)) a.fail_attribute("joint", "unknown joint " + in_quotes(act.joint));
@@ -990,16 +1000,19 @@ class MjcfParser {
         jd->drive = DriveMode::None;
       }
       if (jd->drive == DriveMode::Velocity && !(jd->damping > 0)) jd->drive = DriveMode::None;
-      // MuJoCo clamps ctrl to ctrlrange: the position target q = ctrl / gear stays in that range.
-      // Drive targets are not clamped here; only a range narrower than the joint's is worth a line.
-      if (jd->drive == DriveMode::Position && act.ctrl_limited && act.gear != 0) {
-        Real lo = act.ctrl_lower / act.gear, hi = act.ctrl_upper / act.gear;
-        if (lo > hi) std::swap(lo, hi);
-        if (!jd->info.limited || lo > jd->info.lower || hi < jd->info.upper)
-          warnings_.add(act.source.file, act.source.line, "position",
-                        "actuator " + in_quotes(act.name) + ": ctrlrange bounds the target of " +
-                            in_quotes(act.joint) + " to [" + number_text(lo) + ", " + number_text(hi) +
-                            "]; drive targets are not clamped to it");
+      // MuJoCo clamps ctrl to ctrlrange: the drive's input, ctrl / gear (a position target for a
+      // position actuator, a velocity target for a velocity one), is clamped to that range / gear.
+      if (jd->drive != DriveMode::None && act.ctrl_limited) {
+        if (act.gear == 0) {
+          warnings_.add(act.source.file, act.source.line, "actuator",
+                        "actuator " + in_quotes(act.name) + ": gear 0, its ctrlrange cannot bound the drive");
+        } else {
+          Real lo = act.ctrl_lower / act.gear, hi = act.ctrl_upper / act.gear;
+          if (lo > hi) std::swap(lo, hi);
+          jd->target_limited = true;
+          jd->target_lower = lo;
+          jd->target_upper = hi;
+        }
       }
     }
     for (JointDesc& jd : desc_.joints) {

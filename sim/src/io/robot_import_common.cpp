@@ -22,6 +22,20 @@ std::string number_text(Real v) {
   return s.str();
 }
 
+std::optional<std::array<float, 4>> rgba_attribute(const AttrSet& a, const Warnings& warnings) {
+  auto v = a.reals("rgba", 4, 4);
+  if (!v) return std::nullopt;
+  std::array<float, 4> rgba{};
+  bool clamped = false;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const Real c = std::clamp((*v)[k], Real(0), Real(1));
+    clamped = clamped || c != (*v)[k];
+    rgba[k] = static_cast<float>(c);
+  }
+  if (clamped) a.warn_attribute(warnings, "rgba", "components outside [0, 1] are clamped");
+  return rgba;
+}
+
 namespace {
 
 std::string vec_text(const Vec3& v) { return number_text(v.x()) + " " + number_text(v.y()) + " " + number_text(v.z()); }
@@ -495,6 +509,9 @@ void build_robot(const RobotDesc& desc, const ImportOptions& options, const Warn
       js.stiffness = jd.stiffness;
       js.damping = jd.damping;
       js.max_force = jd.max_force;
+      js.target_limited = jd.target_limited && jd.drive != DriveMode::None;
+      js.target_lower = jd.target_lower;
+      js.target_upper = jd.target_upper;
       js.source = info.source;
       info.joint = static_cast<int>(out.scene.joints.size());
       out.scene.joints.push_back(std::move(js));

@@ -64,6 +64,11 @@ Result<ImportResult> import_file(const std::string& path, const ImportOptions& o
 // A number for messages, names and warnings: 6 significant digits ("0.5", "1e-05").
 std::string number_text(Real v);
 
+class AttrSet;
+// An rgba attribute (URDF <color rgba>, MJCF rgba): 4 numbers; components outside [0, 1] are
+// clamped with a warning. None when the attribute is absent.
+std::optional<std::array<float, 4>> rgba_attribute(const AttrSet& a, const Warnings& warnings);
+
 // One attribute value with where it was written (an MJCF default may supply it).
 struct Attr {
   std::string value;
@@ -146,6 +151,8 @@ struct JointDesc {
   Vec3 axis = Vec3::UnitZ();          // joint frame (unit)
   DriveMode drive = DriveMode::None;
   Real stiffness = 0, damping = 0, max_force = -1;
+  bool target_limited = false;        // the drive input's control range (JointSpec::target_limited)
+  Real target_lower = 0, target_upper = 0;
 };
 
 struct RobotDesc {

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -24,6 +26,7 @@
 #include "sim/field_table.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/structure_texture.hpp"
 #include "sim/sdf.hpp"
 
 namespace sim {
@@ -200,10 +203,11 @@ class SceneParser {
 
   // ---- scene-wide elements ---------------------------------------------------------------------
 
-  // <keyframe name time q u targets/>: a saved state (KeyframeSpec). The vector lengths are
-  // checked against the compiled model when the keyframe is restored (sim::keyframe_state).
+  // <keyframe name time q u joints targets warm_keys warm_contacts warm_rows/>: a saved state
+  // (KeyframeSpec). The vector lengths are checked against the compiled model when the keyframe
+  // is restored (sim::keyframe_state).
   void parse_keyframe(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets"});
+    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets", "warm_keys", "warm_contacts", "warm_rows"});
     no_children(e);
     KeyframeSpec k;
     k.name = e.required_text("name");
@@ -217,6 +221,19 @@ class SceneParser {
     else e.fail("missing attribute 'u'");
     if (e.has("joints")) k.joint_position = *e.reals("joints", 0);
     if (e.has("targets")) k.joint_target = *e.reals("targets", 0);
+    if (auto keys = e.text("warm_keys")) {  // 64-bit contact keys in hexadecimal
+      std::istringstream in(*keys);
+      for (std::string word; in >> word;) {
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long key = std::strtoull(word.c_str(), &end, 16);
+        if (*end != '\0' || errno == ERANGE || word[0] == '-' || word[0] == '+')
+          e.fail_attribute("warm_keys", "expected hexadecimal contact keys, got " + in_quotes(word));
+        k.warm_contact_key.push_back(static_cast<std::uint64_t>(key));
+      }
+    }
+    if (e.has("warm_contacts")) k.warm_contact_lambda = *e.reals("warm_contacts", 0);
+    if (e.has("warm_rows")) k.warm_row_lambda = *e.reals("warm_rows", 0);
     k.source = e.location();
     spec_.keyframes.push_back(std::move(k));
   }
@@ -285,7 +302,7 @@ class SceneParser {
     } else if (type == "convex") {
       allowed.insert(allowed.end(), {"vertices", "file", "scale"});
     } else if (type == "mesh") {
-      allowed.insert(allowed.end(), {"vertices", "triangles", "file", "scale", "sdf_voxel", "sdf_band"});
+      allowed.insert(allowed.end(), {"vertices", "triangles", "uvs", "file", "scale", "sdf_voxel", "sdf_band"});
     } else {
       io::fail_at(file, el->GetLineNum(), type,
                   std::string("unknown element in <") + (in_body ? "body" : "world") +
@@ -357,11 +374,13 @@ class SceneParser {
       // A triangle mesh collided through its baked SDF (thesis ch. 6).
       s.type = ShapeType::ConvexMesh;
       if (e.has("file")) {
-        if (e.has("vertices") || e.has("triangles")) e.fail("give either file or vertices and triangles");
+        if (e.has("vertices") || e.has("triangles") || e.has("uvs"))
+          e.fail("give either file or vertices, triangles (and uvs)");
         auto mesh = load_triangle_mesh(resolve_path(file, *e.text("file")));
         if (!mesh) e.fail_attribute("file", mesh.error());
         s.vertices = std::move(mesh.value().vertices);
         s.triangles = std::move(mesh.value().triangles);
+        s.uvs = std::move(mesh.value().corner_uvs);  // the file's first UV set, if it has one
       } else {
         const auto v = e.reals("vertices", 0);
         const auto t = e.reals("triangles", 0);
@@ -381,6 +400,14 @@ class SceneParser {
             tri[std::size_t(k)] = int(x);
           }
           s.triangles.push_back(tri);
+        }
+        // Texture coordinates per triangle corner: u v for corners 0, 1, 2 of each triangle.
+        if (auto uv = e.reals("uvs", 0)) {
+          if (uv->size() != 6 * s.triangles.size())
+            e.fail_attribute("uvs", "expected 6 numbers (u v per corner) for each of the " +
+                                        std::to_string(s.triangles.size()) + " triangles, got " +
+                                        std::to_string(uv->size()));
+          for (std::size_t i = 0; i + 1 < uv->size(); i += 2) s.uvs.emplace_back((*uv)[i], (*uv)[i + 1]);
         }
       }
       s.sdf_voxel_size = e.real_or("sdf_voxel", 0, Range::NonNegative);
@@ -441,7 +468,12 @@ class SceneParser {
     g.amplitude = e.real_or("amplitude", g.amplitude);
     g.wavelength = e.real_or("wavelength", g.wavelength, Range::Positive);
     if (g.kind == K::Expression) g.expression = e.required_text("angle");
-    if (g.kind == K::Texture) g.texture = e.required_text("texture");
+    if (g.kind == K::Texture) {
+      g.texture = e.required_text("texture");
+      auto image = load_structure_texture(resolve_path(file, g.texture));
+      if (!image) e.fail_attribute("texture", image.error());
+      g.image = std::make_shared<const StructureTexture>(std::move(image.value()));
+    }
     if (g.direction.norm() == 0) e.fail_attribute("direction", "must not be zero");
     if (g.normal.norm() == 0) e.fail_attribute("normal", "must not be zero");
     if (g.kind != K::Constant && g.kind != K::Texture &&
@@ -848,7 +880,7 @@ class SceneParser {
     }
 
     ImportOptions options;
-    options.load_visual_meshes = false;  // a scene simulates the collision geometry only
+    options.load_visual_meshes = true;  // drawn, never simulated (BodySpec::visuals)
     options.density = r.density;
     options.name_prefix = r.prefix;
     options.urdf_drive = r.drive;
@@ -928,6 +960,7 @@ class SceneParser {
     for (int b = r.first_body; b < r.first_body + r.body_count; ++b) {
       BodySpec copy = spec_.bodies[static_cast<std::size_t>(b)];
       copy.shapes.clear();
+      copy.visuals.clear();
       r.imported_bodies.push_back(std::move(copy));
     }
     for (const XMLElement* child : e.children()) {

@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -26,6 +28,7 @@
 #include "sim/field_table.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/structure_texture.hpp"
 
 namespace sim {
 
@@ -456,6 +459,11 @@ class Writer {
             t += (i ? "  " : "") + std::to_string(s.triangles[i][0]) + " " + std::to_string(s.triangles[i][1]) + " " +
                  std::to_string(s.triangles[i][2]);
           attr("triangles", t);
+          if (!s.uvs.empty()) {
+            std::string uv;
+            for (std::size_t i = 0; i < s.uvs.size(); ++i) uv += (i ? (i % 3 ? " " : "  ") : "") + numbers(s.uvs[i]);
+            attr("uvs", uv);
+          }
           if (s.sdf_voxel_size != 0) attr("sdf_voxel", number(s.sdf_voxel_size));
           if (s.sdf_band != ShapeSpec{}.sdf_band) attr("sdf_band", number(s.sdf_band));
         }
@@ -522,6 +530,17 @@ class Writer {
     attr("u", numbers(k.u));
     if (!k.joint_position.empty()) attr("joints", numbers(k.joint_position));
     if (!k.joint_target.empty()) attr("targets", numbers(k.joint_target));
+    if (!k.warm_contact_key.empty()) {
+      std::string keys;
+      char buffer[24];
+      for (std::uint64_t key : k.warm_contact_key) {
+        std::snprintf(buffer, sizeof buffer, "%llx", static_cast<unsigned long long>(key));
+        keys += (keys.empty() ? "" : " ") + std::string(buffer);
+      }
+      attr("warm_keys", keys);
+      attr("warm_contacts", numbers(k.warm_contact_lambda));
+    }
+    if (!k.warm_row_lambda.empty()) attr("warm_rows", numbers(k.warm_row_lambda));
     out_ += "/>\n";
   }
 
@@ -598,7 +617,7 @@ void compare_shapes(const std::vector<ShapeSpec>& a, const std::vector<ShapeSpec
     return;
   }
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].triangles != b[i].triangles || a[i].sdf_voxel_size != b[i].sdf_voxel_size || a[i].sdf_band != b[i].sdf_band)
+    if (a[i].triangles != b[i].triangles || a[i].uvs != b[i].uvs || a[i].sdf_voxel_size != b[i].sdf_voxel_size || a[i].sdf_band != b[i].sdf_band)
       lost.push_back("the triangle mesh (SDF) of shape " + std::to_string(i) + " of " + owner);
     else if (a[i].vertices.size() != b[i].vertices.size() || a[i].type != b[i].type)
       lost.push_back("shape " + std::to_string(i) + " of " + owner);
@@ -675,13 +694,52 @@ void compare_robot_parts(const SceneSpec& spec, const SceneSpec& back, std::vect
 // express everything a SceneSpec can (rotated inertia axes, SDF contact options, edits of a
 // robot's parts beyond what <robot> overrides hold). Saving such a scene must fail loudly rather
 // than drop it.
+// A texture read back from its file equals the painted one to the file's precision: R and G span
+// [-1, 1] in 2^depth − 1 steps, B [0, 1]; EXR floats are exact.
+bool same_texture_in_file(const StructureTexture& a, const StructureTexture& b) {
+  if (a.width != b.width || a.height != b.height || a.texels.size() != b.texels.size()) return false;
+  const float step = a.bit_depth == 8 ? 1.0f / 255 : a.bit_depth == 32 ? 0.0f : 1.0f / 65535;
+  for (std::size_t k = 0; k < a.texels.size(); ++k) {
+    const float x = std::clamp(a.texels[k], k % 3 == 2 ? 0.0f : -1.0f, 1.0f);
+    if (!(std::abs(x - b.texels[k]) <= (k % 3 == 2 ? 0.5f : 1.0f) * step * 1.001f + 1e-7f)) return false;
+  }
+  return true;
+}
+
+bool same_grain_in_file(const StructureFieldSpec& a, const StructureFieldSpec& b) {
+  if (a.kind != StructureFieldKind::Texture || !a.image || !b.image) return a == b;
+  StructureFieldSpec a_no_image = a, b_no_image = b;
+  a_no_image.image = b_no_image.image = nullptr;
+  return a_no_image == b_no_image && same_texture_in_file(*a.image, *b.image);
+}
+
+// Writes the texture images of the spec's grains next to the scene at `path` (a relative
+// `texture` resolved against its folder) where the file is missing or holds other texels.
+std::string save_grain_textures(const SceneSpec& spec, const std::string& path) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(fs::path(path), ec).parent_path();
+  auto save = [&](const StructureFieldSpec& g) -> std::string {
+    if (g.kind != StructureFieldKind::Texture || !g.image) return {};
+    if (g.texture.empty()) return "a texture grain has no file name";
+    const fs::path file = fs::path(g.texture).is_absolute() ? fs::path(g.texture) : dir / g.texture;
+    if (auto existing = load_structure_texture(file.string()); existing && same_texture_in_file(*g.image, *existing))
+      return {};
+    return save_structure_texture(*g.image, file.string());
+  };
+  for (const MaterialSpec& m : spec.materials)
+    if (std::string e = save(m.structure); !e.empty()) return e;
+  for (const BodySpec& b : spec.bodies)
+    if (std::string e = save(b.structure); !e.empty()) return e;
+  return {};
+}
+
 std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& back) {
   std::vector<std::string> lost;
   compare_robot_parts(spec, back, lost);
   if (spec.materials.size() != back.materials.size()) lost.push_back("materials");
   else
     for (std::size_t m = 0; m < spec.materials.size(); ++m)
-      if (!(spec.materials[m].structure == back.materials[m].structure))
+      if (!same_grain_in_file(spec.materials[m].structure, back.materials[m].structure))
         lost.push_back("the grain of material '" + spec.materials[m].name + "'");
   compare_shapes(spec.world_shapes, back.world_shapes, "the world", lost);
   if (spec.bodies.size() != back.bodies.size()) {
@@ -694,7 +752,7 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
       if (x.inertia.minCoeff() > 0 && !x.inertia_frame.coeffs().isApprox(back.bodies[b].inertia_frame.coeffs()) &&
           !x.inertia_frame.coeffs().isApprox(-back.bodies[b].inertia_frame.coeffs()))
         lost.push_back("the inertia axes of " + owner);
-      if (!(x.structure == back.bodies[b].structure)) lost.push_back("the grain of " + owner);
+      if (!same_grain_in_file(x.structure, back.bodies[b].structure)) lost.push_back("the grain of " + owner);
     }
   }
   if (spec.particles.size() != back.particles.size()) lost.push_back("particles");
@@ -730,6 +788,8 @@ Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string&
   if (path.empty()) return Error{"(no file name): cannot save a scene without a file name"};
   const SceneSpec spec = with_robot_files_for(spec_as_edited, path);
   const std::string text = write_scene_xml(spec);
+  // Painted textures first: the read-back check below loads them.
+  if (std::string e = save_grain_textures(spec, path); !e.empty()) return Error{path + ": " + e + "; not saved"};
   // Refuse to replace a file with one that would not read back (e.g. a spec edited into a state
   // the format cannot hold); the message says why.
   auto check = parse_scene_xml(text, path);

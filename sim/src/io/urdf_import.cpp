@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,6 +55,20 @@ class UrdfParser {
     // Named colours first: a <visual> may use a <material> defined later.
     for (const XMLElement* c : io::child_elements(root))
       if (std::string_view(c->Name()) == "material") parse_material(c, true);
+    // A named material with a colour inside a <visual> names that colour for the whole file too
+    // (urdfdom's rule, which the Allegro files rely on: "black" is defined in base_link's visual).
+    for (const XMLElement* link : io::child_elements(root)) {
+      if (std::string_view(link->Name()) != "link") continue;
+      for (const XMLElement* visual : io::child_elements(link)) {
+        if (std::string_view(visual->Name()) != "visual") continue;
+        for (const XMLElement* m : io::child_elements(visual)) {
+          const char* name = m->Attribute("name");
+          const XMLElement* color = m->FirstChildElement("color");
+          if (std::string_view(m->Name()) != "material" || !name || !*name || !color || colors_.count(name)) continue;
+          if (color->Attribute("rgba")) colors_[name] = parse_rgba(color);
+        }
+      }
+    }
     for (const XMLElement* c : io::child_elements(root)) {
       const std::string_view name = c->Name();
       if (name == "link") parse_link(c);
@@ -93,10 +108,9 @@ class UrdfParser {
   std::array<float, 4> parse_rgba(const XMLElement* color) {
     AttrSet a(color, file_);
     a.warn_unknown({"rgba"}, warnings_);
-    auto v = a.reals("rgba", 4, 4);
+    auto v = io::rgba_attribute(a, warnings_);
     if (!v) a.fail("missing required attribute 'rgba'");
-    return {static_cast<float>((*v)[0]), static_cast<float>((*v)[1]), static_cast<float>((*v)[2]),
-            static_cast<float>((*v)[3])};
+    return *v;
   }
 
   // A <material>: top level (named colour) or inside a <visual>; returns its colour if known.
@@ -137,6 +151,8 @@ class UrdfParser {
         if (link.inertial) warn_element(c, "a second <inertial>, ignored");
         else link.inertial = parse_inertial(c);
       }
+    link_collisions_.clear();
+    missing_visual_.reset();
     for (const XMLElement* c : io::child_elements(e)) {
       const std::string_view n = c->Name();
       if (n == "inertial") continue;
@@ -144,6 +160,22 @@ class UrdfParser {
       else if (n == "visual") parse_visual(c, link);
       else warn_element(c, "unsupported element, skipped");
     }
+    // A visual whose mesh cannot be used: the link is drawn as its collision geometry, in that
+    // visual's colour (so a body with other links' visuals merged in is not left half drawn).
+    if (missing_visual_)
+      for (const CollisionGeometry& c : link_collisions_) {
+        RobotVisual v = make_visual(c.geometry, c.local, *missing_visual_);
+        std::string error;
+        if (c.fallback_box) {  // the box standing in for an unusable collision mesh
+          v.geometry = RobotVisual::Geometry::Box;
+          v.half_extents = c.fallback_box->half_extents;
+          v.local = c.fallback_box->local;
+          v.mesh_file.clear();
+        } else if (c.geometry.type == RobotVisual::Geometry::Mesh && !load_visual_mesh(v, c.geometry, error)) {
+          continue;
+        }
+        link.visuals.push_back(std::move(v));
+      }
     link.world = link.name == "world" && !link.inertial && link.shapes.empty();
     link_index_[link.name] = static_cast<int>(desc_.links.size());
     desc_.links.push_back(std::move(link));
@@ -249,6 +281,7 @@ class UrdfParser {
     Geometry g;
     if (!parse_geometry(e, g)) return;
     const Pose local = parse_origin(e);
+    link_collisions_.push_back(CollisionGeometry{g, local, std::nullopt});
     ShapeSpec proto;
     proto.density = options_.density;
     proto.source = g.source;
@@ -284,12 +317,41 @@ class UrdfParser {
         const ShapeSpec box = io::fallback_box(link.inertial, local, proto);
         warnings_.add(file_, g.source.line, "mesh",
                       error + "; using a box of " + box_text(box.half_extents) + " instead");
+        link_collisions_.back().fallback_box = box;
         link.shapes.push_back(box);
         return;
       }
       default: return;
     }
     link.shapes.push_back(std::move(s));
+  }
+
+  RobotVisual make_visual(const Geometry& g, const Pose& local, const std::array<float, 4>& rgba) const {
+    RobotVisual v;
+    v.geometry = g.type;
+    v.local = local;
+    v.half_extents = g.half_extents;
+    v.radius = g.radius;
+    v.half_length = g.half_length;
+    v.mesh_scale = g.scale;
+    v.mesh_file = g.path;
+    v.source = g.source;
+    v.rgba = rgba;
+    return v;
+  }
+
+  // Reads a mesh visual's file into ImportResult::meshes (each file and scale once); false with
+  // `error` set when it cannot be read.
+  bool load_visual_mesh(RobotVisual& v, const Geometry& g, std::string& error) {
+    const TriangleMesh* mesh = meshes_.get(g.path, g.scale, error);
+    if (!mesh) return false;
+    auto it = visual_mesh_index_.find(mesh);
+    if (it == visual_mesh_index_.end()) {
+      it = visual_mesh_index_.emplace(mesh, static_cast<int>(out_.meshes.size())).first;
+      out_.meshes.push_back(*mesh);
+    }
+    v.mesh = it->second;
+    return true;
   }
 
   void parse_visual(const XMLElement* e, LinkDesc& link) {
@@ -303,35 +365,18 @@ class UrdfParser {
     }
     Geometry g;
     if (!parse_geometry(e, g)) return;
-    RobotVisual v;
-    v.geometry = g.type;
-    v.local = parse_origin(e);
-    v.half_extents = g.half_extents;
-    v.radius = g.radius;
-    v.half_length = g.half_length;
-    v.mesh_scale = g.scale;
-    v.source = g.source;
-    if (rgba) v.rgba = *rgba;
-    if (g.type == RobotVisual::Geometry::Mesh) {
-      v.mesh_file = g.path;
-      if (g.path.empty()) {
-        warnings_.add(file_, g.source.line, "mesh",
-                      "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) +
-                          "); the visual is left out");
-      } else if (options_.load_visual_meshes) {
-        std::string error;
-        const TriangleMesh* mesh = meshes_.get(g.path, g.scale, error);
-        if (!mesh) {
-          warnings_.add(file_, g.source.line, "mesh", error + "; the visual is left out");
-        } else {
-          auto it = visual_mesh_index_.find(mesh);
-          if (it == visual_mesh_index_.end()) {
-            it = visual_mesh_index_.emplace(mesh, static_cast<int>(out_.meshes.size())).first;
-            out_.meshes.push_back(*mesh);
-          }
-          v.mesh = it->second;
-        }
+    RobotVisual v = make_visual(g, parse_origin(e), rgba.value_or(RobotVisual{}.rgba));
+    if (g.type == RobotVisual::Geometry::Mesh && options_.load_visual_meshes) {
+      std::string error;
+      if (g.path.empty()) error = "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) + ")";
+      if (g.path.empty() || !load_visual_mesh(v, g, error)) {
+        warnings_.add(file_, g.source.line, "mesh", error + "; the link is drawn as its collision geometry");
+        missing_visual_ = v.rgba;
+        return;
       }
+    } else if (g.type == RobotVisual::Geometry::Mesh && g.path.empty()) {
+      warnings_.add(file_, g.source.line, "mesh",
+                    "cannot find " + in_quotes(g.filename) + " (searched: " + join(g.searched) + "); the visual is left out");
     }
     link.visuals.push_back(std::move(v));
   }
@@ -489,6 +534,13 @@ class UrdfParser {
       jd.stiffness = options_.urdf_drive_stiffness;
       jd.damping = options_.urdf_drive_damping + info.damping;
       jd.max_force = info.effort > 0 ? info.effort : -1;
+      // <limit velocity> bounds a velocity drive's input, as a velocity controller does (the
+      // effort is the drive's force bound above).
+      if (jd.drive == DriveMode::Velocity && info.velocity > 0) {
+        jd.target_limited = true;
+        jd.target_lower = -info.velocity;
+        jd.target_upper = info.velocity;
+      }
     } else if (movable && info.damping > 0) {
       jd.drive = DriveMode::Velocity;  // passive viscous damping: a velocity drive towards 0
       jd.damping = info.damping;
@@ -535,6 +587,15 @@ class UrdfParser {
   std::vector<PendingJoint> pending_;
   io::MeshCache meshes_;
   std::map<const TriangleMesh*, int> visual_mesh_index_;
+  // The link being parsed: its collision geometry, and the colour of a visual that could not be
+  // loaded (then drawn as that geometry).
+  struct CollisionGeometry {
+    Geometry geometry;
+    Pose local;
+    std::optional<ShapeSpec> fallback_box;  // what stands in for an unusable mesh
+  };
+  std::vector<CollisionGeometry> link_collisions_;
+  std::optional<std::array<float, 4>> missing_visual_;
 };
 
 }  // namespace
@@ -546,6 +607,12 @@ Result<ImportResult> parse_urdf(const std::string& xml_text, const std::string& 
 
 Result<ImportResult> import_urdf(const std::string& path, const ImportOptions& options) {
   return io::import_file(path, options, parse_urdf);
+}
+
+bool shown_visual(const RobotVisual& v) {
+  constexpr int kFirstHiddenGroup = 3;  // MuJoCo's default visualisation flags show geom groups 0, 1, 2
+  if (!(v.rgba[3] > 0.0f) || v.group >= kFirstHiddenGroup) return false;
+  return !(v.body < 0 && v.collides);
 }
 
 Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pose& base, bool fixed_base) {
@@ -602,6 +669,29 @@ Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pos
     else js.frame_a = base * js.frame_a;
     js.body_b += offset;
     scene.joints.push_back(std::move(js));
+  }
+  // Visuals: on their bodies (frames move with them), or world visuals placed by `base`. Meshes
+  // are shared by every visual (and every copy of the spec) that uses them.
+  std::vector<std::shared_ptr<const TriangleMesh>> meshes(robot.meshes.size());
+  for (const RobotVisual& v : robot.visuals) {
+    if (!shown_visual(v)) continue;
+    if (v.geometry == VisualGeometry::Mesh && (v.mesh < 0 || v.mesh >= static_cast<int>(meshes.size()))) continue;
+    if (v.body >= static_cast<int>(robot.scene.bodies.size())) continue;
+    VisualSpec visual;
+    visual.geometry = v.geometry;
+    visual.local = v.body < 0 ? base * v.local : v.local;
+    visual.half_extents = v.half_extents;
+    visual.radius = v.radius;
+    visual.half_length = v.half_length;
+    visual.rgba = v.rgba;
+    visual.source = v.source;
+    if (v.geometry == VisualGeometry::Mesh) {
+      auto& shared = meshes[static_cast<std::size_t>(v.mesh)];
+      if (!shared) shared = std::make_shared<const TriangleMesh>(robot.meshes[static_cast<std::size_t>(v.mesh)]);
+      visual.mesh = shared;
+    }
+    if (v.body < 0) scene.world_visuals.push_back(std::move(visual));
+    else scene.bodies[static_cast<std::size_t>(offset + v.body)].visuals.push_back(std::move(visual));
   }
   if (robot.has_timestep) scene.dt = robot.scene.dt;
   if (robot.has_gravity) scene.gravity = robot.scene.gravity;

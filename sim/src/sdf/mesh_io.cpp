@@ -13,7 +13,7 @@ namespace sim {
 
 namespace {
 
-void append_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, TriangleMesh& out) {
+void append_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, TriangleMesh& out, bool& has_uvs) {
   const aiMatrix4x4 world = parent * node.mTransformation;
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
@@ -27,9 +27,16 @@ void append_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& pa
       if (face.mNumIndices != 3) continue;  // points and lines
       out.triangles.push_back({base + static_cast<int>(face.mIndices[0]), base + static_cast<int>(face.mIndices[1]),
                                base + static_cast<int>(face.mIndices[2])});
+      // UVs per corner (seams split Assimp's vertices; corners keep them apart here). A mesh of the
+      // file without UVs gives (0, 0) corners when another one has them.
+      for (unsigned k = 0; k < 3; ++k) {
+        const aiVector3D* uv = mesh.mTextureCoords[0];
+        out.corner_uvs.emplace_back(uv ? Real(uv[face.mIndices[k]].x) : Real(0), uv ? Real(uv[face.mIndices[k]].y) : Real(0));
+      }
+      has_uvs = has_uvs || mesh.mTextureCoords[0] != nullptr;
     }
   }
-  for (unsigned c = 0; c < node.mNumChildren; ++c) append_node(scene, *node.mChildren[c], world, out);
+  for (unsigned c = 0; c < node.mNumChildren; ++c) append_node(scene, *node.mChildren[c], world, out, has_uvs);
 }
 
 }  // namespace
@@ -42,8 +49,10 @@ Result<TriangleMesh> load_triangle_mesh(const std::string& path) {
     if (scene == nullptr || scene->mRootNode == nullptr)
       return Error{path + ": cannot read mesh: " + importer.GetErrorString()};
     TriangleMesh mesh;
-    append_node(*scene, *scene->mRootNode, aiMatrix4x4(), mesh);
+    bool has_uvs = false;
+    append_node(*scene, *scene->mRootNode, aiMatrix4x4(), mesh, has_uvs);
     if (mesh.triangles.empty()) return Error{path + ": the file holds no triangles"};
+    if (!has_uvs) mesh.corner_uvs.clear();
     return mesh;
   } catch (const std::exception& e) {
     return Error{path + ": cannot read mesh: " + e.what()};

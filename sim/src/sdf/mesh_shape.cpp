@@ -44,7 +44,7 @@ Result<Model::Hull> mesh_shape_hull(const ShapeSpec& s, const std::string& where
 }
 
 Model::Hull mesh_mass_polyhedron(const ShapeSpec& s, Model::Hull hull) {
-  TriangleMesh mesh{s.vertices, s.triangles};
+  TriangleMesh mesh{s.vertices, s.triangles, {}};
   const TriangleMesh clean = without_invalid_triangles(mesh);
   if (!check_mesh(clean).watertight()) return hull;
   Model::Hull poly;
@@ -70,7 +70,7 @@ Result<int> add_mesh_shape(const ShapeSpec& s, Real contact_margin, std::vector<
   SdfBakeOptions options;
   options.voxel_size = s.sdf_voxel_size > 0 ? s.sdf_voxel_size : extent / Real(options.resolution);
   options.band = sdf_shape_band(s.sdf_band, options.voxel_size, s.thickness, contact_margin);
-  TriangleMesh mesh{s.vertices, s.triangles};
+  TriangleMesh mesh{s.vertices, s.triangles, {}};
   const TriangleMesh clean = without_invalid_triangles(mesh);
   for (std::size_t i = 0; i < meshes.size(); ++i) {
     const SdfMesh& other = *meshes[i];

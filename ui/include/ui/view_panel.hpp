@@ -1,4 +1,5 @@
-// The View panel: render frame rate, display switches (wireframe, transparency, shadows), the
+// The View panel: render frame rate, display switches (wireframe, transparency, shadows, visual
+// and collision geometry), the
 // multisampling quality for slow machines, camera views that snap (top, side, front, the gripper's
 // close-up) and tracking of a body, and video recording of the viewport with its progress.
 #pragma once
@@ -14,6 +15,10 @@ enum class SnapView { None, Top, Side, Front, Gripper };
 struct ViewPanelView {
   float render_fps = 0;                // frames drawn per wall second, recent
   bool wireframe = false, transparent = false, shadows = true;
+  // Geometry (render::GeometryView): robots' visual shapes in place of their collision shapes,
+  // and the collision shapes as an overlay; has_visuals: the scene has any visual shapes.
+  bool visual_geometry = true, collision_geometry = false;
+  bool has_visuals = false;
   std::vector<int> msaa_choices;       // sample counts the device offers
   int msaa = 4;                        // chosen (applies when the viewport is next created)
   int msaa_active = 4;                 // in use now
@@ -31,13 +36,13 @@ struct ViewPanelView {
 };
 
 struct ViewPanelEdits {
-  std::optional<bool> wireframe, transparent, shadows, mp4;
+  std::optional<bool> wireframe, transparent, shadows, mp4, visual_geometry, collision_geometry;
   std::optional<int> msaa;
   std::optional<int> track_body;       // -1: stop tracking
   SnapView snap = SnapView::None;
   bool start_recording = false, stop_recording = false;
   bool any() const {
-    return wireframe || transparent || shadows || mp4 || msaa || track_body || snap != SnapView::None ||
+    return wireframe || transparent || shadows || mp4 || visual_geometry || collision_geometry || msaa || track_body || snap != SnapView::None ||
            start_recording || stop_recording;
   }
 };
