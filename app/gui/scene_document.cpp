@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sim/compile.hpp"
+#include "sim/recompile.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 #include "ui/solver_panel.hpp"
@@ -193,8 +194,18 @@ bool SceneDocument::set_property(const PropertyKey& key, const PropertyValue& va
   }
   const auto after = get_property(edited, key);
   if (same_value(*before, *after)) return true;  // nothing to do (e.g. the same choice again)
-  auto validated = compile(edited, error);
-  if (!validated) return false;
+  std::shared_ptr<const sim::Model> validated;
+  if (is_parameter_only(edited, key)) {
+    // A value edit: the item's own checks (the ones compile_model makes), no compile here; the
+    // simulation thread patches its model (sim::patch_model).
+    if (std::string e = sim::check_value_edit(edited, *spec_edit(key)); !e.empty()) {
+      if (error) *error = q(e);
+      return false;
+    }
+  } else {
+    validated = compile(edited, error);
+    if (!validated) return false;
+  }
   const QString text = q("Set " + item_label(spec_, key.item) + " " + key.name + " to " + to_display(*after));
   undo_.push(new PropertyCommand(*this, key, *before, *after, text, std::move(validated)));
   return true;

@@ -1,8 +1,10 @@
 // The open scene as the editor sees it: the SceneSpec (the editable truth), its file, the undo
 // history and the modified flag. Every edit goes through here, is validated (set_property, then
-// compile_model for its file:line errors), becomes an undoable command, and reaches the running
-// simulation as a request: parameter-only edits as a patch of the model, structural ones as a
-// recompiled model that keeps the state where ids allow.
+// for a value edit sim::check_value_edit, for a structural one compile_model, both with file:line
+// errors), becomes an undoable command, and reaches the running simulation as a request: value
+// edits as a patch of the model (sim::patch_model on the simulation thread; nothing is compiled
+// on the UI thread), structural ones as a recompiled model that keeps the state by name
+// (sim::remap_state).
 #pragma once
 
 #include <QObject>

@@ -3,10 +3,13 @@
 #include "gui/friction_properties.hpp"
 #include "sim/compile.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
+#include "sim/field_table.hpp"
+#include "sim/recompile.hpp"
 #include "sim/recording.hpp"
 #include "sim/solver_options.hpp"
 
@@ -86,6 +89,41 @@ void vec3_properties(std::vector<PropertyInfo>& out, const ItemRef& item, const 
                      bool structural) {
   for (int i = 0; i < 3; ++i)
     out.push_back(real(item, name + "." + kComponents[i], label + " " + kComponents[i], v[i], lo, hi, unit, structural));
+}
+
+// The property of a table field (sim/spec_fields.hpp): range, unit, step and tooltip from its entry.
+template <class Spec>
+PropertyInfo field_property(const ItemRef& item, const sim::Field<Spec>& f, const Spec& owner, bool linear = false) {
+  double lo = f.range == sim::FieldRange::Any ? -kBig : f.range == sim::FieldRange::Positive ? 1e-9 : 0;
+  if (f.has_unset()) lo = std::min(lo, static_cast<double>(f.unset));
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(static_cast<double>(f.step)))) + 3, 3, 10);
+  PropertyInfo p = real(item, std::string(f.name), std::string(f.label), owner.*f.spec, lo, kBig,
+                        std::string(linear ? f.linear_unit : f.unit), false, decimals, f.step);
+  p.tooltip = std::string(f.doc);
+  return p;
+}
+
+// The table fields of `owner` that `shown` accepts, in table order.
+template <class Spec, class Shown>
+void field_properties(std::vector<PropertyInfo>& out, const ItemRef& item, const Spec& owner, bool linear, Shown&& shown) {
+  for (const sim::Field<Spec>& f : sim::fields_of<Spec>())
+    if (shown(f)) out.push_back(field_property(item, f, owner, linear));
+}
+
+template <class Spec>
+void field_properties(std::vector<PropertyInfo>& out, const ItemRef& item, const Spec& owner) {
+  field_properties(out, item, owner, false, [](const sim::Field<Spec>&) { return true; });
+}
+
+// Sets table field `name` of `owner` when it is one: nullopt when it is not, else "" or why not.
+template <class Spec>
+std::optional<std::string> set_field(Spec& owner, const std::string& name, sim::Real value) {
+  const sim::Field<Spec>* f = sim::find_field<Spec>(name);
+  if (!f) return std::nullopt;
+  if (!f->accepts(value))
+    return std::string(f->range_text()) + (f->has_unset() ? " (or " + std::to_string(static_cast<int>(f->unset)) + ")" : std::string());
+  owner.*f->spec = value;
+  return std::string();
 }
 
 std::string material_choice(const sim::SceneSpec& spec, int material) {
@@ -265,21 +303,13 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
     }
     case ItemKind::Material: {
       const sim::MaterialSpec& m = spec.materials[i];
-      out.push_back(real(item, "friction", "friction μ", m.friction, 0, 100, "", false, 3, 0.05));
-      PropertyInfo major = real(item, "friction_major", "friction μ along the grain", m.major(), 0, 100, "", false, 3, 0.05);
-      major.tooltip = "μ_major: along the grain where both surfaces' grains are aligned (thesis eq. 34)";
-      out.push_back(major);
-      PropertyInfo minor = real(item, "friction_minor", "friction μ across the grain", m.minor(), 0, 100, "", false, 3, 0.05);
-      minor.tooltip = "μ_minor: across the grain where both surfaces' grains are aligned (thesis eq. 34)";
-      out.push_back(minor);
+      field_properties(out, item, m);
       describe_grain(m.structure, item, out);
       break;
     }
     case ItemKind::Body: {
       const sim::BodySpec& b = spec.bodies[i];
-      PropertyInfo mass = real(item, "mass", "mass", b.mass, -1, kBig, "kg", false, 4, 0.1);
-      mass.tooltip = "-1: computed from the shapes' volumes and densities";
-      out.push_back(mass);
+      field_properties(out, item, b);
       describe_grain(b.structure, item, out);
       out.push_back(boolean(item, "fixed", "fixed", b.fixed, true));
       vec3_properties(out, item, "pos", "position", b.pose.pos, -kBig, kBig, "m", true);
@@ -324,34 +354,26 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
     }
     case ItemKind::Joint: {
       const sim::JointSpec& j = spec.joints[i];
-      if (!has_axis(j)) {
-        out.push_back(real(item, "linear_compliance", "linear compliance", j.linear_compliance, 0, kBig, "m/N", false, 9, 1e-6));
-        out.push_back(real(item, "angular_compliance", "angular compliance", j.angular_compliance, 0, kBig, "rad/(N m)", false, 9, 1e-6));
-        break;
+      const bool prismatic = j.type == sim::JointType::Prismatic;
+      if (has_axis(j)) {
+        const std::string unit = prismatic ? "m" : "rad";
+        out.push_back(boolean(item, "limited", "limited", j.limited, false));
+        out.push_back(real(item, "lower", "lower limit", j.lower, -kBig, kBig, unit, false));
+        out.push_back(real(item, "upper", "upper limit", j.upper, -kBig, kBig, unit, false));
+        out.push_back(choice(item, "drive", "drive", drive_name(j.drive), {"none", "position", "velocity"}, false));
       }
-      const bool revolute = j.type == sim::JointType::Revolute;
-      const std::string unit = revolute ? "rad" : "m";
-      out.push_back(boolean(item, "limited", "limited", j.limited, false));
-      out.push_back(real(item, "lower", "lower limit", j.lower, -kBig, kBig, unit, false));
-      out.push_back(real(item, "upper", "upper limit", j.upper, -kBig, kBig, unit, false));
-      out.push_back(choice(item, "drive", "drive", drive_name(j.drive), {"none", "position", "velocity"}, false));
-      out.push_back(real(item, "stiffness", "drive stiffness kp", j.stiffness, 0, kBig, revolute ? "N m/rad" : "N/m", false, 3, 10));
-      out.push_back(real(item, "damping", "drive damping kd", j.damping, 0, kBig, revolute ? "N m s/rad" : "N s/m", false, 3, 1));
-      PropertyInfo max_force = real(item, "max_force", "drive max force", j.max_force, -1, kBig, revolute ? "N m" : "N", false, 3, 1);
-      max_force.tooltip = "-1: unlimited";
-      out.push_back(max_force);
-      out.push_back(real(item, "target", "drive target", j.target, -kBig, kBig, unit, false));
-      out.push_back(real(item, "target_velocity", "drive target velocity", j.target_velocity, -kBig, kBig, unit + "/s", false));
-      out.push_back(real(item, "linear_compliance", "linear compliance", j.linear_compliance, 0, kBig, "m/N", false, 9, 1e-6));
-      out.push_back(real(item, "angular_compliance", "angular compliance", j.angular_compliance, 0, kBig, "rad/(N m)", false, 9, 1e-6));
+      // The table's joint fields: the drive's only where there is a drive (an axis), armature
+      // where compile_model takes it (revolute and ball joints).
+      field_properties(out, item, j, prismatic, [&](const sim::Field<sim::JointSpec>& f) {
+        if (f.element == "drive") return has_axis(j);
+        if (f.name == "armature") return j.type == sim::JointType::Revolute || j.type == sim::JointType::Ball;
+        return true;
+      });
       break;
     }
     case ItemKind::Particle: {
       const sim::ParticleSpec& p = spec.particles[i];
-      PropertyInfo mass = real(item, "mass", "mass", p.mass, 0, kBig, "kg", false, 5, 0.01);
-      mass.tooltip = "0: pinned in space";
-      out.push_back(mass);
-      out.push_back(real(item, "radius", "radius", p.radius, 1e-6, kBig, "m", false, 4, 0.001));
+      field_properties(out, item, p);
       out.push_back(choice(item, "material", "material", material_choice(spec, p.material), material_choices(spec), false));
       vec3_properties(out, item, "pos", "position", p.position, -kBig, kBig, "m", true);
       break;
@@ -433,12 +455,8 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       if (is_grain_property(base)) {
         if (std::string e = set_grain_property(m.structure, base, component, number, text); !e.empty())
           return where + ": " + e;
-      } else if (base == "friction_major") {
-        m.friction_major = r;
-      } else if (base == "friction_minor") {
-        m.friction_minor = r;
-      } else {
-        m.friction = r;
+      } else if (auto e = set_field(m, base, r); e && !e->empty()) {
+        return where + ": " + *e;
       }
       break;
     }
@@ -447,10 +465,10 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       if (is_grain_property(base)) {
         if (std::string e = set_grain_property(b.structure, base, component, number, text); !e.empty())
           return where + ": " + e;
-      } else if (base == "mass") {
-        if (!(r > 0) && r != -1) return where + ": must be > 0 (or -1: from the shapes)";
-        if (r == -1 && b.shapes.empty() && !b.fixed) return where + ": a body without shapes needs a mass";
-        b.mass = r;
+      } else if (base == "mass" && r == -1 && b.shapes.empty() && !b.fixed) {
+        return where + ": a body without shapes needs a mass";
+      } else if (auto e = set_field(b, base, r)) {
+        if (!e->empty()) return where + ": " + *e;
       } else if (base == "fixed") {
         b.fixed = *flag;
       } else if (base == "pos") {
@@ -481,63 +499,41 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       else if (base == "drive") j.drive = *text == "position" ? sim::DriveMode::Position
                                         : *text == "velocity" ? sim::DriveMode::Velocity
                                                               : sim::DriveMode::None;
-      else if (base == "stiffness") j.stiffness = r;
-      else if (base == "damping") j.damping = r;
-      else if (base == "max_force") {
-        if (r < 0 && r != -1) return where + ": must be >= 0 (or -1: unlimited)";
-        j.max_force = r;
-      } else if (base == "target") j.target = r;
-      else if (base == "target_velocity") j.target_velocity = r;
-      else if (base == "linear_compliance") j.linear_compliance = r;
-      else if (base == "angular_compliance") j.angular_compliance = r;
+      else if (auto e = set_field(j, base, r); e && !e->empty()) return where + ": " + *e;
       break;
     }
     case ItemKind::Particle: {
       sim::ParticleSpec& p = spec.particles[i];
-      if (base == "mass") p.mass = r;
-      else if (base == "radius") p.radius = r;
-      else if (base == "material") p.material = material_index(*text);
+      if (base == "material") p.material = material_index(*text);
       else if (base == "pos") p.position[component] = r;
+      else if (auto e = set_field(p, base, r); e && !e->empty()) return where + ": " + *e;
       break;
     }
   }
   return {};
 }
 
-bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key) {
-  const std::string base = base_name(key.name);
+std::optional<sim::SpecEdit> spec_edit(const PropertyKey& key) {
+  sim::SpecEdit edit;
   switch (key.item.kind) {
-    case ItemKind::None: return false;
-    case ItemKind::Scene: return base == "dt" || base == "gravity";
-    case ItemKind::Solver: return true;
-    case ItemKind::Material:  // all of a material's properties are friction (sim::refresh_friction)
-      return base == "friction" || base == "friction_major" || base == "friction_minor" || is_grain_property(base);
-    case ItemKind::Body: {
-      if (is_grain_property(base)) return true;
-      // An authored mass scales the compiled inertia; going back to the shapes' mass (-1) needs them.
-      if (base != "mass" || !in_range(spec.bodies, key.item.index)) return false;
-      const sim::BodySpec& b = spec.bodies[static_cast<std::size_t>(key.item.index)];
-      return b.fixed || b.mass > 0;
-    }
-    case ItemKind::Shape: {
-      if (base == "thickness") return true;
-      // A named material exists in the model under the same index; "(default)" may have to be added.
-      if (base == "material") {
-        const sim::ShapeSpec* s = find_shape(spec, key.item);
-        return s && s->material >= 0;
-      }
-      return false;
-    }
-    case ItemKind::Joint: return true;
-    case ItemKind::Particle: {
-      if (base == "material") {
-        return in_range(spec.particles, key.item.index) &&
-               spec.particles[static_cast<std::size_t>(key.item.index)].material >= 0;
-      }
-      return base == "mass" || base == "radius";
-    }
+    case ItemKind::None: return std::nullopt;
+    case ItemKind::Scene: edit.kind = sim::SpecItemKind::Scene; break;
+    case ItemKind::Solver: edit.kind = sim::SpecItemKind::Solver; break;
+    case ItemKind::Material: edit.kind = sim::SpecItemKind::Material; break;
+    case ItemKind::Body: edit.kind = sim::SpecItemKind::Body; break;
+    case ItemKind::Shape: edit.kind = sim::SpecItemKind::Shape; break;
+    case ItemKind::Joint: edit.kind = sim::SpecItemKind::Joint; break;
+    case ItemKind::Particle: edit.kind = sim::SpecItemKind::Particle; break;
   }
-  return false;
+  edit.index = key.item.index;
+  edit.sub = key.item.sub;
+  edit.field = key.name;
+  return edit;
+}
+
+bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key) {
+  const auto edit = spec_edit(key);
+  return edit && sim::is_value_edit(spec, *edit);
 }
 
 ItemRef shape_item(const sim::SceneSpec& spec, int model_shape) {
@@ -561,78 +557,8 @@ int model_shape_index(const sim::SceneSpec& spec, int body, int shape) {
 }
 
 bool patch_model(sim::Model& model, const sim::SceneSpec& spec, const PropertyKey& key) {
-  if (!is_parameter_only(spec, key) || !item_exists(spec, key.item)) return false;
-  const auto [base, component] = split_component(key.name);
-  const int index = key.item.index;
-  const auto i = static_cast<std::size_t>(index);
-  switch (key.item.kind) {
-    case ItemKind::None: return false;
-    case ItemKind::Scene:
-      if (base == "dt") model.dt = spec.dt;
-      else model.gravity = spec.gravity;
-      return true;
-    case ItemKind::Solver: model.solver = spec.solver; return true;
-    case ItemKind::Material:
-      if (index >= model.material_count) return false;
-      return sim::refresh_friction(spec, model).empty();
-    case ItemKind::Body: {
-      if (index >= model.body_count) return false;
-      if (is_grain_property(base)) return sim::refresh_friction(spec, model).empty();
-      const sim::BodySpec& b = spec.bodies[i];
-      if (b.fixed || model.body_inv_mass[i] <= 0) return true;  // infinite mass either way
-      // compile_model scales the shapes' inertia to an authored mass; an authored inertia stays.
-      // mass -1 (back to the shapes' own) needs their mass, which only compile knows.
-      if (!(b.mass > 0)) return false;
-      const Real old_mass = Real(1) / model.body_inv_mass[i];
-      const Real ratio = b.mass / old_mass;
-      model.body_inv_mass[i] = Real(1) / b.mass;
-      if (!(b.inertia.minCoeff() > 0)) {
-        model.body_inertia[i] *= ratio;
-        for (int k = 0; k < 3; ++k)
-          if (model.body_inv_inertia[i][k] > 0) model.body_inv_inertia[i][k] = Real(1) / model.body_inertia[i][k];
-      }
-      return true;
-    }
-    case ItemKind::Shape: {
-      const int s = model_shape_index(spec, key.item.index, key.item.sub);
-      if (s < 0 || s >= model.shape_count) return false;
-      const sim::ShapeSpec& shape = *find_shape(spec, key.item);
-      if (base == "thickness") model.shape_thickness[static_cast<std::size_t>(s)] = shape.thickness;
-      else if (base == "material") {
-        if (shape.material < 0 || shape.material >= model.material_count) return false;
-        model.shape_material[static_cast<std::size_t>(s)] = shape.material;
-      }
-      return true;
-    }
-    case ItemKind::Joint: {
-      if (index >= model.joint_count) return false;
-      const sim::JointSpec& j = spec.joints[i];
-      model.joint_limited[i] = j.limited ? 1 : 0;
-      model.joint_lower[i] = j.lower;
-      model.joint_upper[i] = j.upper;
-      model.joint_drive[i] = j.drive;
-      model.joint_stiffness[i] = j.stiffness;
-      model.joint_damping[i] = j.damping;
-      model.joint_max_force[i] = j.max_force;
-      model.joint_initial_target[i] = j.target;
-      model.joint_initial_target_velocity[i] = j.target_velocity;
-      model.joint_linear_compliance[i] = j.linear_compliance;
-      model.joint_angular_compliance[i] = j.angular_compliance;
-      return true;
-    }
-    case ItemKind::Particle: {
-      if (index >= model.particle_count) return false;
-      const sim::ParticleSpec& p = spec.particles[i];
-      if (base == "mass") model.particle_inv_mass[i] = p.mass > 0 ? Real(1) / p.mass : Real(0);
-      else if (base == "radius") model.particle_radius[i] = p.radius;
-      else if (base == "material") {
-        if (p.material < 0 || p.material >= model.material_count) return false;
-        model.particle_material[i] = p.material;
-      }
-      return true;
-    }
-  }
-  return false;
+  const auto edit = spec_edit(key);
+  return edit && item_exists(spec, key.item) && sim::patch_model(model, spec, *edit).outcome == sim::PatchOutcome::Patched;
 }
 
 std::string to_display(const PropertyValue& value) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/recompile.hpp"
 #include "sim/spec.hpp"
 
 namespace coulomb::gui {
@@ -61,13 +62,15 @@ std::optional<PropertyValue> get_property(const sim::SceneSpec& spec, const Prop
 // Sets the value in the spec; returns an error message (the spec is unchanged then) or "".
 std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const PropertyValue& value);
 
-// True when the edit can be applied to a compiled Model by patch_model (no recompile): friction,
-// thickness, masses of dynamic bodies and particles, particle radius, joint limits, drives and
-// compliances, dt, gravity and solver options. Shape sizes, poses, densities, fixed flags and
-// the like change mass properties or structure and need compile_model.
+// The engine's name for the edit of `key` (sim/recompile.hpp); nullopt for no item.
+std::optional<sim::SpecEdit> spec_edit(const PropertyKey& key);
+// sim::is_value_edit: the edit can be patched into a compiled Model (no recompile): the field
+// table's values, friction and grains, thickness, masses, armature, joint limits and drives, dt,
+// gravity and solver options. Shape sizes, poses, densities, fixed flags and the like change
+// mass properties or structure and need a recompile.
 bool is_parameter_only(const sim::SceneSpec& spec, const PropertyKey& key);
-// Applies the property's value in `spec` (already edited) to the model's arrays. Only for keys
-// where is_parameter_only(spec, key); returns false (model untouched) otherwise.
+// sim::patch_model for the property's value in `spec` (already edited): true when patched; false
+// (model untouched) when the edit needs a recompile or does not compile.
 bool patch_model(sim::Model& model, const sim::SceneSpec& spec, const PropertyKey& key);
 
 std::string to_display(const PropertyValue& value);

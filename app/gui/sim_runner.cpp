@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gui/state_history.hpp"
-#include "gui/state_remap.hpp"
+#include "sim/recompile.hpp"
 #include "sim/compile.hpp"
 
 namespace coulomb::gui {
@@ -165,8 +165,8 @@ void SimRunner::replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::s
       c.model = model;
       c.fresh_run();
     } else {
-      c.state = remap_state(*c.model, c.state, *model, restart);
-      c.control = remap_control(*c.model, c.control, *model);
+      c.state = sim::remap_state(*c.model, c.state, *model, restart);
+      c.control = sim::remap_control(*c.model, c.control, *model);
       c.step_control = c.control;
       c.workspace = sim::Workspace{};  // rows and contacts change; no warm start across models
       c.spec = spec;
@@ -189,7 +189,14 @@ void SimRunner::patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey ke
     if (!c.has_model()) return false;
     // Copy on write: published snapshots keep the model they were stepped with.
     auto patched = std::make_shared<sim::Model>(*c.model);
-    if (patch_model(*patched, *spec, key)) {
+    const auto edit = spec_edit(key);
+    const sim::PatchResult result =
+        edit ? sim::patch_model(*patched, *spec, *edit) : sim::PatchResult{sim::PatchOutcome::NeedsRecompile, {}};
+    if (result.outcome == sim::PatchOutcome::Failed) {
+      c.message = result.error;
+      return true;
+    }
+    if (result.outcome == sim::PatchOutcome::Patched) {
       c.spec = spec;
       c.model = std::move(patched);
       ++c.parameter_version;
@@ -202,17 +209,18 @@ void SimRunner::patch(std::shared_ptr<const sim::SceneSpec> spec, PropertyKey ke
       }
       return true;
     }
-    auto compiled = sim::compile_model(*spec);
-    if (!compiled) {
-      c.message = compiled.error();
+    // Not a value edit after all (a principal frame moved): the engine recompiles and carries the
+    // run over, here on the simulation thread.
+    auto recompiled = sim::recompile(*spec, *c.model, c.state, c.control);
+    if (!recompiled) {
+      c.message = recompiled.error();
       return true;
     }
-    auto model = std::make_shared<const sim::Model>(std::move(compiled.value()));
-    c.state = remap_state(*c.model, c.state, *model);
-    c.control = remap_control(*c.model, c.control, *model);
+    c.state = std::move(recompiled->state);
+    c.control = std::move(recompiled->control);
     c.workspace = sim::Workspace{};
     c.spec = spec;
-    c.model = std::move(model);
+    c.model = std::make_shared<const sim::Model>(std::move(recompiled->model));
     c.teleop.rebind(*c.model, c.state);
     c.restart_history();
     ++c.model_version;

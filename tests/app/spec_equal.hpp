@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/field_table.hpp"
+#include "sim/model.hpp"
 #include "sim/spec.hpp"
 
 namespace app_test {
@@ -51,6 +53,12 @@ class SpecDiff {
   }
 };
 
+// Every field of the table (sim/spec_fields.hpp) of the item, as "<what>.<field>".
+template <class Spec>
+void compare_fields(SpecDiff& d, const std::string& w, const Spec& a, const Spec& b) {
+  for (const sim::Field<Spec>& f : sim::fields_of<Spec>()) d.same(w + "." + std::string(f.name), a.*f.spec, b.*f.spec);
+}
+
 inline void compare_shape(SpecDiff& d, const std::string& w, const sim::ShapeSpec& a, const sim::ShapeSpec& b) {
   d.same(w + ".type", static_cast<int>(a.type), static_cast<int>(b.type));
   d.same_pose(w + ".local", a.local, b.local);
@@ -89,9 +97,7 @@ inline void compare_grain(SpecDiff& d, const std::string& w, const sim::Structur
 inline void compare_material(SpecDiff& d, const std::string& w, const sim::MaterialSpec& a,
                              const sim::MaterialSpec& b) {
   d.same(w + ".name", a.name, b.name);
-  d.same(w + ".friction", a.friction, b.friction);
-  d.same(w + ".friction_major", a.friction_major, b.friction_major);
-  d.same(w + ".friction_minor", a.friction_minor, b.friction_minor);
+  compare_fields(d, w, a, b);
   compare_grain(d, w + ".structure", a.structure, b.structure);
 }
 
@@ -101,7 +107,7 @@ inline void compare_body(SpecDiff& d, const std::string& w, const sim::BodySpec&
   d.same(w + ".linear_velocity", a.linear_velocity, b.linear_velocity);
   d.same(w + ".angular_velocity", a.angular_velocity, b.angular_velocity);
   d.same(w + ".fixed", a.fixed, b.fixed);
-  d.same(w + ".mass", a.mass, b.mass);
+  compare_fields(d, w, a, b);
   d.same(w + ".inertia", a.inertia, b.inertia);
   d.same(w + ".inertia_frame", a.inertia_frame.coeffs(), b.inertia_frame.coeffs());
   d.same(w + ".com", a.com, b.com);
@@ -113,8 +119,7 @@ inline void compare_particle(SpecDiff& d, const std::string& w, const sim::Parti
                              const sim::ParticleSpec& b) {
   d.same(w + ".position", a.position, b.position);
   d.same(w + ".velocity", a.velocity, b.velocity);
-  d.same(w + ".mass", a.mass, b.mass);
-  d.same(w + ".radius", a.radius, b.radius);
+  compare_fields(d, w, a, b);
   d.same(w + ".material", a.material, b.material);
 }
 
@@ -137,14 +142,8 @@ inline void compare_joint(SpecDiff& d, const std::string& w, const sim::JointSpe
   d.same(w + ".limited", a.limited, b.limited);
   d.same(w + ".lower", a.lower, b.lower);
   d.same(w + ".upper", a.upper, b.upper);
-  d.same(w + ".linear_compliance", a.linear_compliance, b.linear_compliance);
-  d.same(w + ".angular_compliance", a.angular_compliance, b.angular_compliance);
   d.same(w + ".drive", static_cast<int>(a.drive), static_cast<int>(b.drive));
-  d.same(w + ".stiffness", a.stiffness, b.stiffness);
-  d.same(w + ".damping", a.damping, b.damping);
-  d.same(w + ".max_force", a.max_force, b.max_force);
-  d.same(w + ".target", a.target, b.target);
-  d.same(w + ".target_velocity", a.target_velocity, b.target_velocity);
+  compare_fields(d, w, a, b);
 }
 
 // Robot includes: the resolved path (the written `file` is relative to wherever it was saved).
@@ -217,6 +216,47 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("particle_triangles.size", a.particle_triangles.size(), b.particle_triangles.size());
   d.each("joints", a.joints, b.joints, compare_joint);
   d.each("robots", a.robots, b.robots, compare_robot);
+  return d.first;
+}
+
+// The compiled values a value edit can reach, compared exactly: every Model array of the field
+// table, and what compile derives from the table's other fields and the edits (masses and
+// inertia, principal frames, limits and drive modes, friction axes and structure fields, shape
+// thickness and material, particle masses, dt, gravity). "" when equal, else the first difference.
+inline std::string model_value_difference(const sim::Model& a, const sim::Model& b) {
+  SpecDiff d;
+  auto arrays = [&](const auto& table) {
+    for (const auto& f : table)
+      if (f.model) d.same("model." + std::string(f.name), a.*f.model, b.*f.model);
+  };
+  arrays(sim::kJointFields);
+  arrays(sim::kBodyFields);
+  arrays(sim::kMaterialFields);
+  arrays(sim::kParticleFields);
+  d.same("body_inv_mass", a.body_inv_mass, b.body_inv_mass);
+  d.each("body_inertia", a.body_inertia, b.body_inertia,
+         [](SpecDiff& e, const std::string& w, const sim::Vec3& x, const sim::Vec3& y) { e.same(w, x, y); });
+  d.each("body_inv_inertia", a.body_inv_inertia, b.body_inv_inertia,
+         [](SpecDiff& e, const std::string& w, const sim::Vec3& x, const sim::Vec3& y) { e.same(w, x, y); });
+  d.each("body_frame_in_com", a.body_frame_in_com, b.body_frame_in_com,
+         [](SpecDiff& e, const std::string& w, const sim::Pose& x, const sim::Pose& y) { e.same_pose(w, x, y); });
+  d.same("joint_limited", a.joint_limited, b.joint_limited);
+  d.same("joint_lower", a.joint_lower, b.joint_lower);
+  d.same("joint_upper", a.joint_upper, b.joint_upper);
+  d.same("joint_drive.size", a.joint_drive.size(), b.joint_drive.size());
+  for (std::size_t j = 0; j < a.joint_drive.size() && j < b.joint_drive.size(); ++j)
+    d.same("joint_drive[" + std::to_string(j) + "]", static_cast<int>(a.joint_drive[j]), static_cast<int>(b.joint_drive[j]));
+  d.same("material_friction_major", a.material_friction_major, b.material_friction_major);
+  d.same("material_friction_minor", a.material_friction_minor, b.material_friction_minor);
+  d.same("material_structure_field", a.material_structure_field, b.material_structure_field);
+  d.same("body_structure_field", a.body_structure_field, b.body_structure_field);
+  d.same("structure_fields.size", a.structure_fields.size(), b.structure_fields.size());
+  d.same("shape_thickness", a.shape_thickness, b.shape_thickness);
+  d.same("shape_material", a.shape_material, b.shape_material);
+  d.same("particle_inv_mass", a.particle_inv_mass, b.particle_inv_mass);
+  d.same("particle_material", a.particle_material, b.particle_material);
+  d.same("dt", a.dt, b.dt);
+  d.same("gravity", a.gravity, b.gravity);
   return d.first;
 }
 

@@ -346,3 +346,55 @@ TEST_CASE("opening a URDF gives an untitled scene with the robot, Save As writes
   for (std::size_t b = 0; b < document.spec().bodies.size(); ++b)
     CHECK(reopened.spec().bodies[b].pose.pos == document.spec().bodies[b].pose.pos);
 }
+
+TEST_CASE("a joint's armature is a value edit: patched into the running model, bad drive values refused",
+          "[app][document][armature]") {
+  app_test::qt_app();
+  // A driven hinge pendulum of our own: a 1 kg box on a 0.5 m arm, hinge along y.
+  sim::SceneSpec spec;
+  spec.name = "armature";
+  sim::BodySpec bob;
+  bob.name = "bob";
+  bob.pose.pos = sim::Vec3(0, 0, 1);
+  bob.mass = 1;
+  sim::ShapeSpec box;
+  box.type = sim::ShapeType::Box;
+  box.half_extents = sim::Vec3(0.1, 0.05, 0.05);
+  bob.shapes.push_back(box);
+  spec.bodies.push_back(bob);
+  sim::JointSpec hinge;
+  hinge.name = "hinge";
+  hinge.type = sim::JointType::Revolute;
+  hinge.body_b = 0;
+  hinge.frame_a.pos = sim::Vec3(0, 0, 1.5);
+  hinge.frame_b.pos = sim::Vec3(0, 0, 0.5);
+  hinge.axis = sim::Vec3::UnitY();
+  hinge.drive = sim::DriveMode::Position;
+  hinge.stiffness = 20;
+  hinge.damping = 2;
+  spec.joints.push_back(hinge);
+  SimRunner runner;
+  SceneDocument document(runner);
+  QString error;
+  REQUIRE(document.open_spec(spec, QString(), &error));
+  REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
+  const sim::Real inertia_y = runner.latest().model->body_inertia[0].y();
+  const std::uint64_t model_version = runner.latest().model_version;
+  const std::uint64_t version = runner.latest().parameter_version;
+
+  const PropertyKey armature{{ItemKind::Joint, 0}, "armature"};
+  REQUIRE(is_parameter_only(document.spec(), armature));
+  REQUIRE(document.set_property(armature, 0.25, &error));
+  settle(runner, version);
+  const Snapshot& s = runner.latest();
+  CHECK(s.model->joint_armature[0] == sim::Real(0.25));
+  CHECK(s.model->body_inertia[0].y() == Approx(inertia_y + 0.25).epsilon(1e-12));
+  CHECK(s.model_version == model_version);  // patched in place, not replaced by a compile
+
+  // A value the compiler would refuse is refused here with its message, and changes nothing.
+  CHECK_FALSE(document.set_property({{ItemKind::Joint, 0}, "stiffness"}, 0.0, &error));
+  CHECK(error.contains("position drive needs stiffness > 0"));
+  CHECK(document.spec().joints[0].stiffness == sim::Real(20));
+  CHECK_FALSE(document.set_property(armature, -1.0, &error));  // the table's range
+  CHECK(document.spec().joints[0].armature == sim::Real(0.25));
+}

@@ -261,6 +261,20 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   QString error;
   REQUIRE(window.document().set_property({{ItemKind::Joint, 0}, "limited"}, true, &error));
   REQUIRE(window.document().set_property({{ItemKind::Joint, 0}, "upper"}, 0.75, &error));
+  // The joint's property view holds the field table's joint fields: armature, edited as a user
+  // would (a value edit: patched into the running model).
+  window.select({ItemKind::Joint, 0});
+  auto* armature = qobject_cast<QDoubleSpinBox*>(window.properties().editor("armature"));
+  REQUIRE(armature != nullptr);
+  CHECK(armature->value() == 0.0);
+  CHECK(armature->minimum() == 0.0);
+  armature->setValue(0.05);
+  CHECK(window.document().spec().joints[0].armature == sim::Real(0.05));
+  CHECK(app_test::pump_until([&] { return window.runner().latest().model->joint_armature[0] == sim::Real(0.05); }));
+  if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_JOINT")) {
+    app_test::pump(300);
+    window.grab().save(QString::fromLocal8Bit(out));
+  }
   window.action(QStringLiteral("save"))->trigger();
   CHECK_FALSE(window.document().modified());
   window.set_close_prompt([] { return MainWindow::CloseChoice::Cancel; });  // must not be asked
@@ -268,6 +282,7 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   REQUIRE(window.open_scene(copy));
   CHECK(window.document().spec().joints[0].limited);
   CHECK(window.document().spec().joints[0].upper == sim::Real(0.75));
+  CHECK(window.document().spec().joints[0].armature == sim::Real(0.05));
   CHECK(window.recent_files().size() == 2);
   CHECK(window.recent_files().front() == copy);
 

@@ -16,7 +16,7 @@
 #include "gui/grab_spring.hpp"
 #include "gui/picking.hpp"
 #include "gui/scene_properties.hpp"
-#include "gui/state_remap.hpp"
+#include "sim/recompile.hpp"
 #include "sim/compile.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
@@ -287,7 +287,7 @@ TEST_CASE("a structural edit keeps the running state by name", "[app][runner]") 
   CHECK(s.state.time == before.time);
   for (int b = 0; b < s.model->body_count; ++b) CHECK((s.state.body_position(b) - before.body_position(b)).norm() < 1e-12);
   // A body whose pose was edited restarts from it.
-  const sim::State moved = remap_state(*scene.model, before, *s.model, {scene.model->body_name[0]});
+  const sim::State moved = sim::remap_state(*scene.model, before, *s.model, {scene.model->body_name[0]});
   CHECK((moved.body_position(0) - s.model->body_initial_pose[0].pos).norm() < 1e-12);
 }
 

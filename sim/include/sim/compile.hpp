@@ -12,6 +12,13 @@ namespace sim {
 
 Result<Model> compile_model(const SceneSpec& spec);
 
+// The checks compile_model runs on one item (its table fields' ranges, sim/spec_fields.hpp, and
+// the rules between fields): "" or "file:line: <element> 'name': what". For editors that validate
+// a value edit without compiling (sim/recompile.hpp).
+std::string check_joint(const JointSpec& joint, int body_count);
+std::string check_material(const MaterialSpec& material);
+std::string check_particle(const ParticleSpec& particle);
+
 // Refills the model's friction from the spec's materials and bodies: μ, the anisotropic axes and
 // the structure fields (thesis ch. 3), exactly as compile_model does (it calls this). For live
 // edits between steps (the app's parameter patches); the materials and bodies must be the ones

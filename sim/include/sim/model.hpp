@@ -38,7 +38,7 @@ struct Model {
   // ---- particles (particle_count) ---------------------------------------------------------
   int particle_count = 0;
   std::vector<Real> particle_inv_mass;      // [1/kg], 0: fixed in space (particle_count)
-  std::vector<Real> particle_radius;        // collision radius [m] (particle_count)
+  SIM_PARTICLE_FIELDS(SIM_DECLARE_MODEL_FIELD)  // particle_radius: collision radius [m] (particle_count)
   std::vector<int> particle_material;       // (particle_count)
   std::vector<Vec3> particle_initial_position;  // (particle_count)
   std::vector<Vec3> particle_initial_velocity;  // (particle_count)
@@ -46,7 +46,7 @@ struct Model {
   // ---- materials (material_count) ---------------------------------------------------------
   int material_count = 0;
   std::vector<std::string> material_name;
-  std::vector<Real> material_friction;      // μ (material_count)
+  SIM_MATERIAL_FIELDS(SIM_DECLARE_MODEL_FIELD)  // material_friction: μ (material_count)
   // Anisotropic friction (thesis ch. 3): the ellipse's axes when grains are aligned (eq. 34), equal
   // to μ for isotropic materials, and the material's structure field (index, -1: none).
   std::vector<Real> material_friction_major;  // (material_count)
@@ -124,10 +124,11 @@ struct Model {
   std::vector<Vec3> joint_axis;             // unit axis in joint frame a (= frame b at rest)
   std::vector<char> joint_limited;
   std::vector<Real> joint_lower, joint_upper;
-  std::vector<Real> joint_linear_compliance, joint_angular_compliance;
   std::vector<DriveMode> joint_drive;
-  std::vector<Real> joint_stiffness, joint_damping, joint_max_force;
-  std::vector<Real> joint_initial_target, joint_initial_target_velocity;
+  // joint_linear_compliance, joint_angular_compliance, joint_armature, joint_stiffness,
+  // joint_damping, joint_max_force, joint_initial_target, joint_initial_target_velocity
+  // (joint_count): the table's joint fields (sim/spec_fields.hpp).
+  SIM_JOINT_FIELDS(SIM_DECLARE_MODEL_FIELD)
   std::vector<char> joint_target_limited;   // the drive input's control range (JointSpec::target_limited)
   std::vector<Real> joint_target_lower, joint_target_upper;
 

@@ -12,6 +12,7 @@
 #include "sim/math.hpp"
 #include "sim/sdf.hpp"
 #include "sim/solver_options.hpp"
+#include "sim/spec_fields.hpp"
 #include "sim/structure_field.hpp"
 
 namespace sim {
@@ -24,12 +25,12 @@ struct SourceLocation {
 
 struct MaterialSpec {
   std::string name;
-  Real friction = Real(0.5);  // Coulomb μ (combined per pair as the geometric mean)
-  // Anisotropic friction (thesis ch. 3, matchstick model): the cone's axes along and across the
+  // friction (Coulomb μ, combined per pair as the geometric mean) and the anisotropic friction
+  // (thesis ch. 3, matchstick model): friction_major/minor, the cone's axes along and across the
   // grain when both surfaces' grains are aligned (eq. 34; digest §2.3); < 0: = friction. They act
   // only where a structure field gives a grain (this material's, a body's, or the other surface's).
-  Real friction_major = -1;
-  Real friction_minor = -1;
+  SIM_MATERIAL_FIELDS(SIM_DECLARE_SPEC_FIELD)
+  SIM_MATERIAL_DERIVED_FIELDS(SIM_DECLARE_DERIVED_SPEC_FIELD)
   StructureFieldSpec structure;  // the grain of this material's surfaces (kind None: no field)
   SourceLocation source;
   Real major() const { return friction_major >= 0 ? friction_major : friction; }
@@ -90,7 +91,7 @@ struct BodySpec {
   Vec3 linear_velocity = Vec3::Zero();   // [m/s]
   Vec3 angular_velocity = Vec3::Zero();  // world frame [rad/s]
   bool fixed = false;            // infinite mass, never moves
-  Real mass = -1;                // [kg]; < 0: computed from the shapes' densities
+  SIM_BODY_DERIVED_FIELDS(SIM_DECLARE_DERIVED_SPEC_FIELD)  // mass [kg]; -1: from the shapes' densities
   Vec3 inertia = Vec3(-1, -1, -1);  // principal moments in the body frame [kg m^2]; < 0: computed
   Quat inertia_frame = Quat::Identity();  // axes of `inertia` in the body frame (URDF/MJCF full tensors)
   Vec3 com = Vec3::Zero();       // centre of mass in the body frame (used when mass is given)
@@ -103,8 +104,8 @@ struct BodySpec {
 struct ParticleSpec {
   Vec3 position = Vec3::Zero();  // [m]
   Vec3 velocity = Vec3::Zero();  // [m/s]
-  Real mass = Real(1);           // [kg]; 0: fixed in space
-  Real radius = Real(0.01);      // collision radius (thickness) [m]
+  SIM_PARTICLE_FIELDS(SIM_DECLARE_SPEC_FIELD)                  // radius [m]: collision radius
+  SIM_PARTICLE_DERIVED_FIELDS(SIM_DECLARE_DERIVED_SPEC_FIELD)  // mass [kg]; 0: fixed in space
   int material = -1;
   SourceLocation source;
 };
@@ -131,18 +132,15 @@ struct JointSpec {
   Vec3 axis = Vec3::UnitZ();     // revolute/prismatic axis in the joint frame
   bool limited = false;
   Real lower = 0, upper = 0;     // [rad] or [m]
-  Real linear_compliance = 0;    // e of the positional rows [m/N]
-  Real angular_compliance = 0;   // e of the rotational rows [rad/(N m)]
   // Implicit PD drive on the joint coordinate: force = -kp (θ - target) - kd (θ̇ - target_velocity)
   DriveMode drive = DriveMode::None;
-  Real stiffness = 0;            // kp [N m/rad] or [N/m]
-  Real damping = 0;              // kd [N m s/rad] or [N s/m]
-  Real max_force = -1;           // effort limit [N m] or [N]; < 0: unlimited
-  Real target = 0;               // initial position target [rad] or [m]
-  Real target_velocity = 0;      // initial velocity target
+  // linear_compliance, angular_compliance, armature, and the drive's stiffness (kp), damping (kd),
+  // max_force (< 0: unlimited), target, target_velocity: units and ranges in sim/spec_fields.hpp.
+  SIM_JOINT_FIELDS(SIM_DECLARE_SPEC_FIELD)
   // Control range (MJCF actuator ctrlrange / gear, URDF <limit velocity> of a velocity drive): the
   // drive's input, the position target (Position) or the velocity target (Velocity), is clamped
-  // into [target_lower, target_upper] every step, whatever writes Control.
+  // into [target_lower, target_upper] every step, whatever writes Control. Outside the field
+  // table, like the limits: one range with its flag.
   bool target_limited = false;
   Real target_lower = 0, target_upper = 0;
   SourceLocation source;

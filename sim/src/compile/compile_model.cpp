@@ -7,26 +7,20 @@
 #include "collision/cloth_edges.hpp"
 #include "collision/convex_hull.hpp"
 #include "collision/structure_field.hpp"
+#include "compile/body_inertia.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
 #include "compile/visual_shapes.hpp"
 #include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
+#include "sim/field_table.hpp"
 
 namespace sim {
 
 namespace {
 
-std::string where(const SourceLocation& s, const std::string& element) {
-  std::string out = s.file.empty() ? std::string("<scene>") : s.file;
-  if (s.line > 0) {
-    out += ':';
-    out += std::to_string(s.line);
-  }
-  out.append(": <").append(element).append(">");
-  return out;
-}
+using detail::where;
 
 bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
 
@@ -86,7 +80,53 @@ Real shape_bound(const Model& m, int s) {
   return 0;
 }
 
+// "<where>: <field> must be >= 0" for the first of the item's table fields outside its range.
+template <class Spec>
+std::string check_fields(const Spec& spec, const std::string& w) {
+  const Field<Spec>* f = field_out_of_range(spec);
+  if (!f) return {};
+  std::string message = w + ": " + std::string(f->name) + " " + std::string(f->range_text());
+  if (f->has_unset()) message += " (or " + std::to_string(static_cast<int>(f->unset)) + ")";
+  return message;
+}
+
+// Appends the item's copied table fields to their Model arrays.
+template <class Spec>
+void push_fields(const Spec& spec, Model& m) {
+  for (const Field<Spec>& f : fields_of<Spec>())
+    if (f.model) (m.*f.model).push_back(spec.*f.spec);
+}
+
 }  // namespace
+
+std::string check_joint(const JointSpec& j, int body_count) {
+  const std::string w = where(j.source, "joint") + " '" + j.name + "'";
+  if (j.body_b < 0 || j.body_b >= body_count || j.body_a >= body_count || j.body_a < -1)
+    return w + ": child must be a body and parent a body or the world";
+  if (j.body_a == j.body_b) return w + ": joins a body to itself";
+  if (!(j.axis.norm() > 0)) return w + ": axis must be non-zero";
+  if (j.limited && !(j.lower <= j.upper)) return w + ": lower limit above upper limit";
+  if (j.target_limited && !(j.target_lower <= j.target_upper))
+    return w + ": control range lower bound above the upper one (or not a number)";
+  if (std::string e = check_fields(j, w); !e.empty()) return e;
+  if (j.drive != DriveMode::None && !(j.stiffness > 0 || j.damping > 0))
+    return w + ": a drive needs stiffness >= 0 and damping >= 0, not both 0";
+  if (j.drive == DriveMode::Position && !(j.stiffness > 0)) return w + ": a position drive needs stiffness > 0";
+  // A velocity drive's compliance is e = 1/kd (its stiffness plays no part): kd = 0 would make
+  // e infinite and the drive row NaN.
+  if (j.drive == DriveMode::Velocity && !(j.damping > 0))
+    return w + ": a velocity drive needs damping > 0 (its compliance is 1/damping)";
+  // Armature (compile/body_inertia.hpp): rotor inertia about an axis; a prismatic joint's would be
+  // a mass along one axis, which the scalar body mass cannot hold.
+  if (j.armature > 0 && (j.type == JointType::Prismatic || j.type == JointType::Fixed))
+    return w + ": armature is supported on revolute and ball joints only (a prismatic joint's would need an "
+               "anisotropic body mass; a fixed joint has no motion)";
+  return {};
+}
+
+std::string check_material(const MaterialSpec& mat) { return check_fields(mat, where(mat.source, "material")); }
+
+std::string check_particle(const ParticleSpec& p) { return check_fields(p, where(p.source, "particle")); }
 
 Result<Model> compile_model(const SceneSpec& spec) {
   Model m;
@@ -98,9 +138,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
 
   // Materials; -1 ("default") maps to a material named "default" (μ 0.5) appended when needed.
   for (const MaterialSpec& mat : spec.materials) {
-    if (!(mat.friction >= 0)) return Error{where(mat.source, "material") + ": friction must be >= 0"};
+    if (std::string e = check_material(mat); !e.empty()) return Error{e};
     m.material_name.push_back(mat.name);
-    m.material_friction.push_back(mat.friction);
+    push_fields(mat, m);
   }
   int default_material = -1;
   auto material_index = [&](int authored) {
@@ -111,7 +151,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
       if (default_material < 0) {
         default_material = static_cast<int>(m.material_name.size());
         m.material_name.push_back("default");
-        m.material_friction.push_back(Real(0.5));
+        push_fields(MaterialSpec{}, m);
       }
     }
     return default_material;
@@ -179,47 +219,15 @@ Result<Model> compile_model(const SceneSpec& spec) {
     const std::string w = where(body.source, "body") + " '" + body.name + "'";
     if (!finite(body.pose.pos) || !finite(body.linear_velocity) || !finite(body.angular_velocity))
       return Error{w + ": non-finite pose or velocity"};
-    ShapeMass total;
-    for (const ShapeSpec& s : body.shapes) {
-      if (s.type == ShapeType::Plane) return Error{where(s.source, "plane") + ": planes are world geometry only"};
+    if (std::string e = check_fields(body, w); !e.empty()) return Error{e};
+    for (const ShapeSpec& s : body.shapes)
       if (std::string e = validate_shape(s); !e.empty()) return Error{e};
-      Model::Hull hull;
-      const Model::Hull* hp = nullptr;
-      if (s.type == ShapeType::ConvexMesh) {
-        auto built = s.triangles.empty() ? build_convex_hull(s.vertices, where(s.source, "convex"))
-                                         : detail::mesh_shape_hull(s, where(s.source, "mesh"));
-        if (!built) return Error{built.error()};
-        hull = std::move(built.value());
-        if (!s.triangles.empty()) hull = detail::mesh_mass_polyhedron(s, std::move(hull));
-        hp = &hull;
-      }
-      total = combine(total, shape_mass(s, hp));
-    }
-    Vec3 com = total.center;
-    Mat3 inertia = total.inertia;
-    Real mass = total.mass;
-    if (body.mass > 0) {
-      if (mass > 0) inertia *= body.mass / mass;
-      else inertia = Mat3::Identity() * (Real(0.4) * body.mass * Real(0.05 * 0.05));
-      mass = body.mass;
-      if (total.mass <= 0) com = body.com;
-    }
-    if (body.inertia.minCoeff() > 0) {
-      // Moments about the axes of inertia_frame: I = R diag(moments) R^T in the body frame.
-      const Mat3 r = body.inertia_frame.normalized().toRotationMatrix();
-      inertia = r * body.inertia.asDiagonal() * r.transpose();
-      com = body.com;
-    }
-    if (!body.fixed && !(mass > 0)) return Error{w + ": has no mass (give mass= or shapes)"};
-    Vec3 moments;
-    Quat axes = Quat::Identity();
-    const Real off = std::abs(inertia(0, 1)) + std::abs(inertia(0, 2)) + std::abs(inertia(1, 2));
-    if (off > Real(1e-12) * std::max(inertia.trace(), Real(1e-30))) {
-      principal_axes(inertia, moments, axes);
-    } else {
-      moments = inertia.diagonal();
-    }
-    const Pose com_in_body{com, axes};
+    auto mass_properties = detail::body_mass_properties(spec, b);
+    if (!mass_properties) return Error{mass_properties.error()};
+    const Real mass = mass_properties->mass;
+    const Vec3 moments = mass_properties->moments;
+    const Pose com_in_body = mass_properties->com_in_body;
+    const Vec3 com = com_in_body.pos;
     const Pose body_in_com = com_in_body.inverse();
     const bool dynamic = !body.fixed;
     m.body_name.push_back(body.name);
@@ -250,11 +258,10 @@ Result<Model> compile_model(const SceneSpec& spec) {
   m.particle_count = static_cast<int>(spec.particles.size());
   for (const ParticleSpec& p : spec.particles) {
     const std::string w = where(p.source, "particle");
-    if (!(p.mass >= 0)) return Error{w + ": mass must be >= 0"};
-    if (!(p.radius > 0)) return Error{w + ": radius must be > 0"};
+    if (std::string e = check_particle(p); !e.empty()) return Error{e};
     if (!finite(p.position) || !finite(p.velocity)) return Error{w + ": non-finite position or velocity"};
     m.particle_inv_mass.push_back(p.mass > 0 ? Real(1) / p.mass : Real(0));
-    m.particle_radius.push_back(p.radius);
+    push_fields(p, m);
     m.particle_material.push_back(material_index(p.material));
     m.particle_initial_position.push_back(p.position);
     m.particle_initial_velocity.push_back(p.velocity);
@@ -287,21 +294,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
 
   // Joints, with frames re-expressed in the bodies' com frames.
   for (const JointSpec& j : spec.joints) {
-    const std::string w = where(j.source, "joint") + " '" + j.name + "'";
-    if (j.body_b < 0 || j.body_b >= m.body_count || j.body_a >= m.body_count || j.body_a < -1)
-      return Error{w + ": child must be a body and parent a body or the world"};
-    if (j.body_a == j.body_b) return Error{w + ": joins a body to itself"};
-    if (!(j.axis.norm() > 0)) return Error{w + ": axis must be non-zero"};
-    if (j.limited && !(j.lower <= j.upper)) return Error{w + ": lower limit above upper limit"};
-    if (!(j.linear_compliance >= 0) || !(j.angular_compliance >= 0)) return Error{w + ": compliance must be >= 0"};
-    if (j.drive != DriveMode::None && !(j.stiffness >= 0 && j.damping >= 0 && (j.stiffness > 0 || j.damping > 0)))
-      return Error{w + ": a drive needs stiffness >= 0 and damping >= 0, not both 0"};
-    if (j.drive == DriveMode::Position && !(j.stiffness > 0))
-      return Error{w + ": a position drive needs stiffness > 0"};
-    // A velocity drive's compliance is e = 1/kd (its stiffness plays no part): kd = 0 would make
-    // e infinite and the drive row NaN.
-    if (j.drive == DriveMode::Velocity && !(j.damping > 0))
-      return Error{w + ": a velocity drive needs damping > 0 (its compliance is 1/damping)"};
+    if (std::string e = check_joint(j, m.body_count); !e.empty()) return Error{e};
     m.joint_name.push_back(j.name);
     m.joint_type.push_back(j.type);
     m.joint_body_a.push_back(j.body_a);
@@ -312,16 +305,8 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.joint_limited.push_back(j.limited ? 1 : 0);
     m.joint_lower.push_back(j.lower);
     m.joint_upper.push_back(j.upper);
-    m.joint_linear_compliance.push_back(j.linear_compliance);
-    m.joint_angular_compliance.push_back(j.angular_compliance);
     m.joint_drive.push_back(j.drive);
-    m.joint_stiffness.push_back(j.stiffness);
-    m.joint_damping.push_back(j.damping);
-    m.joint_max_force.push_back(j.max_force);
-    m.joint_initial_target.push_back(j.target);
-    m.joint_initial_target_velocity.push_back(j.target_velocity);
-    if (j.target_limited && !(j.target_lower <= j.target_upper))
-      return Error{w + ": control range lower bound above the upper one (or not a number)"};
+    push_fields(j, m);
     m.joint_target_limited.push_back(j.target_limited ? 1 : 0);
     m.joint_target_lower.push_back(j.target_lower);
     m.joint_target_upper.push_back(j.target_upper);
@@ -367,9 +352,7 @@ std::string refresh_friction(const SceneSpec& spec, Model& m) {
   m.material_structure_field.assign(materials, -1);
   for (std::size_t i = 0; i < spec.materials.size() && i < materials; ++i) {
     const MaterialSpec& mat = spec.materials[i];
-    if (!(mat.friction >= 0)) return where(mat.source, "material") + ": friction must be >= 0";
-    if (std::isnan(mat.friction_major) || std::isnan(mat.friction_minor) || !(mat.major() >= 0) || !(mat.minor() >= 0))
-      return where(mat.source, "material") + ": friction_major and friction_minor must be >= 0";
+    if (std::string e = check_material(mat); !e.empty()) return e;
     m.material_friction[i] = mat.friction;
     m.material_friction_major[i] = mat.major();
     m.material_friction_minor[i] = mat.minor();

@@ -23,6 +23,7 @@
 #include "collision/structure_expression.hpp"
 #include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
+#include "sim/field_table.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/structure_texture.hpp"
@@ -53,6 +54,33 @@ struct NameRef {
 
 NameRef name_ref(const XmlElement& e, std::string_view attribute, std::string value) {
   return NameRef{std::move(value), e.file(), e.attribute_line(attribute), std::string(e.name())};
+}
+
+// ---- table fields (sim/spec_fields.hpp) -----------------------------------------------------
+
+// `names` followed by the attributes of `Spec`'s table fields held by `element`.
+template <class Spec>
+std::vector<std::string_view> with_fields(std::vector<std::string_view> names, std::string_view element) {
+  for (const Field<Spec>& f : fields_of<Spec>())
+    if (f.element == element) names.push_back(f.name);
+  return names;
+}
+
+// Reads the table fields of `Spec` held by `element` from `e` into `spec` (absent: unchanged),
+// with the table's range ("file:line: <element>: attribute must be >= 0") and unset word.
+template <class Spec>
+void read_fields(const XmlElement& e, std::string_view element, Spec& spec) {
+  for (const Field<Spec>& f : fields_of<Spec>()) {
+    if (f.element != element || !e.has(f.name)) continue;
+    if (!f.unset_word.empty() && e.text(f.name) == f.unset_word) {
+      spec.*f.spec = f.unset;
+      continue;
+    }
+    const Range range = f.range == FieldRange::Positive      ? Range::Positive
+                        : f.range == FieldRange::NonNegative ? Range::NonNegative
+                                                             : Range::Any;
+    spec.*f.spec = *e.real(f.name, range);
+  }
 }
 
 // Shape attributes inherited from the enclosing <body> or <world>.
@@ -221,14 +249,12 @@ class SceneParser {
   }
 
   void parse_material(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "friction", "friction_major", "friction_minor"});
+    XmlElement e(el, file, with_fields<MaterialSpec>({"name"}, "material"));
     MaterialSpec m;
     m.name = e.required_text("name");
     if (m.name.empty()) e.fail_attribute("name", "must not be empty");
     if (material_index_.count(m.name)) e.fail_attribute("name", "duplicate material name " + in_quotes(m.name));
-    m.friction = e.real_or("friction", m.friction, Range::NonNegative);
-    m.friction_major = e.real_or("friction_major", -1, Range::NonNegative);
-    m.friction_minor = e.real_or("friction_minor", -1, Range::NonNegative);
+    read_fields(e, "material", m);
     for (const XMLElement* child : e.children()) {
       if (std::string_view(child->Name()) != "grain")
         io::fail_at(file, child->GetLineNum(), child->Name(), "unexpected element inside <material> (expected grain)");
@@ -464,9 +490,10 @@ class SceneParser {
 
   void parse_body(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
-                 attribute_list({"name", "velocity", "angular_velocity", "fixed", "mass", "inertia", "com",
-                                 "density", "material", "thickness"},
-                                true));
+                 with_fields<BodySpec>(attribute_list({"name", "velocity", "angular_velocity", "fixed", "inertia", "com",
+                                                       "density", "material", "thickness"},
+                                                      true),
+                                       "body"));
     BodySpec b;
     b.source = e.location();
     if (auto name = e.text("name")) {
@@ -480,7 +507,7 @@ class SceneParser {
     b.linear_velocity = e.vec3_or("velocity", Vec3::Zero());
     b.angular_velocity = e.vec3_or("angular_velocity", Vec3::Zero());
     b.fixed = e.boolean("fixed").value_or(false);
-    b.mass = e.real_or("mass", -1, Range::Positive);
+    read_fields(e, "body", b);
     b.inertia = e.vec3_or("inertia", Vec3(-1, -1, -1), Range::Positive);
     b.com = e.vec3_or("com", Vec3::Zero());
     ShapeDefaults defaults;
@@ -527,15 +554,14 @@ class SceneParser {
   }
 
   void parse_particle(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "pos", "velocity", "mass", "radius", "material"});
+    XmlElement e(el, file, with_fields<ParticleSpec>({"name", "pos", "velocity", "material"}, "particle"));
     no_children(e);
     ParticleSpec p;
     p.source = e.location();
     if (!e.has("pos")) e.fail("missing required attribute 'pos'");
     p.position = *e.vec3("pos");
     p.velocity = e.vec3_or("velocity", Vec3::Zero());
-    p.mass = e.real_or("mass", p.mass, Range::NonNegative);
-    p.radius = e.real_or("radius", p.radius, Range::Positive);
+    read_fields(e, "particle", p);
     std::optional<NameRef> material;
     if (auto m = e.text("material")) material = name_ref(e, "material", *m);
     const std::string name = e.text("name").value_or("");
@@ -707,9 +733,10 @@ class SceneParser {
 
   void parse_joint(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
-                 attribute_list({"name", "type", "parent", "child", "axis", "limit", "linear_compliance",
-                                 "angular_compliance", "linear_stiffness", "angular_stiffness"},
-                                true));
+                 with_fields<JointSpec>(
+                     attribute_list({"name", "type", "parent", "child", "axis", "limit", "linear_stiffness", "angular_stiffness"},
+                                    true),
+                     "joint"));
     JointSpec j;
     j.source = e.location();
     PendingJoint pending;
@@ -748,8 +775,7 @@ class SceneParser {
     }
     e.at_most_one_of({"linear_compliance", "linear_stiffness"});
     e.at_most_one_of({"angular_compliance", "angular_stiffness"});
-    j.linear_compliance = e.real_or("linear_compliance", 0, Range::NonNegative);
-    j.angular_compliance = e.real_or("angular_compliance", 0, Range::NonNegative);
+    read_fields(e, "joint", j);
     if (auto k = e.real("linear_stiffness", Range::Positive)) j.linear_compliance = 1 / *k;
     if (auto k = e.real("angular_stiffness", Range::Positive)) j.angular_compliance = 1 / *k;
 
@@ -782,7 +808,7 @@ class SceneParser {
   // or of a joint override in <robot> (`partial`: every attribute optional, replacing only its
   // own field of the imported drive).
   static void parse_drive(const XMLElement* el, const std::string& file, JointSpec& j, bool partial) {
-    XmlElement d(el, file, {"mode", "stiffness", "damping", "max_force", "target", "target_velocity"});
+    XmlElement d(el, file, with_fields<JointSpec>({"mode"}, "drive"));
     no_children(d);
     if (j.type != JointType::Revolute && j.type != JointType::Prismatic)
       d.fail("only revolute and prismatic joints have drives");
@@ -792,12 +818,7 @@ class SceneParser {
       else if (*mode == "none") j.drive = DriveMode::None;
       else d.fail_attribute("mode", "expected position, velocity or none, got " + in_quotes(*mode));
     }
-    j.stiffness = d.real_or("stiffness", j.stiffness, Range::NonNegative);
-    j.damping = d.real_or("damping", j.damping, Range::NonNegative);
-    if (d.text("max_force") == "unlimited") j.max_force = -1;
-    else j.max_force = d.real_or("max_force", j.max_force, Range::NonNegative);
-    j.target = d.real_or("target", j.target);
-    j.target_velocity = d.real_or("target_velocity", j.target_velocity);
+    read_fields(d, "drive", j);
     check_drive(d, j.drive, j.stiffness, j.damping);
   }
 
@@ -970,7 +991,7 @@ class SceneParser {
   // <body name=...> inside <robot>: replaces the initial pose (pos, rotation), velocities, fixed
   // and mass of one imported body.
   void parse_robot_body_override(const XMLElement* el, const std::string& file, const RobotIncludeSpec& r) {
-    XmlElement e(el, file, attribute_list({"name", "velocity", "angular_velocity", "fixed", "mass"}, true));
+    XmlElement e(el, file, with_fields<BodySpec>(attribute_list({"name", "velocity", "angular_velocity", "fixed"}, true), "body"));
     no_children(e);
     BodySpec& b = spec_.bodies[static_cast<std::size_t>(robot_item(e, spec_.bodies, r.first_body, r.body_count, "body"))];
     if (auto pos = e.vec3("pos")) b.pose.pos = *pos;
@@ -978,13 +999,13 @@ class SceneParser {
     b.linear_velocity = e.vec3_or("velocity", b.linear_velocity);
     b.angular_velocity = e.vec3_or("angular_velocity", b.angular_velocity);
     b.fixed = e.boolean("fixed").value_or(b.fixed);
-    b.mass = e.real_or("mass", b.mass, Range::Positive);
+    read_fields(e, "body", b);
   }
 
   // <joint name=... position=...> inside <robot>: the initial coordinate of a revolute or
   // prismatic joint (turn_robot_joint).
   void set_robot_joint_position(const XMLElement* el, const std::string& file, RobotIncludeSpec& r) {
-    XmlElement e(el, file, {"name", "limit", "linear_compliance", "angular_compliance", "position"});
+    XmlElement e(el, file, with_fields<JointSpec>({"name", "limit", "position"}, "joint"));
     const int index = robot_item(e, spec_.joints, r.first_joint, r.joint_count, "joint");
     const JointSpec& j = spec_.joints[static_cast<std::size_t>(index)];
     const Real position = *e.real("position");
@@ -1043,7 +1064,7 @@ class SceneParser {
   // <joint name=...> inside <robot>: replaces the limits (limit="lower upper" or "none"),
   // compliances and drive fields (a partial <drive>) of one imported joint.
   void parse_robot_joint_override(const XMLElement* el, const std::string& file, const RobotIncludeSpec& r) {
-    XmlElement e(el, file, {"name", "limit", "linear_compliance", "angular_compliance", "position"});
+    XmlElement e(el, file, with_fields<JointSpec>({"name", "limit", "position"}, "joint"));
     JointSpec& j = spec_.joints[static_cast<std::size_t>(robot_item(e, spec_.joints, r.first_joint, r.joint_count, "joint"))];
     const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
     if (auto limit = e.text("limit")) {
@@ -1058,8 +1079,7 @@ class SceneParser {
         j.upper = v[1];
       }
     }
-    j.linear_compliance = e.real_or("linear_compliance", j.linear_compliance, Range::NonNegative);
-    j.angular_compliance = e.real_or("angular_compliance", j.angular_compliance, Range::NonNegative);
+    read_fields(e, "joint", j);
     bool seen_drive = false;
     for (const XMLElement* child : e.children()) {
       const std::string_view name = child->Name();

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "io/generated_geometry.hpp"
+#include "sim/field_table.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/structure_texture.hpp"
@@ -241,6 +242,32 @@ class Writer {
                                        : encode_unit<4>(coeffs_wxyz(p.rot), decode_quat)));
   }
 
+  // A table field's attribute text: the number, or the unset word.
+  template <class Spec>
+  static std::string field_text(const Field<Spec>& f, Real value) {
+    return f.has_unset() && value == f.unset && !f.unset_word.empty() ? std::string(f.unset_word) : number(value);
+  }
+
+  // The table fields of `Spec` held by `element` whose value differs from `reference` (the
+  // defaults, or an imported item). An unset value without a word cannot be written: it is left
+  // out (save_scene_file refuses an override it loses).
+  template <class Spec>
+  void field_attrs(const Spec& spec, const Spec& reference, std::string_view element) {
+    for (const Field<Spec>& f : fields_of<Spec>()) {
+      const Real v = spec.*f.spec;
+      if (f.element != element || v == reference.*f.spec) continue;
+      if (f.has_unset() && v == f.unset && f.unset_word.empty()) continue;
+      attr(std::string(f.name).c_str(), field_text(f, v));
+    }
+  }
+
+  template <class Spec>
+  static bool fields_differ(const Spec& a, const Spec& b, std::string_view element) {
+    for (const Field<Spec>& f : fields_of<Spec>())
+      if (f.element == element && a.*f.spec != b.*f.spec) return true;
+    return false;
+  }
+
   void material_attr(int material) {
     if (material >= 0 && material < static_cast<int>(material_names_.size()))
       attr("material", material_names_[static_cast<std::size_t>(material)]);
@@ -262,9 +289,7 @@ class Writer {
       open("material", 1);
       attr("name", material_names_[m]);
       const MaterialSpec& mat = spec_.materials[m];
-      attr("friction", number(mat.friction));
-      if (mat.friction_major >= 0) attr("friction_major", number(mat.friction_major));
-      if (mat.friction_minor >= 0) attr("friction_minor", number(mat.friction_minor));
+      field_attrs(mat, MaterialSpec{}, "material");
       if (mat.structure.kind == StructureFieldKind::None) {
         out_ += "/>\n";
         continue;
@@ -357,8 +382,7 @@ class Writer {
     const bool velocity = b.linear_velocity != imported.linear_velocity;
     const bool spin = b.angular_velocity != imported.angular_velocity;
     const bool fixed = b.fixed != imported.fixed;
-    const bool mass = b.mass != imported.mass && b.mass > 0;  // -1 cannot be written: refused on save
-    if (!(pos || rot || velocity || spin || fixed || mass)) return;
+    if (!(pos || rot || velocity || spin || fixed || fields_differ(b, imported, "body"))) return;
     open("body", 2);
     attr("name", b.name);
     if (pos) attr("pos", numbers(b.pose.pos));
@@ -366,25 +390,21 @@ class Writer {
     if (velocity) attr("velocity", numbers(b.linear_velocity));
     if (spin) attr("angular_velocity", numbers(b.angular_velocity));
     if (fixed) attr("fixed", b.fixed ? "true" : "false");
-    if (mass) attr("mass", number(b.mass));
+    field_attrs(b, imported, "body");  // mass -1 cannot be written: refused on save
     out_ += "/>\n";
   }
 
   void joint_override(const JointSpec& j, const JointSpec& imported, const Real* position) {
     const bool limit = j.limited != imported.limited ||
                        (j.limited && (j.lower != imported.lower || j.upper != imported.upper));
-    const bool linear = j.linear_compliance != imported.linear_compliance;
-    const bool angular = j.angular_compliance != imported.angular_compliance;
-    const bool drive = j.drive != imported.drive || j.stiffness != imported.stiffness || j.damping != imported.damping ||
-                       j.max_force != imported.max_force || j.target != imported.target ||
-                       j.target_velocity != imported.target_velocity;
-    if (!(position || limit || linear || angular || drive)) return;
+    const bool own = fields_differ(j, imported, "joint");
+    const bool drive = j.drive != imported.drive || fields_differ(j, imported, "drive");
+    if (!(position || limit || own || drive)) return;
     open("joint", 2);
     attr("name", j.name);
     if (position) attr("position", number(*position));
     if (limit) attr("limit", j.limited ? number(j.lower) + " " + number(j.upper) : std::string("none"));
-    if (linear) attr("linear_compliance", number(j.linear_compliance));
-    if (angular) attr("angular_compliance", number(j.angular_compliance));
+    field_attrs(j, imported, "joint");
     if (!drive) {
       out_ += "/>\n";
       return;
@@ -392,11 +412,8 @@ class Writer {
     out_ += ">\n";
     open("drive", 3);
     attr("mode", drive_mode(j.drive));
-    attr("stiffness", number(j.stiffness));
-    attr("damping", number(j.damping));
-    attr("max_force", j.max_force >= 0 ? number(j.max_force) : std::string("unlimited"));
-    attr("target", number(j.target));
-    attr("target_velocity", number(j.target_velocity));
+    for (const Field<JointSpec>& f : kJointFields)  // all of them: a partial <drive> keeps the imported rest
+      if (f.element == "drive") attr(std::string(f.name).c_str(), field_text(f, j.*f.spec));
     out_ += "/>\n    </joint>\n";
   }
 
@@ -468,7 +485,7 @@ class Writer {
     if (b.linear_velocity != Vec3::Zero()) attr("velocity", numbers(b.linear_velocity));
     if (b.angular_velocity != Vec3::Zero()) attr("angular_velocity", numbers(b.angular_velocity));
     if (b.fixed) attr("fixed", "true");
-    if (b.mass > 0) attr("mass", number(b.mass));
+    field_attrs(b, BodySpec{}, "body");
     if (b.inertia.minCoeff() > 0) attr("inertia", numbers(b.inertia));
     if (b.com != Vec3::Zero()) attr("com", numbers(b.com));
     if (b.shapes.empty() && b.structure.kind == StructureFieldKind::None) {
@@ -485,8 +502,7 @@ class Writer {
     open("particle", 1);
     attr("pos", numbers(p.position));
     if (p.velocity != Vec3::Zero()) attr("velocity", numbers(p.velocity));
-    if (p.mass != Real(1)) attr("mass", number(p.mass));
-    if (p.radius != Real(0.01)) attr("radius", number(p.radius));
+    field_attrs(p, ParticleSpec{}, "particle");
     material_attr(p.material);
     out_ += "/>\n";
   }
@@ -543,8 +559,7 @@ class Writer {
     attr("child", body_ref(j.body_b));
     if (has_axis) attr("axis", numbers(encode_unit<3>(j.axis, decode_axis)));
     if (has_axis && j.limited) attr("limit", number(j.lower) + " " + number(j.upper));
-    if (j.linear_compliance != 0) attr("linear_compliance", number(j.linear_compliance));
-    if (j.angular_compliance != 0) attr("angular_compliance", number(j.angular_compliance));
+    field_attrs(j, JointSpec{}, "joint");
     out_ += ">\n";
     open("parent_frame", 2);
     pose(j.frame_a, /*joint_frame=*/true);
@@ -552,8 +567,7 @@ class Writer {
     open("child_frame", 2);
     pose(j.frame_b, /*joint_frame=*/true);
     out_ += "/>\n";
-    const bool drive = j.drive != DriveMode::None || j.stiffness != 0 || j.damping != 0 || j.max_force >= 0 ||
-                       j.target != 0 || j.target_velocity != 0;
+    const bool drive = j.drive != DriveMode::None || fields_differ(j, JointSpec{}, "drive");
     if (has_axis && drive) {
       open("drive", 2);
       switch (j.drive) {
@@ -561,11 +575,7 @@ class Writer {
         case DriveMode::Position: attr("mode", "position"); break;
         case DriveMode::Velocity: attr("mode", "velocity"); break;
       }
-      if (j.stiffness != 0) attr("stiffness", number(j.stiffness));
-      if (j.damping != 0) attr("damping", number(j.damping));
-      if (j.max_force >= 0) attr("max_force", number(j.max_force));
-      if (j.target != 0) attr("target", number(j.target));
-      if (j.target_velocity != 0) attr("target_velocity", number(j.target_velocity));
+      field_attrs(j, JointSpec{}, "drive");
       out_ += "/>\n";
     }
     out_ += "  </joint>\n";
@@ -623,13 +633,21 @@ bool same_shape(const ShapeSpec& a, const ShapeSpec& b) {
          a.contype == b.contype && a.conaffinity == b.conaffinity;
 }
 
+// The first table field of `Spec` that differs between `a` and `b` ("the mass"), or "".
+template <class Spec>
+std::string field_difference(const Spec& a, const Spec& b) {
+  for (const Field<Spec>& f : fields_of<Spec>())
+    if (a.*f.spec != b.*f.spec) return "the " + std::string(f.label);
+  return {};
+}
+
 // What of a body differs between the spec and the file read back ("" when nothing).
 std::string body_difference(const BodySpec& a, const BodySpec& b) {
   if (a.name != b.name) return "the name";
   if (!same_pose(a.pose, b.pose)) return "the pose";
   if (a.linear_velocity != b.linear_velocity || a.angular_velocity != b.angular_velocity) return "the velocity";
   if (a.fixed != b.fixed) return "'fixed'";
-  if (a.mass != b.mass) return "the mass";
+  if (std::string field = field_difference(a, b); !field.empty()) return field;
   if (a.inertia != b.inertia || a.inertia_frame.coeffs() != b.inertia_frame.coeffs() || a.com != b.com)
     return "the inertia";
   if (a.shapes.size() != b.shapes.size()) return "the shapes";
@@ -644,12 +662,8 @@ std::string joint_difference(const JointSpec& a, const JointSpec& b) {
   if (!same_pose(a.frame_a, b.frame_a) || !same_pose(a.frame_b, b.frame_b) || a.axis != b.axis)
     return "the frames or axis";
   if (a.limited != b.limited || (a.limited && (a.lower != b.lower || a.upper != b.upper))) return "the limits";
-  if (a.linear_compliance != b.linear_compliance || a.angular_compliance != b.angular_compliance)
-    return "the compliance";
-  if (a.drive != b.drive || a.stiffness != b.stiffness || a.damping != b.damping || a.max_force != b.max_force ||
-      a.target != b.target || a.target_velocity != b.target_velocity)
-    return "the drive";
-  return {};
+  if (a.drive != b.drive) return "the drive";
+  return field_difference(a, b);
 }
 
 // Edits of a robot's parts that its <robot> element (with overrides) cannot express: everything
