@@ -211,6 +211,7 @@ TEST_CASE("inexact Newton: the linear budget doubles after a watchdog step, a st
   sim::Model m = load_shipped("table_pile");
   m.solver.linear_iterations = 10;      // the pile needs more: directions that no t accepts
   m.solver.linear_iterations_max = 40;
+  m.solver.newton_stall_iterations = 4;
   sim::State s = sim::make_initial_state(m);
   sim::Workspace ws;
   int escalations = 0, stalls = 0;
@@ -255,6 +256,7 @@ TEST_CASE("a stalled solve never returns the step's starting iterate: a box slid
   spec.solver.newton_iterations = 8;        // a fixed linear budget: the stall test counts from the
   spec.solver.linear_iterations = 40;       // first iteration
   spec.solver.linear_iterations_max = 40;
+  spec.solver.newton_stall_iterations = 4;
   const int mat = test::add_material(spec, "m", mu);
   spec.world_shapes.push_back(test::ground_plane(mat));
   test::add_body(spec, "box", Vec3(0, 0, 0.05), 1.5, test::box_shape(Vec3(0.1, 0.07, 0.05), mat));
