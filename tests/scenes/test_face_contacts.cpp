@@ -8,6 +8,8 @@
 // faces (the same measure fails), so the test can tell the difference.
 #include <catch2/catch.hpp>
 
+#include "support/point_triangle_distance.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,27 +20,6 @@ using sim::Vec3;
 
 namespace {
 
-// Exact distance from p to triangle abc (Ericson, Real-Time Collision Detection, 5.1.5).
-Real point_triangle_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const Real d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0 && d2 <= 0) return (p - a).norm();
-  const Vec3 bp = p - b;
-  const Real d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0 && d4 <= d3) return (p - b).norm();
-  const Real vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + ab * (d1 / (d1 - d3)))).norm();
-  const Vec3 cp = p - c;
-  const Real d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0 && d5 <= d6) return (p - c).norm();
-  const Real vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + ac * (d2 / (d2 - d6)))).norm();
-  const Real va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
-    return (p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))))).norm();
-  const Real denom = 1 / (va + vb + vc);
-  return (p - (a + ab * (vb * denom) + ac * (vc * denom))).norm();
-}
 
 struct SheetResult {
   Real face_penetration = 0;      // deepest point of any face inside the bowl's wall [m]
@@ -99,7 +80,7 @@ SheetResult sheet_on_bowl(bool face_contacts, int steps) {
   auto distance_to_bowl = [&](const Vec3& p) {
     Real best = 1e30;
     for (const auto& t : bowl.triangles)
-      best = std::min(best, point_triangle_distance(p, bowl.vertices[t[0]], bowl.vertices[t[1]], bowl.vertices[t[2]]));
+      best = std::min(best, test::point_triangle_distance(p, bowl.vertices[t[0]], bowl.vertices[t[1]], bowl.vertices[t[2]]));
     return best;
   };
   auto x = [&](int p) {

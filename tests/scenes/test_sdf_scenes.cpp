@@ -4,6 +4,8 @@
 // with vertex (point) sampling only, which the thesis shows failing.
 #include <catch2/catch.hpp>
 
+#include "support/point_triangle_distance.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -176,27 +178,6 @@ ClothResult cloth_on_cone(const sim::SdfContactOptions& options, int steps) {
   return out;
 }
 
-// Exact distance from p to triangle abc (Ericson, Real-Time Collision Detection, 5.1.5).
-Real point_triangle_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const Real d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0 && d2 <= 0) return (p - a).norm();
-  const Vec3 bp = p - b;
-  const Real d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0 && d4 <= d3) return (p - b).norm();
-  const Real vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + ab * (d1 / (d1 - d3)))).norm();
-  const Vec3 cp = p - c;
-  const Real d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0 && d5 <= d6) return (p - c).norm();
-  const Real vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + ac * (d2 / (d2 - d6)))).norm();
-  const Real va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
-    return (p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))))).norm();
-  const Real denom = 1 / (va + vb + vc);
-  return (p - (a + ab * (vb * denom) + ac * (vc * denom))).norm();
-}
 
 }  // namespace
 
@@ -275,7 +256,7 @@ TEST_CASE("a non-convex bowl holds a small sphere sliding inside it", "[scene][s
   auto distance_to_bowl = [&](const Vec3& p) {
     Real best = 1e30;
     for (const auto& t : bowl.triangles)
-      best = std::min(best, point_triangle_distance(p, bowl.vertices[t[0]], bowl.vertices[t[1]], bowl.vertices[t[2]]));
+      best = std::min(best, test::point_triangle_distance(p, bowl.vertices[t[0]], bowl.vertices[t[1]], bowl.vertices[t[2]]));
     return best;
   };
   Real worst = 1, max_radius = 0, min_z = 1, energy_after_landing = 0, max_energy = 0;
