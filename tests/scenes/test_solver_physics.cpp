@@ -152,17 +152,7 @@ TEST_CASE("a pendulum's period matches theory", "[scene][solver][joint]") {
   spec.solver.newton_iterations = 6;
   spec.solver.linear_iterations = 20;
   const Vec3 pivot(0, 0, 2);
-  const int bob = test::add_body(spec, "bob", pivot - L * Vec3(std::sin(theta0), 0, std::cos(theta0)), m,
-                                 test::sphere_shape(r));
-  spec.bodies[bob].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(theta0, Vec3::UnitY()));
-  sim::JointSpec j;
-  j.type = sim::JointType::Revolute;
-  j.body_a = -1;
-  j.body_b = bob;
-  j.frame_a.pos = pivot;
-  j.frame_b.pos = Vec3(0, 0, L);
-  j.axis = Vec3::UnitY();
-  spec.joints.push_back(j);
+  test::add_hinged_pendulum(spec, pivot, L, theta0, m, test::sphere_shape(r));
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   sim::Workspace ws;

@@ -305,16 +305,7 @@ TEST_CASE("projected Gauss-Seidel: a pendulum's hinge holds and its period match
   spec.solver.kind = sim::SolverKind::ProjectedGaussSeidel;
   spec.solver.pgs_iterations = 200;
   const Vec3 pivot(0, 0, 1.5);
-  const int bob = test::add_body(spec, "bob", pivot - L * Vec3(std::sin(theta0), 0, std::cos(theta0)), m,
-                                 test::box_shape(half));
-  spec.bodies[bob].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(theta0, Vec3::UnitY()));
-  sim::JointSpec j;
-  j.type = sim::JointType::Revolute;
-  j.body_b = bob;
-  j.frame_a.pos = pivot;
-  j.frame_b.pos = Vec3(0, 0, L);
-  j.axis = Vec3::UnitY();
-  spec.joints.push_back(j);
+  test::add_hinged_pendulum(spec, pivot, L, theta0, m, test::box_shape(half));
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

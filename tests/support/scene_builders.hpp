@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "sim/compile.hpp"
@@ -83,6 +84,23 @@ inline int add_body(sim::SceneSpec& spec, const std::string& name, const sim::Ve
   b.shapes.push_back(shape);
   spec.bodies.push_back(b);
   return static_cast<int>(spec.bodies.size()) - 1;
+}
+
+// A pendulum: a body of mass m and `shape` hanging at distance L below `pivot` on a world hinge
+// about y, released at angle theta0 from the vertical (rotated with its arm). Returns the body.
+inline int add_hinged_pendulum(sim::SceneSpec& spec, const sim::Vec3& pivot, sim::Real L, sim::Real theta0,
+                               sim::Real m, const sim::ShapeSpec& shape) {
+  const int bob = add_body(spec, "bob", pivot - L * sim::Vec3(std::sin(theta0), 0, std::cos(theta0)), m, shape);
+  spec.bodies[bob].pose.rot = sim::Quat(Eigen::AngleAxis<sim::Real>(theta0, sim::Vec3::UnitY()));
+  sim::JointSpec j;
+  j.type = sim::JointType::Revolute;
+  j.body_a = -1;
+  j.body_b = bob;
+  j.frame_a.pos = pivot;
+  j.frame_b.pos = sim::Vec3(0, 0, L);
+  j.axis = sim::Vec3::UnitY();
+  spec.joints.push_back(j);
+  return bob;
 }
 
 inline sim::Model compile(const sim::SceneSpec& spec) {
