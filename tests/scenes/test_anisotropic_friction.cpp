@@ -49,13 +49,7 @@ TEST_CASE("a particle sliding on a grained plane feels the closed-form force -ln
       spec.solver.warm_start = false;
       const int mat = add_grained_material(spec, "grain", 0.5, major, minor, in_plane(grain_deg));
       spec.world_shapes.push_back(test::ground_plane(mat));
-      sim::ParticleSpec p;
-      p.mass = 10 / kG;  // λ_n = 10 N
-      p.radius = 0.01;
-      p.position = Vec3(0, 0, 0.01);
-      p.velocity = 2 * in_plane(launch);
-      p.material = mat;
-      spec.particles.push_back(p);
+      test::add_particle_on_ground(spec, 10, 2 * in_plane(launch), mat);  // λ_n = m g = 10 N
       const sim::Model model = test::compile(spec);
       sim::State state = sim::make_initial_state(model);
       sim::Workspace ws;
@@ -79,7 +73,7 @@ TEST_CASE("a particle sliding on a grained plane feels the closed-form force -ln
       CHECK((lf - expected).norm() < 2e-3 * expected.norm());
       // Momentum: m (u⁺ − u⁻) = h (f_friction), tangentially.
       const Vec3 force = lf.x() * c.tangent1 + lf.y() * c.tangent2;
-      CHECK(((u - p.velocity) * p.mass - spec.dt * force).head<2>().norm() < 1e-6);
+      CHECK(((u - spec.particles[0].velocity) * spec.particles[0].mass - spec.dt * force).head<2>().norm() < 1e-6);
     }
 }
 

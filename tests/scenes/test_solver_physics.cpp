@@ -82,13 +82,7 @@ TEST_CASE("the Fig. 6 particle reaches the 5 N friction cone limit", "[scene][so
     spec.solver.linear_iterations = 20;
     const int mat = test::add_material(spec, "m", 0.5);
     spec.world_shapes.push_back(test::ground_plane(mat));
-    sim::ParticleSpec p;
-    p.mass = 10 / kG;  // λ_n = m g = 10 N
-    p.radius = 0.01;
-    p.position = Vec3(0, 0, 0.01);
-    p.velocity = Vec3(0.5, 0, 0);  // u0 = 0.5 m/s
-    p.material = mat;
-    spec.particles.push_back(p);
+    test::add_particle_on_ground(spec, 10, Vec3(0.5, 0, 0), mat);  // λ_n = m g = 10 N
     const sim::Model model = test::compile(spec);
     sim::State state = sim::make_initial_state(model);
     sim::Workspace ws;
@@ -101,7 +95,7 @@ TEST_CASE("the Fig. 6 particle reaches the 5 N friction cone limit", "[scene][so
     CHECK(ln == Approx(10).epsilon(1e-3));
     CHECK(force.norm() == Approx(5).epsilon(1e-3));          // on the cone: μ λ_n
     CHECK(force.x() == Approx(-5).epsilon(1e-3));            // opposing the slip
-    CHECK(state.u[0] == Approx(0.5 - 5 * spec.dt / p.mass).epsilon(1e-3));
+    CHECK(state.u[0] == Approx(0.5 - 5 * spec.dt / spec.particles[0].mass).epsilon(1e-3));
   }
 }
 

@@ -67,6 +67,18 @@ inline sim::SceneSpec particle_pair(sim::Real dt, const sim::Vec3& a, const sim:
   return spec;
 }
 
+// A particle of radius 1 cm resting on the ground plane z = 0 with weight m g = `weight` [N]
+// (g = 9.81), sliding at `velocity`, of material `material`; one contact, λ_n = weight.
+inline void add_particle_on_ground(sim::SceneSpec& spec, sim::Real weight, const sim::Vec3& velocity, int material) {
+  sim::ParticleSpec p;
+  p.mass = weight / sim::Real(9.81);
+  p.radius = 0.01;
+  p.position = sim::Vec3(0, 0, 0.01);
+  p.velocity = velocity;
+  p.material = material;
+  spec.particles.push_back(p);
+}
+
 inline int add_material(sim::SceneSpec& spec, const std::string& name, sim::Real mu) {
   sim::MaterialSpec m;
   m.name = name;
