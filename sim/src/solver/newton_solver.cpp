@@ -263,6 +263,34 @@ void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
   });
 }
 
+// The projection above cuts the force δ = λ_f − proj(λ_f) off the cone. At the onset of sliding
+// the iterate reads as stick (v = 0, |λ_f| = μλ_n: the FB W of eq. 101 is 0), the stick direction
+// only pushes λ_f off the cone again, the cut restores the start, and no step length lowers the
+// merit: a box under a push ramped past its cone held on to +5 %. So the line search tries a
+// trial whose cut fails the Armijo test once more at the same t with the cut carried into the
+// velocity, u += H⁻¹ Jᵀ(−h δ): the momentum balance g (eq. 57) is what it was before the cut and
+// the excess becomes slip, −r δ to first order, opposed by a force on the cone (the sliding
+// branch of eqs. 13-16). Only at contacts that stuck where the direction started: carried at
+// sliding contacts it slowed a box sliding down an incline by 7 %. Fills s.friction_excess from
+// the trial λ it holds on entry; returns whether anything was cut, and carries only if `carry`.
+bool carry_friction_excess_into_velocity(const SchurSystem& sys, Real h, const ContactBuffer& contacts,
+                                         SolverScratch& s, bool carry) {
+  RowSet& rows = s.rows;
+  const int first = rows.first_friction, last = rows.first_friction + 2 * static_cast<int>(contacts.size());
+  bool any = false;
+  for (int i = first; i < last; ++i) {
+    // trial λ minus projected λ, at contacts that stuck at the iterate the direction started from
+    s.friction_excess[i] = s.active_prev[i] == 0 ? s.friction_excess[i] - rows.row_lambda[i] : Real(0);
+    if (s.friction_excess[i] != 0) any = true;
+  }
+  if (!any || !carry) return any;
+  for (int i = first; i < last; ++i) s.friction_excess[i] *= -h;
+  sys.jt(s.friction_excess, s.jt);
+  sys.inv_h(s.jt, s.du_slip);
+  s.u += s.du_slip;
+  return true;
+}
+
 // ---- warm start ----------------------------------------------------------------------------
 
 // λ⁰ from the state's warm-start record: the rows before the contacts when the layout matches,
@@ -415,7 +443,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
                        StepReport& report) {
   auto t0 = Clock::now();
   const int dofs = m.dof_count();
-  for (VecX* v : {&s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1}) v->setZero(dofs);
+  for (VecX* v : {&s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1, &s.du_slip}) v->setZero(dofs);
   s.dof_shift.assign(3 * m.particle_count, Real(0));
   prepare_step(m, o, h, state, control, contacts, s);
   RowSet& rows = s.rows;
@@ -427,6 +455,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   s.x.resize(rows.count);
   s.dlambda.resize(rows.count);
   s.lambda_base.resize(rows.count);
+  s.friction_excess.setZero(rows.count);
   s.active_prev.assign(rows.count, -1);
   report.row_count = rows.count;
 
@@ -552,15 +581,27 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     NewtonIterationTrace next;
     int trials = 0;
     bool watchdog = false;
+    bool carry = false;  // this trial carries the force cut off the cones into slip
     for (;;) {
       ++trials;
       parallel_for(dofs, [&](int k) { s.u[k] = s.u_base[k] + t * s.hinv[k]; });
       parallel_for(rows.count, [&](int i) { rows.row_lambda[i] = s.lambda_base[i] + t * s.dlambda[i]; });
-      if (o.project_friction && o.ncp == NcpFunction::FischerBurmeister) project_friction_onto_cone(contacts, rows);
+      bool cut = false;
+      if (o.project_friction && o.ncp == NcpFunction::FischerBurmeister) {
+        if (o.line_search)
+          for (int i = rows.first_friction; i < rows.count; ++i) s.friction_excess[i] = rows.row_lambda[i];
+        project_friction_onto_cone(contacts, rows);
+        if (o.line_search) cut = carry_friction_excess_into_velocity(sys, h, contacts, s, carry);
+      }
       next = NewtonIterationTrace{};
       finite = evaluate_iterate(ctx, s, next);
       if (!o.line_search || watchdog) break;
       if (finite && next.merit <= (Real(1) - 2 * kArmijoFraction * t) * merit0) break;
+      if (cut && !carry) {  // the same t again, the cut force carried into slip
+        carry = true;
+        continue;
+      }
+      carry = false;
       t *= Real(0.5);
       if (t < kMinStep) {
         watchdog = true;

@@ -37,6 +37,7 @@ struct SolverScratch {
   VecX q0, q, u, u_tilde, g, g_prev, du_prev, jt, hinv, b, x, dofs1;
   VecX u_base, lambda_base, dlambda;      // line search: the iterate and the direction Δλ
   VecX u_best, lambda_best;               // the iterate with the lowest merit so far
+  VecX friction_excess, du_slip;          // FB projection: the force cut off the cone and the slip it drives
   Real best_merit = 0;
   std::vector<Real> dof_shift;            // geometric stiffness shift per particle dof (eq. 74)
   LinearScratch linear;
