@@ -4,7 +4,8 @@
 //      otherwise) gives the exact closest points of separated cores; the radii are added back, so
 //      a sphere against a cylinder or an ellipsoid is exact whenever its centre is outside.
 //   2. Overlapping cores: EPA (collision/epa.cpp) on their Minkowski difference gives the depth,
-//      the normal and the deepest points.
+//      the normal and the deepest points. Either normal is then refined by Newton steps on the
+//      support functions (collision/normal_refinement.hpp) where the surfaces are curved.
 //   3. The manifold: each shape's feature facing the other along that normal, when it is flat to
 //      within kFlatSin (about 6 degrees): a cylinder's cap (an octagon on its rim) or its side line,
 //      a polyhedron's face, a capsule's segment; ellipsoids, spheres and anything else tilted give
@@ -24,6 +25,7 @@
 #include "collision/geometry.hpp"
 #include "collision/gjk.hpp"
 #include "collision/narrowphase.hpp"
+#include "collision/normal_refinement.hpp"
 #include "collision/support.hpp"
 
 namespace sim::detail {
@@ -212,6 +214,7 @@ void collide_native_convex(const Collider& first, const Collider& second, Real m
       sep = n.dot(pa - pb) - radii;
     }
   }
+  refine_normal(sa, sb, n, size);
   if (flat_manifold(first, second, sa, sb, n, sep, max_sep, s)) return;
   if (sep >= max_sep) return;
   s.contacts.push_back({pa - n * sa.radius, pb + n * sb.radius, n, feature_id(kTagNativePoint, 0)});
