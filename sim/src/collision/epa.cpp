@@ -131,6 +131,7 @@ EpaResult epa_penetration(const SupportShape& sa, const SupportShape& sb, const 
   struct Edge {
     int from, to;
   } horizon[kMaxHorizon];
+  bool visible[kMaxFaces];
   for (int it = 0; it < 4 * kMaxVertices; ++it) {
     r.iterations = it + 1;
     best = -1;
@@ -141,15 +142,17 @@ EpaResult epa_penetration(const SupportShape& sa, const SupportShape& sb, const 
     Vec3 pa, pb;
     const Vec3 w = support_pair(sa, sb, n, pa, pb);
     if (n.dot(w) - p.faces[best].d <= tolerance) break;
-    const int v = p.add_vertex(pa, pb);
-    if (v < 0) break;  // out of room: the closest face so far, within its gain of the depth
-    // Remove the faces the new point sees (the closest one always), collect the horizon.
-    int edges = 0;
+    // The faces the new point sees (the closest one always) and their horizon: the edges only one
+    // of them holds. Checked for room before the polytope changes; out of room (or vertices), the
+    // closest face so far stands, within its gain of the depth.
+    if (p.vertex_count >= kMaxVertices) break;
+    int edges = 0, visible_count = 0;
     bool overflow = false;
     for (int f = 0; f < p.face_count; ++f) {
-      Polytope::Face& face = p.faces[f];
-      if (!face.live || (f != best && face.n.dot(w - p.w[face.v[0]]) <= tiny)) continue;
-      face.live = false;
+      const Polytope::Face& face = p.faces[f];
+      visible[f] = face.live && (f == best || face.n.dot(w - p.w[face.v[0]]) > tiny);
+      if (!visible[f]) continue;
+      ++visible_count;
       for (int k = 0; k < 3; ++k) {
         const int from = face.v[k], to = face.v[(k + 1) % 3];
         int twin = -1;
@@ -160,12 +163,12 @@ EpaResult epa_penetration(const SupportShape& sa, const SupportShape& sb, const 
         else overflow = true;
       }
     }
-    // Compact the face list, then close the hole.
+    if (overflow || p.face_count - visible_count + edges > kMaxFaces) break;
+    const int v = p.add_vertex(pa, pb);
     int kept = 0;
     for (int f = 0; f < p.face_count; ++f)
-      if (p.faces[f].live) p.faces[kept++] = p.faces[f];
+      if (!visible[f] && p.faces[f].live) p.faces[kept++] = p.faces[f];
     p.face_count = kept;
-    if (overflow || p.face_count + edges > kMaxFaces) return r;
     for (int e = 0; e < edges; ++e) p.add_face(horizon[e].from, horizon[e].to, v);
     best = -1;
   }

@@ -13,7 +13,7 @@
 namespace sim::detail {
 
 struct EpaResult {
-  bool ok = false;             // false: degenerate input (flat sets) or no convergence in budget
+  bool ok = false;             // false: degenerate input (flat sets, no first polytope)
   Real depth = 0;              // length of the shortest translation that separates the sets [m]
   Vec3 normal = Vec3::UnitZ(); // unit outward normal of A - B there: moving A by -depth·normal separates
   Vec3 point_a = Vec3::Zero(); // A's deepest point (its support along normal) [m]
@@ -22,7 +22,10 @@ struct EpaResult {
 };
 
 // `gjk` must be gjk_distance(a, b) with overlap set. `tolerance` [m]: the stop on the support
-// point's gain over the closest face (the depth is then within it).
+// point's gain over the closest face (the depth is then within it). Out of room (96 vertices: deep
+// overlaps of curved sets, where every direction is nearly as close) the closest face so far is
+// returned: its depth a lower bound, its normal close; the caller measures the separation along
+// the (refined) normal, -h_{A-B}(normal), an upper bound (collision/narrowphase_native.cpp).
 EpaResult epa_penetration(const SupportShape& a, const SupportShape& b, const GjkResult& gjk, Real tolerance);
 
 }  // namespace sim::detail

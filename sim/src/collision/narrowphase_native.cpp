@@ -215,6 +215,12 @@ void collide_native_convex(const Collider& first, const Collider& second, Real m
     }
   }
   refine_normal(sa, sb, n, size);
+  if (g.overlap || !(g.distance > kRel * size)) {
+    // EPA's depth is a lower bound (exact when it converged); the separation along the refined
+    // normal, φ(n) = n·(s_A(-n) - s_B(n)), an upper one that holds where EPA ran out of room.
+    const Real along = n.dot(sa.support(-n) - sb.support(n)) - radii;
+    if (along < sep) pb += n * (sep - along), sep = along;
+  }
   if (flat_manifold(first, second, sa, sb, n, sep, max_sep, s)) return;
   if (sep >= max_sep) return;
   s.contacts.push_back({pa - n * sa.radius, pb + n * sb.radius, n, feature_id(kTagNativePoint, 0)});
