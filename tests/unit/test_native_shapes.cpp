@@ -446,6 +446,12 @@ TEST_CASE("native shapes rest on a box and a box on a cylinder, at their closed-
     CHECK(b.z == Approx(2 * h + Real(0.05)).margin(1e-3));
     CHECK(b.touching == 4);
     CHECK(b.drift < 1e-3);
+    // A thinner cylinder standing on the post's cap: cap on cap, its 4 rim points.
+    const Rest c = rest(resting_on(post, cylinder(Real(0.05), Real(0.1)), {Vec3(Real(0.02), 0, 2 * h + Real(0.105)), Quat::Identity()}), 1);
+    CHECK(c.z == Approx(2 * h + Real(0.1)).margin(1e-3));
+    CHECK(c.touching == 4);
+    CHECK(c.drift < 1e-3);
+    CHECK(c.speed < 1e-2);
   }
 }
 
