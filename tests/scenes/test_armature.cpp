@@ -1,14 +1,18 @@
 // Joint armature (JointSpec::armature, compile/body_inertia.hpp) against the closed form of a
 // compound pendulum: small-amplitude period T = 2π √((I_pivot + armature) / (m g l)), measured
 // from the simulated zero crossings. Bodies of our own: a box bob on an arm, its hinge axis along
-// a principal axis and, second, turned 30° off them (so the armature turns the principal frame).
+// a principal axis and, second, turned 30° off them (so the armature turns the principal frame);
+// the same pendulum written in MJCF, its armature (and a default class's) imported.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <numbers>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "sim/compile.hpp"
+#include "sim/robot_import.hpp"
 #include "support/parse_checks.hpp"
 #include "support/scene_builders.hpp"
 
@@ -151,4 +155,84 @@ TEST_CASE("armature on prismatic and fixed joints is refused with file and line"
       "</scene>",
   });
   test::check_error(sim::parse_scene_xml(negative, "neg.xml"), "neg.xml", 4, "joint", "armature");
+}
+
+namespace {
+
+// The pendulum in MJCF: a body at the pivot (0, 0, 2) turned by θ0 about x, its hinge there along
+// x, its centre of mass `length` below with the box's moments. `joint_armature` is written on the
+// joint, `class_armature` in a default class the joint uses ("" leaves either out).
+std::string pendulum_mjcf(const Pendulum& p, const std::string& joint_armature, const std::string& class_armature) {
+  const Vec3 e = 2 * p.half;
+  const Real ix = p.mass * (e.y() * e.y() + e.z() * e.z()) / 12, iy = p.mass * (e.x() * e.x() + e.z() * e.z()) / 12,
+             iz = p.mass * (e.x() * e.x() + e.y() * e.y()) / 12;
+  auto num = [](Real x) {
+    std::ostringstream s;
+    s.precision(17);
+    s << x;
+    return s.str();
+  };
+  std::string xml;
+  for (const std::string& line : {
+           std::string("<mujoco>"),
+           std::string("  <compiler angle='radian'/>"),
+           "  <option timestep='" + num(Real(1) / 240) + "' gravity='0 0 " + num(-kG) + "'/>",
+           "  <default><default class='rotor'><joint " +
+               (class_armature.empty() ? "" : "armature='" + class_armature + "'") + "/></default></default>",
+           std::string("  <worldbody>"),
+           "    <body name='bob' pos='0 0 2' axisangle='1 0 0 " + num(p.theta0) + "'>",
+           "      <joint name='hinge' class='rotor' type='hinge' axis='1 0 0'" +
+               (joint_armature.empty() ? "" : " armature='" + joint_armature + "'") + "/>",
+           "      <inertial pos='0 0 " + num(-p.length) + "' mass='" + num(p.mass) + "' diaginertia='" + num(ix) +
+               " " + num(iy) + " " + num(iz) + "'/>",
+           std::string("    </body>"),
+           std::string("  </worldbody>"),
+           std::string("</mujoco>"),
+       })
+    xml += line + "\n";
+  return xml;
+}
+
+}  // namespace
+
+TEST_CASE("MJCF armature (on the joint or from its default class) matches the pendulum's closed form",
+          "[scene][joint][armature][import]") {
+  struct Case {
+    std::string on_joint, in_class;
+    Real armature;
+  };
+  for (const Case& c : {Case{"", "", 0}, Case{"0.25", "", 0.25}, Case{"", "1.5", 1.5}, Case{"0.4", "1.5", 0.4}}) {
+    Pendulum p;
+    p.armature = c.armature;
+    auto imported = sim::parse_mjcf(pendulum_mjcf(p, c.on_joint, c.in_class), "pendulum.xml");
+    INFO((imported.ok() ? std::string("ok") : imported.error()));
+    REQUIRE(imported.ok());
+    CHECK(imported->warnings.empty());  // nothing ignored
+    REQUIRE(imported->scene.joints.size() == 1);
+    CHECK(imported->scene.joints[0].armature == Real(c.armature));
+    const Real period = simulated_period(imported->scene);
+    const Real expected = expected_period(p);
+    INFO("armature " << c.armature << ": period " << period << " s, closed form " << expected << " s");
+    CHECK(period == Approx(expected).epsilon(0.005));
+  }
+}
+
+TEST_CASE("MJCF armature on a slide joint is reported with file and line, not dropped silently",
+          "[unit][armature][import]") {
+  auto imported = sim::parse_mjcf(test::xml_lines({
+                                      "<mujoco><worldbody>",
+                                      "  <body name='slider' pos='0 0 1'>",
+                                      "    <joint type='slide' axis='1 0 0' armature='0.2'/>",
+                                      "    <geom type='box' size='0.1 0.1 0.1'/>",
+                                      "  </body>",
+                                      "</worldbody></mujoco>",
+                                  }),
+                                  "slide.xml");
+  REQUIRE(imported.ok());
+  REQUIRE(imported->warnings.size() == 1);
+  CHECK(imported->warnings[0].find("slide.xml:3") != std::string::npos);
+  CHECK(imported->warnings[0].find("armature on a slide joint is not simulated") != std::string::npos);
+  REQUIRE(imported->scene.joints.size() == 1);
+  CHECK(imported->scene.joints[0].armature == 0);
+  CHECK(sim::compile_model(imported->scene).ok());  // the refused value did not reach the spec
 }

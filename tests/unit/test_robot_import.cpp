@@ -945,7 +945,7 @@ TEST_CASE("unsupported elements and attributes are warnings, and skipped", "[uni
   }));
   CHECK(has_warning(mjcf, "test.xml:2: <option>: ", "'integrator' is not supported"));
   CHECK(has_warning(mjcf, "test.xml:4: <light>: ", "unsupported element"));
-  CHECK(has_warning(mjcf, "test.xml:6: <joint>: ", "armature"));
+  CHECK_FALSE(has_warning(mjcf, "test.xml:6: <joint>: ", "armature"));  // a hinge's armature is simulated
   CHECK(has_warning(mjcf, "test.xml:8: <geom>: ", "'hfield' is not supported"));
   CHECK(has_warning(mjcf, "test.xml:9: <geom>: ", "unsupported attribute 'fluidshape'"));
   CHECK(has_warning(mjcf, "test.xml:12: <sensor>: ", "unsupported element"));
@@ -953,6 +953,8 @@ TEST_CASE("unsupported elements and attributes are warnings, and skipped", "[uni
   CHECK(mjcf.scene.joints.size() == 2);  // two hinges of one body: a chain through a frame body
   CHECK(mjcf.joints.size() == 2);
   CHECK(mjcf.joints[1].joint == 1);
+  REQUIRE(mjcf.joints[0].joint >= 0);
+  CHECK(mjcf.scene.joints[static_cast<std::size_t>(mjcf.joints[0].joint)].armature == Approx(0.1));
   CHECK(mjcf.scene.dt == Approx(0.01));
   compile_ok(placed(mjcf));
 }

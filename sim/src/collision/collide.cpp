@@ -107,13 +107,16 @@ ContactSide make_side(const CollisionObject& o, const CollisionScratch& sc, cons
   return side;
 }
 
-// Runs the narrowphase function for the colliders' kinds; contacts come out with `first` as the
-// first shape whatever order the function wants.
+// Runs the narrowphase function for the colliders' kinds (a cylinder or an ellipsoid against
+// anything but a plane: collide_native_convex); contacts come out with `first` as the first
+// shape whatever order the function wants.
 void dispatch(const Collider& first, const Collider& second, Real max_sep, NarrowScratch& s) {
   using K = ColliderKind;
   const std::size_t begin = s.contacts.size();
   bool swapped = false;
-  if (first.kind == K::Round && second.kind == K::Plane) collide_round_plane(first, second, max_sep, s);
+  const bool native = first.native != NativeShape::None || second.native != NativeShape::None;
+  if (native && first.kind != K::Plane && second.kind != K::Plane) collide_native_convex(first, second, max_sep, s);
+  else if (first.kind == K::Round && second.kind == K::Plane) collide_round_plane(first, second, max_sep, s);
   else if (first.kind == K::Plane && second.kind == K::Round) collide_round_plane(second, first, max_sep, s), swapped = true;
   else if (first.kind == K::Poly && second.kind == K::Plane) collide_poly_or_native_plane(first, second, max_sep, s);
   else if (first.kind == K::Plane && second.kind == K::Poly)
@@ -433,7 +436,8 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
         ne += static_cast<std::size_t>(h.edge_count());
         c.kind = ColliderKind::Poly;
         c.poly = &view;
-        // Cylinders and ellipsoids: their own shape against planes (narrowphase_native_plane.cpp).
+        // Cylinders and ellipsoids: their own shape against planes (narrowphase_native_plane.cpp)
+        // and convex shapes (narrowphase_native.cpp); the hull serves the SDF narrowphase.
         if (model.shape_type[s] == ShapeType::Cylinder) {
           c.native = NativeShape::Cylinder;
           c.native_pose = obj.pose;

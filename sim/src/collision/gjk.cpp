@@ -19,16 +19,6 @@ struct Simplex {
   int n = 0;
 };
 
-int support(const ConvexPoints& s, const Vec3& d) {
-  int best = 0;
-  Real best_dot = s.points[0].dot(d);
-  for (int i = 1; i < s.count; ++i) {
-    const Real x = s.points[i].dot(d);
-    if (x > best_dot) best_dot = x, best = i;
-  }
-  return best;
-}
-
 void keep(Simplex& s, std::initializer_list<int> which, std::initializer_list<Real> weights) {
   Vertex tmp[4];
   Real w[4];
@@ -114,18 +104,24 @@ bool solve_tetrahedron(Simplex& s) {
   return true;
 }
 
+void record_simplex(const Simplex& s, GjkResult& r) {
+  r.simplex_count = s.n;
+  for (int i = 0; i < s.n; ++i) r.simplex_a[i] = s.v[i].a, r.simplex_b[i] = s.v[i].b;
+}
+
 }  // namespace
 
-GjkResult gjk_distance(const ConvexPoints& a, const ConvexPoints& b) {
+GjkResult gjk_distance(const SupportShape& a, const SupportShape& b) {
   constexpr Real kRelTol = sizeof(Real) == 8 ? Real(1e-10) : Real(1e-5);
   constexpr int kMaxIterations = 64;
   GjkResult result;
   Simplex s;
-  Vec3 v = a.points[0] - b.points[0];
+  const Vec3 start = a.any_point() - b.any_point();
+  Vec3 v = start;
   for (int it = 0; it < kMaxIterations; ++it) {
     result.iterations = it + 1;
-    const int ia = support(a, -v), ib = support(b, v);
-    const Vertex next{a.points[ia] - b.points[ib], a.points[ia], b.points[ib]};
+    const Vec3 pa = a.support(-v), pb = b.support(v);
+    const Vertex next{pa - pb, pa, pb};
     const Real vv = v.squaredNorm();
     if (s.n > 0) {
       if (vv - v.dot(next.w) <= kRelTol * vv) break;  // no support point gets closer
@@ -139,14 +135,16 @@ GjkResult gjk_distance(const ConvexPoints& a, const ConvexPoints& b) {
     else if (s.n == 3) solve_triangle(s, 0, 1, 2);
     else if (s.n == 4 && !solve_tetrahedron(s)) {
       result.overlap = true;
+      record_simplex(s, result);
       return result;
     }
     if (s.n == 1) s.lambda[0] = 1;
     const Vec3 next_v = point_of(s);
     const Real next_vv = next_v.squaredNorm();
     if (next_vv <= std::numeric_limits<Real>::min() * Real(1e6) ||
-        next_vv <= Real(1e-24) * (a.points[0] - b.points[0]).squaredNorm()) {
+        next_vv <= Real(1e-24) * start.squaredNorm()) {
       result.overlap = true;
+      record_simplex(s, result);
       return result;
     }
     if (previous.n > 0 && next_vv >= vv) {  // numerical stall: keep the better simplex
@@ -162,6 +160,7 @@ GjkResult gjk_distance(const ConvexPoints& a, const ConvexPoints& b) {
   }
   result.point_a = pa;
   result.point_b = pb;
+  record_simplex(s, result);
   result.distance = (pa - pb).norm();
   return result;
 }

@@ -1,6 +1,8 @@
 // Narrowphase: contact points between two shapes placed in the world. Shapes come in three
 // kinds: planes (half-spaces), round shapes (a core point or segment swept by a radius: spheres,
-// capsules, particles with radius 0) and convex polyhedra (boxes, convex meshes).
+// capsules, particles with radius 0) and convex polyhedra (boxes, convex meshes); cylinders and
+// ellipsoids are polyhedra (their hulls, for the SDF narrowphase) marked native, and collide by
+// their own closed-form geometry against everything else.
 //
 // Every collide_<first>_<second> function appends RawContacts with the normal pointing from the
 // second shape towards the first and keeps only points whose separation
@@ -21,6 +23,7 @@ namespace sim::detail {
 
 constexpr int kMaxClipManifold = 8;    // face-face manifolds keep at most this many points
 constexpr int kMaxPlaneManifold = 32;  // vertices of one polyhedron against a plane
+constexpr int kMaxNativeManifold = 4;  // a cylinder's or ellipsoid's manifold against a convex shape
 
 // Round-off allowance for lengths computed from world coordinates of magnitude `magnitude` on
 // shapes of length scale `size` (GJK distances and SAT separations agree to within this).
@@ -30,7 +33,7 @@ inline Real roundoff_tolerance(Real size, Real magnitude) {
 }
 
 enum class ColliderKind : std::uint8_t { Plane, Round, Poly };
-// A Poly collider that stands for a cylinder or an ellipsoid (its hull serves the other pairs).
+// A Poly collider that stands for a cylinder or an ellipsoid (its hull serves only the SDF pairs).
 enum class NativeShape : std::uint8_t { None, Cylinder, Ellipsoid };
 
 // One shape of a pair, in the world.
@@ -55,6 +58,7 @@ struct NarrowScratch {
   std::vector<ClipVertex> clip_in, clip_out;
   std::vector<ClipVertex> incident;  // the incident face before clipping
   std::vector<Vec3> corners;         // the reference face's corners
+  std::vector<ClipVertex> feature_first, feature_second;  // native pairs: the facing features
   std::vector<char> keep;
 };
 
@@ -71,6 +75,8 @@ enum FeatureTag : std::uint32_t {
   kTagPolyEdge,
   kTagPolyPoint,
   kTagNativePlane,
+  kTagNativePoint,
+  kTagNativeFace,
 };
 
 // Sphere / capsule / particle against a plane: one contact per core end point.
@@ -86,6 +92,12 @@ inline void collide_poly_or_native_plane(const Collider& poly, const Collider& p
   if (poly.native != NativeShape::None) collide_native_plane(poly, plane, max_sep, s);
   else collide_poly_plane(poly, plane, max_sep, s);
 }
+// A cylinder or an ellipsoid against a round shape, a polyhedron or another native shape
+// (narrowphase_native.cpp): GJK on the exact support mappings for separated cores, EPA for
+// overlapping ones; where both shapes face each other with a flat feature (a cap, a cylinder's
+// side line, a polyhedron face, a capsule's segment) the features are clipped into a manifold of
+// at most kMaxNativeManifold points, else one contact at the closest (deepest) points.
+void collide_native_convex(const Collider& first, const Collider& second, Real max_sep, NarrowScratch& s);
 // Round against round: closest points of the cores; parallel capsules get two points.
 void collide_round_round(const Collider& a, const Collider& b, Real max_sep, NarrowScratch& s);
 // Round against polyhedron: GJK closest points of the core, a capsule lying on a face gets the

@@ -660,7 +660,12 @@ class MjcfParser {
       info.damping = a.real_or("damping", 0, Range::NonNegative);
       info.friction = a.real_or("frictionloss", 0, Range::NonNegative);
       if (info.friction > 0) a.warn_attribute(warnings_, "frictionloss", "joint friction is not simulated, ignored");
-      if (a.real_or("armature", 0) != 0) a.warn_attribute(warnings_, "armature", "armature is not simulated, ignored");
+      // Armature (rotor inertia about the axis): the engine's per-joint field for hinge and ball
+      // joints (compile/body_inertia.hpp); a slide or free joint's would need a mass matrix entry.
+      const Real armature = a.real_or("armature", 0, Range::NonNegative);
+      if (armature > 0 && (info.kind == RobotJointKind::Prismatic || info.kind == RobotJointKind::Floating))
+        a.warn_attribute(warnings_, "armature", "armature on a " + type + " joint is not simulated, ignored");
+      else jd.armature = armature;
       if (a.real_or("ref", 0) != 0) a.warn_attribute(warnings_, "ref", "a non-zero ref is not supported, ignored");
       const Real stiffness = a.real_or("stiffness", 0, Range::NonNegative);
       if (stiffness > 0) {

@@ -508,6 +508,7 @@ void build_robot(const RobotDesc& desc, const ImportOptions& options, const Warn
       js.drive = jd.drive;
       js.stiffness = jd.stiffness;
       js.damping = jd.damping;
+      js.armature = jd.armature;
       js.max_force = jd.max_force;
       js.target_limited = jd.target_limited && jd.drive != DriveMode::None;
       js.target_lower = jd.target_lower;

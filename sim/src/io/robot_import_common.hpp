@@ -151,6 +151,7 @@ struct JointDesc {
   Vec3 axis = Vec3::UnitZ();          // joint frame (unit)
   DriveMode drive = DriveMode::None;
   Real stiffness = 0, damping = 0, max_force = -1;
+  Real armature = 0;                  // MJCF armature (JointSpec::armature; hinge and ball joints) [kg m²]
   bool target_limited = false;        // the drive input's control range (JointSpec::target_limited)
   Real target_lower = 0, target_upper = 0;
 };
