@@ -33,7 +33,4 @@ struct Recording {
 Result<bool> save_recording(const Recording& recording, const std::string& path);
 Result<Recording> load_recording(const std::string& path);
 
-// The value of one solver option as set_solver_option reads it (for files and the UI).
-std::string get_solver_option(const SolverOptions& options, std::string_view key);
-
 }  // namespace sim

@@ -98,7 +98,14 @@ std::string_view to_string(LinearSolver v);
 // empty on success.
 std::string set_solver_option(SolverOptions& options, std::string_view key, std::string_view value);
 
+// The value of one option as set_solver_option reads it (for files and the UI); "" for an unknown key.
+std::string get_solver_option(const SolverOptions& options, std::string_view key);
+
 // The keys set_solver_option understands, for help texts and the UI.
 std::vector<std::string> solver_option_keys();
+
+// Every option is one line of the table in core/solver_options.cpp (key, field, range): a new
+// option is a field here and its line there; the scene reader and writer, recordings, `--set`
+// and the app's property view go through these three functions.
 
 }  // namespace sim

@@ -1,6 +1,9 @@
 #include "sim/solver_options.hpp"
 
 #include <charconv>
+#include <cstdio>
+#include <initializer_list>
+#include <utility>
 #include <cstdlib>
 #include <string>
 
@@ -76,116 +79,166 @@ bool parse_bool(std::string_view text, bool& out) {
   return false;
 }
 
-template <class Enum, std::size_t N>
-bool parse_enum(std::string_view text, Enum& out, const Enum (&values)[N]) {
-  for (Enum v : values) {
-    if (to_string(v) == text) { out = v; return true; }
-  }
-  return false;
-}
-
 std::string bad_value(std::string_view key, std::string_view value, std::string_view expected) {
   return "solver option '" + std::string(key) + "': bad value '" + std::string(value) +
          "' (expected " + std::string(expected) + ")";
 }
 
+std::string number_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// One option's reader and writer. The table below lists every option once (key, field, range);
+// set_solver_option, get_solver_option and solver_option_keys are loops over it.
+using Setter = std::string (*)(SolverOptions&, std::string_view key, std::string_view value);
+using Getter = std::string (*)(const SolverOptions&);
+struct OptionField {
+  std::string_view key;
+  Setter set;
+  Getter get;
+};
+
+// Integers >= Min.
+template <int SolverOptions::*Field, int Min>
+std::string set_int(SolverOptions& o, std::string_view key, std::string_view value) {
+  int v = 0;
+  if (!parse_int(value, v) || v < Min) return bad_value(key, value, "an integer >= " + std::to_string(Min));
+  o.*Field = v;
+  return {};
+}
+template <int SolverOptions::*Field>
+std::string get_int(const SolverOptions& o) { return std::to_string(o.*Field); }
+
+// Reals in a range: [0, inf) (NonNegative), (0, 1] (UnitInterval) or (0, 2) (Relaxation).
+enum class Range { NonNegative, UnitInterval, Relaxation };
+constexpr bool in_range(Range r, Real v) {
+  switch (r) {
+    case Range::NonNegative: return v >= 0;
+    case Range::UnitInterval: return v > 0 && v <= 1;
+    case Range::Relaxation: return v > 0 && v < 2;  // projected SOR converges for 0 < ω < 2
+  }
+  return false;
+}
+constexpr std::string_view describe(Range r) {
+  switch (r) {
+    case Range::NonNegative: return "a number >= 0";
+    case Range::UnitInterval: return "a number in (0, 1]";
+    case Range::Relaxation: return "a number in (0, 2)";
+  }
+  return "";
+}
+template <Real SolverOptions::*Field, Range R>
+std::string set_real(SolverOptions& o, std::string_view key, std::string_view value) {
+  Real v = 0;
+  if (!parse_real(value, v) || !in_range(R, v)) return bad_value(key, value, describe(R));
+  o.*Field = v;
+  return {};
+}
+template <Real SolverOptions::*Field>
+std::string get_real(const SolverOptions& o) { return number_text(o.*Field); }
+
+template <bool SolverOptions::*Field>
+std::string set_bool(SolverOptions& o, std::string_view key, std::string_view value) {
+  if (!parse_bool(value, o.*Field)) return bad_value(key, value, "true or false");
+  return {};
+}
+template <bool SolverOptions::*Field>
+std::string get_bool(const SolverOptions& o) { return o.*Field ? "true" : "false"; }
+
+// Enumerations, by their to_string names (and the aliases of `alias`, "short=long" pairs).
+template <class Enum, std::size_t N>
+std::string set_choice(Enum& field, const Enum (&values)[N], std::string_view key, std::string_view value,
+                       std::initializer_list<std::pair<std::string_view, std::string_view>> aliases = {}) {
+  for (const auto& [alias, name] : aliases)
+    if (value == alias) value = name;
+  for (Enum v : values)
+    if (to_string(v) == value) {
+      field = v;
+      return {};
+    }
+  std::string known;
+  for (std::size_t i = 0; i < N; ++i)
+    known += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(to_string(values[i]));
+  return bad_value(key, value, known);
+}
+template <auto Field>
+std::string get_choice(const SolverOptions& o) { return std::string(to_string(o.*Field)); }
+
+constexpr NcpFunction kNcpFunctions[] = {NcpFunction::FischerBurmeister, NcpFunction::MinMap};
+constexpr Preconditioner kPreconditioners[] = {Preconditioner::Identity, Preconditioner::TimeStepSquared,
+                                               Preconditioner::EffectiveMass};
+constexpr LinearSolver kLinearSolvers[] = {LinearSolver::PCR, LinearSolver::PCG, LinearSolver::Jacobi,
+                                           LinearSolver::GaussSeidel, LinearSolver::Direct};
+
+using O = SolverOptions;
+constexpr OptionField kOptionFields[] = {
+    {"kind", [](O& o, std::string_view k, std::string_view v) { return set_choice(o.kind, kSolverKinds, k, v); },
+     get_choice<&O::kind>},
+    {"ncp",
+     [](O& o, std::string_view k, std::string_view v) {
+       return set_choice(o.ncp, kNcpFunctions, k, v, {{"fb", "fischer_burmeister"}, {"min", "min_map"}});
+     },
+     get_choice<&O::ncp>},
+    {"preconditioner",
+     [](O& o, std::string_view k, std::string_view v) { return set_choice(o.preconditioner, kPreconditioners, k, v); },
+     get_choice<&O::preconditioner>},
+    {"linear_solver",
+     [](O& o, std::string_view k, std::string_view v) { return set_choice(o.linear_solver, kLinearSolvers, k, v); },
+     get_choice<&O::linear_solver>},
+    {"newton_iterations", set_int<&O::newton_iterations, 1>, get_int<&O::newton_iterations>},
+    {"linear_iterations", set_int<&O::linear_iterations, 1>, get_int<&O::linear_iterations>},
+    {"linear_iterations_max", set_int<&O::linear_iterations_max, 1>, get_int<&O::linear_iterations_max>},
+    {"newton_stall_iterations", set_int<&O::newton_stall_iterations, 0>, get_int<&O::newton_stall_iterations>},
+    {"newton_tolerance", set_real<&O::newton_tolerance, Range::NonNegative>, get_real<&O::newton_tolerance>},
+    {"newton_velocity_tolerance", set_real<&O::newton_velocity_tolerance, Range::NonNegative>,
+     get_real<&O::newton_velocity_tolerance>},
+    {"linear_tolerance", set_real<&O::linear_tolerance, Range::NonNegative>, get_real<&O::linear_tolerance>},
+    {"damping", set_real<&O::damping, Range::UnitInterval>, get_real<&O::damping>},
+    {"line_search", set_bool<&O::line_search>, get_bool<&O::line_search>},
+    {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
+    {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
+    {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
+    {"project_friction", set_bool<&O::project_friction>, get_bool<&O::project_friction>},
+    {"jacobi_weight", set_real<&O::jacobi_weight, Range::UnitInterval>, get_real<&O::jacobi_weight>},
+    {"substeps", set_int<&O::substeps, 1>, get_int<&O::substeps>},
+    {"contact_margin", set_real<&O::contact_margin, Range::NonNegative>, get_real<&O::contact_margin>},
+    {"max_depenetration_velocity", set_real<&O::max_depenetration_velocity, Range::NonNegative>,
+     get_real<&O::max_depenetration_velocity>},
+    {"divergence_limit", set_real<&O::divergence_limit, Range::NonNegative>, get_real<&O::divergence_limit>},
+    {"joint_angle_error_limit", set_real<&O::joint_angle_error_limit, Range::NonNegative>,
+     get_real<&O::joint_angle_error_limit>},
+    {"joint_position_error_limit", set_real<&O::joint_position_error_limit, Range::NonNegative>,
+     get_real<&O::joint_position_error_limit>},
+    {"pgs_iterations", set_int<&O::pgs_iterations, 1>, get_int<&O::pgs_iterations>},
+    {"pgs_relaxation", set_real<&O::pgs_relaxation, Range::Relaxation>, get_real<&O::pgs_relaxation>},
+};
+
+const OptionField* find_option(std::string_view key) {
+  for (const OptionField& f : kOptionFields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<std::string> solver_option_keys() {
-  return {"kind", "ncp", "preconditioner", "linear_solver", "newton_iterations", "linear_iterations",
-          "linear_iterations_max", "newton_stall_iterations",
-          "newton_tolerance", "newton_velocity_tolerance", "linear_tolerance", "damping", "line_search", "regularization", "warm_start",
-          "geometric_stiffness", "project_friction", "jacobi_weight", "substeps", "contact_margin", "max_depenetration_velocity",
-          "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit", "pgs_iterations", "pgs_relaxation"};
+  std::vector<std::string> keys;
+  for (const OptionField& f : kOptionFields) keys.emplace_back(f.key);
+  return keys;
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
-  static constexpr NcpFunction kNcp[] = {NcpFunction::FischerBurmeister, NcpFunction::MinMap};
-  static constexpr Preconditioner kPre[] = {Preconditioner::Identity, Preconditioner::TimeStepSquared,
-                                            Preconditioner::EffectiveMass};
-  static constexpr LinearSolver kLin[] = {LinearSolver::PCR, LinearSolver::PCG, LinearSolver::Jacobi,
-                                          LinearSolver::GaussSeidel, LinearSolver::Direct};
-  auto positive_int = [&](int& field) -> std::string {
-    int v = 0;
-    if (!parse_int(value, v) || v < 1) return bad_value(key, value, "an integer >= 1");
-    field = v;
-    return {};
-  };
-  auto nonnegative_int = [&](int& field) -> std::string {
-    int v = 0;
-    if (!parse_int(value, v) || v < 0) return bad_value(key, value, "an integer >= 0");
-    field = v;
-    return {};
-  };
-  auto nonnegative_real = [&](Real& field) -> std::string {
-    Real v = 0;
-    if (!parse_real(value, v) || !(v >= 0)) return bad_value(key, value, "a number >= 0");
-    field = v;
-    return {};
-  };
-  auto boolean = [&](bool& field) -> std::string {
-    if (!parse_bool(value, field)) return bad_value(key, value, "true or false");
-    return {};
-  };
-
-  if (key == "kind") {
-    if (!parse_enum(value, o.kind, kSolverKinds)) {
-      std::string known;
-      for (SolverKind k : kSolverKinds) known += (known.empty() ? "" : " or ") + std::string(to_string(k));
-      return bad_value(key, value, known);
-    }
-    return {};
-  }
-  if (key == "ncp") {
-    if (value == "fb") value = "fischer_burmeister";
-    if (value == "min") value = "min_map";
-    if (!parse_enum(value, o.ncp, kNcp)) return bad_value(key, value, "fischer_burmeister or min_map");
-    return {};
-  }
-  if (key == "preconditioner") {
-    if (!parse_enum(value, o.preconditioner, kPre))
-      return bad_value(key, value, "identity, h2 or effective_mass");
-    return {};
-  }
-  if (key == "linear_solver") {
-    if (!parse_enum(value, o.linear_solver, kLin))
-      return bad_value(key, value, "pcr, pcg, jacobi, gauss_seidel or direct");
-    return {};
-  }
-  if (key == "newton_iterations") return positive_int(o.newton_iterations);
-  if (key == "linear_iterations") return positive_int(o.linear_iterations);
-  if (key == "linear_iterations_max") return positive_int(o.linear_iterations_max);
-  if (key == "newton_stall_iterations") return nonnegative_int(o.newton_stall_iterations);
-  if (key == "substeps") return positive_int(o.substeps);
-  if (key == "pgs_iterations") return positive_int(o.pgs_iterations);
-  if (key == "pgs_relaxation") {  // projected SOR converges for 0 < ω < 2 on a symmetric positive system
-    Real v = 0;
-    if (!parse_real(value, v) || !(v > 0 && v < 2)) return bad_value(key, value, "a number in (0, 2)");
-    o.pgs_relaxation = v;
-    return {};
-  }
-  if (key == "newton_tolerance") return nonnegative_real(o.newton_tolerance);
-  if (key == "newton_velocity_tolerance") return nonnegative_real(o.newton_velocity_tolerance);
-  if (key == "linear_tolerance") return nonnegative_real(o.linear_tolerance);
-  if (key == "regularization") return nonnegative_real(o.regularization);
-  if (key == "contact_margin") return nonnegative_real(o.contact_margin);
-  if (key == "max_depenetration_velocity") return nonnegative_real(o.max_depenetration_velocity);
-  if (key == "divergence_limit") return nonnegative_real(o.divergence_limit);
-  if (key == "joint_angle_error_limit") return nonnegative_real(o.joint_angle_error_limit);
-  if (key == "joint_position_error_limit") return nonnegative_real(o.joint_position_error_limit);
-  if (key == "damping" || key == "jacobi_weight") {
-    Real v = 0;
-    if (!parse_real(value, v) || !(v > 0 && v <= 1)) return bad_value(key, value, "a number in (0, 1]");
-    (key == "damping" ? o.damping : o.jacobi_weight) = v;
-    return {};
-  }
-  if (key == "warm_start") return boolean(o.warm_start);
-  if (key == "line_search") return boolean(o.line_search);
-  if (key == "geometric_stiffness") return boolean(o.geometric_stiffness);
-  if (key == "project_friction") return boolean(o.project_friction);
+  if (const OptionField* f = find_option(key)) return f->set(o, key, value);
   std::string known;
-  for (const auto& k : solver_option_keys()) known += (known.empty() ? "" : ", ") + k;
+  for (const OptionField& f : kOptionFields) known += (known.empty() ? "" : ", ") + std::string(f.key);
   return "unknown solver option '" + std::string(key) + "' (known: " + known + ")";
+}
+
+std::string get_solver_option(const SolverOptions& o, std::string_view key) {
+  const OptionField* f = find_option(key);
+  return f ? f->get(o) : std::string();
 }
 
 }  // namespace sim

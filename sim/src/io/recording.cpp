@@ -61,41 +61,6 @@ class Reader {
 
 }  // namespace
 
-std::string get_solver_option(const SolverOptions& o, std::string_view key) {
-  auto num = [](double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return std::string(buf);
-  };
-  if (key == "kind") return std::string(to_string(o.kind));
-  if (key == "ncp") return std::string(to_string(o.ncp));
-  if (key == "preconditioner") return std::string(to_string(o.preconditioner));
-  if (key == "linear_solver") return std::string(to_string(o.linear_solver));
-  if (key == "newton_iterations") return std::to_string(o.newton_iterations);
-  if (key == "linear_iterations") return std::to_string(o.linear_iterations);
-  if (key == "linear_iterations_max") return std::to_string(o.linear_iterations_max);
-  if (key == "newton_stall_iterations") return std::to_string(o.newton_stall_iterations);
-  if (key == "substeps") return std::to_string(o.substeps);
-  if (key == "pgs_iterations") return std::to_string(o.pgs_iterations);
-  if (key == "pgs_relaxation") return num(o.pgs_relaxation);
-  if (key == "newton_tolerance") return num(o.newton_tolerance);
-  if (key == "newton_velocity_tolerance") return num(o.newton_velocity_tolerance);
-  if (key == "linear_tolerance") return num(o.linear_tolerance);
-  if (key == "damping") return num(o.damping);
-  if (key == "regularization") return num(o.regularization);
-  if (key == "jacobi_weight") return num(o.jacobi_weight);
-  if (key == "contact_margin") return num(o.contact_margin);
-  if (key == "max_depenetration_velocity") return num(o.max_depenetration_velocity);
-  if (key == "divergence_limit") return num(o.divergence_limit);
-  if (key == "joint_angle_error_limit") return num(o.joint_angle_error_limit);
-  if (key == "joint_position_error_limit") return num(o.joint_position_error_limit);
-  if (key == "warm_start") return o.warm_start ? "true" : "false";
-  if (key == "line_search") return o.line_search ? "true" : "false";
-  if (key == "geometric_stiffness") return o.geometric_stiffness ? "true" : "false";
-  if (key == "project_friction") return o.project_friction ? "true" : "false";
-  return {};
-}
-
 void Recording::begin(const std::string& scene, const Model& model, const SolverOptions& o, const State& state) {
   scene_file = scene;
   options = o;
