@@ -34,6 +34,12 @@ bool is_shipped_asset(const std::string& path);
 // All shipped scenes (sorted by name).
 std::vector<std::string> shipped_scenes();
 
+// Sets the process's resource policy (sim/resource_policy.hpp) for loading `path`: references
+// outside its folder tree are refused unless --allow-outside-paths is given or `path` is a
+// shipped asset; every --package-root DIR is added to the package roots. parse_args accepts
+// both options for every command.
+void apply_resource_policy(const std::string& path, const Args& args);
+
 // Loads, applies --dt and --set solver.key=value overrides, compiles.
 struct LoadedScene {
   sim::SceneSpec spec;

@@ -1,5 +1,8 @@
 #include "sim/solver_options.hpp"
 
+#include "sim/load_limits.hpp"
+
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <string>
@@ -99,24 +102,47 @@ std::vector<std::string> solver_option_keys() {
           "divergence_limit", "joint_angle_error_limit", "joint_position_error_limit", "pgs_iterations", "pgs_relaxation"};
 }
 
+std::string check_solver_counts(const SolverOptions& o) {
+  const auto check = [](const char* key, int v, int lo, int hi) -> std::string {
+    if (v >= lo && v <= hi) return {};
+    return "solver option '" + std::string(key) + "' = " + std::to_string(v) + " is out of range (" +
+           std::to_string(lo) + ".." + std::to_string(hi) + ")";
+  };
+  for (std::string e : {check("substeps", o.substeps, 1, limits::kMaxSubsteps),
+                        check("newton_iterations", o.newton_iterations, 1, limits::kMaxSolverIterations),
+                        check("linear_iterations", o.linear_iterations, 1, limits::kMaxSolverIterations),
+                        check("linear_iterations_max", o.linear_iterations_max, 1, limits::kMaxSolverIterations),
+                        check("newton_stall_iterations", o.newton_stall_iterations, 0, limits::kMaxSolverIterations),
+                        check("pgs_iterations", o.pgs_iterations, 1, limits::kMaxSolverIterations)})
+    if (!e.empty()) return e;
+  // What one step reserves for its trace (solver/*: trace_capacity) grows with the product of
+  // substeps, Newton iterations and the linear budget: bounded too, so no step can ask for more.
+  const double linear = std::max(o.linear_iterations, o.linear_iterations_max);
+  const double records = double(o.substeps) * std::max(2.0 * (o.newton_iterations + 1) * linear, double(o.pgs_iterations + 1));
+  if (records > limits::kMaxTraceRecordsPerStep)
+    return "solver options ask for " + std::to_string(static_cast<long long>(records)) +
+           " trace records per step (substeps x (newton_iterations + 1) x 2 linear_iterations(_max), or substeps x "
+           "pgs_iterations); at most " + std::to_string(static_cast<long long>(limits::kMaxTraceRecordsPerStep));
+  return {};
+}
+
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {
   static constexpr NcpFunction kNcp[] = {NcpFunction::FischerBurmeister, NcpFunction::MinMap};
   static constexpr Preconditioner kPre[] = {Preconditioner::Identity, Preconditioner::TimeStepSquared,
                                             Preconditioner::EffectiveMass};
   static constexpr LinearSolver kLin[] = {LinearSolver::PCR, LinearSolver::PCG, LinearSolver::Jacobi,
                                           LinearSolver::GaussSeidel, LinearSolver::Direct};
-  auto positive_int = [&](int& field) -> std::string {
+  // Counts are bounded (sim/load_limits.hpp): substeps="2000000000" from a file ran out of
+  // memory reserving the trace, and would never finish.
+  auto bounded_int = [&](int& field, int lo, int hi) -> std::string {
     int v = 0;
-    if (!parse_int(value, v) || v < 1) return bad_value(key, value, "an integer >= 1");
+    if (!parse_int(value, v) || v < lo || v > hi)
+      return bad_value(key, value, "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
     field = v;
     return {};
   };
-  auto nonnegative_int = [&](int& field) -> std::string {
-    int v = 0;
-    if (!parse_int(value, v) || v < 0) return bad_value(key, value, "an integer >= 0");
-    field = v;
-    return {};
-  };
+  auto positive_int = [&](int& field) { return bounded_int(field, 1, limits::kMaxSolverIterations); };
+  auto nonnegative_int = [&](int& field) { return bounded_int(field, 0, limits::kMaxSolverIterations); };
   auto nonnegative_real = [&](Real& field) -> std::string {
     Real v = 0;
     if (!parse_real(value, v) || !(v >= 0)) return bad_value(key, value, "a number >= 0");
@@ -156,7 +182,7 @@ std::string set_solver_option(SolverOptions& o, std::string_view key, std::strin
   if (key == "linear_iterations") return positive_int(o.linear_iterations);
   if (key == "linear_iterations_max") return positive_int(o.linear_iterations_max);
   if (key == "newton_stall_iterations") return nonnegative_int(o.newton_stall_iterations);
-  if (key == "substeps") return positive_int(o.substeps);
+  if (key == "substeps") return bounded_int(o.substeps, 1, limits::kMaxSubsteps);
   if (key == "pgs_iterations") return positive_int(o.pgs_iterations);
   if (key == "pgs_relaxation") {  // projected SOR converges for 0 < ω < 2 on a symmetric positive system
     Real v = 0;
