@@ -120,10 +120,22 @@ std::vector<std::string> shipped_scenes() {
   return names;
 }
 
+std::vector<std::string> shipped_package_roots() {
+  std::vector<std::string> roots;
+  std::error_code ec;
+  for (const fs::path& dir : scene_dirs())
+    if (fs::is_directory(dir.parent_path(), ec)) roots.push_back(dir.parent_path().string());
+  // The third-party robots the shipped scenes name (../shared/robots beside a source checkout).
+  const fs::path shared = fs::path(COULOMB_SOURCE_DIR).parent_path() / "shared" / "robots";
+  if (fs::is_directory(shared, ec)) roots.push_back(shared.string());
+  return roots;
+}
+
 void apply_resource_policy(const std::string& path, const Args& args) {
+  (void)path;
   sim::ResourcePolicy policy = sim::resource_policy();
-  // The shipped scenes are trusted: they name meshes and robots beside their own folder.
-  policy.allow_outside = args.has_flag("allow-outside-paths") || is_shipped_asset(path);
+  policy.allow_outside = policy.allow_outside || args.has_flag("allow-outside-paths");
+  for (const std::string& root : shipped_package_roots()) policy.package_roots.push_back(root);
   for (const std::string& root : args.values("package-root")) policy.package_roots.push_back(root);
   sim::set_resource_policy(std::move(policy));
 }

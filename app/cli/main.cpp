@@ -37,7 +37,7 @@ void print_help() {
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
       "  coulomb help\n\n"
       "loading (run, replay, bench, render, open): files a scene, robot or mesh names must lie in the\n"
-      "  referencing file's folder tree or a package root (shipped scenes excepted):\n"
+      "  referencing file's folder tree or a package root (the shipped assets are one):\n"
       "      --package-root DIR (repeatable; also $COULOMB_PACKAGE_PATH)  --allow-outside-paths\n"
       "  sizes and counts read from files are bounded (docs/LIMITS.md)\n\n"
       "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"

@@ -126,10 +126,10 @@ std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& s
 }
 
 bool SceneDocument::open_file(const QString& path, QString* error) {
-  // References outside the file's folder tree are refused (sim/resource_policy.hpp), except for
-  // the shipped scenes, which name meshes and robots beside their own folder.
+  // References outside the file's folder tree and the package roots are refused
+  // (sim/resource_policy.hpp); the shipped assets and robots are package roots.
   sim::ResourcePolicy policy = sim::resource_policy();
-  policy.allow_outside = policy.allow_outside || is_shipped_asset(path.toStdString());
+  for (const std::string& root : shipped_package_roots()) policy.package_roots.push_back(root);
   const sim::ScopedResourcePolicy scoped(std::move(policy));
   auto kind = sim::description_kind(path.toStdString());
   auto spec = kind ? sim::load_description(path.toStdString(), description_options_)

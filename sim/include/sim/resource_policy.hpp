@@ -2,8 +2,10 @@
 // glTF, names other files (includes, meshes, textures, glTF buffers and images, package://
 // paths). Each must resolve inside the referencing file's folder tree or inside one of the
 // package roots; anything else is refused with a message naming the path, unless the policy
-// allows paths outside (the CLI's --allow-outside-paths, the app's shipped scenes). Nothing is
-// ever fetched from the network: a URI with a scheme other than file:// or data: is refused.
+// allows paths outside (the CLI's --allow-outside-paths). The CLI and the app add the shipped
+// assets and ../shared/robots as package roots (the shipped scenes name both). Nothing is ever
+// fetched from the network: a glTF URI with a scheme other than file:// or data: is refused.
+// Special files (FIFOs, devices) are refused whatever the policy.
 #pragma once
 
 #include <string>
@@ -17,7 +19,8 @@ struct ResourcePolicy {
 };
 
 // The process-wide policy every loader checks. Initially: contained, with the package roots of
-// $COULOMB_PACKAGE_PATH (':'-separated). Set it before loading (not while another thread loads).
+// $COULOMB_PACKAGE_PATH (':'-separated). Process-wide: set it from the thread that loads, not
+// while another thread loads.
 const ResourcePolicy& resource_policy();
 void set_resource_policy(ResourcePolicy policy);
 
