@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "sim/compile.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/scene_io.hpp"
 
 namespace fs = std::filesystem;
@@ -49,11 +50,13 @@ sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    if (std::find(bare_flags.begin(), bare_flags.end(), name) != bare_flags.end()) {
+    // Every loading command takes the containment options (sim/resource_policy.hpp).
+    if (name == "allow-outside-paths" ||
+        std::find(bare_flags.begin(), bare_flags.end(), name) != bare_flags.end()) {
       a.flags.push_back(name);
       continue;
     }
-    if (std::find(value_options.begin(), value_options.end(), name) == value_options.end())
+    if (name != "package-root" && std::find(value_options.begin(), value_options.end(), name) == value_options.end())
       return sim::Error{"unknown option --" + name};
     if (!inline_value) {
       if (i + 1 >= argc) return sim::Error{"option --" + name + " needs a value"};
@@ -117,9 +120,30 @@ std::vector<std::string> shipped_scenes() {
   return names;
 }
 
+std::vector<std::string> shipped_package_roots() {
+  std::vector<std::string> roots;
+  std::error_code ec;
+  for (const fs::path& dir : scene_dirs())
+    if (fs::is_directory(dir.parent_path(), ec)) roots.push_back(dir.parent_path().string());
+  // The third-party robots the shipped scenes name (../shared/robots beside a source checkout).
+  const fs::path shared = fs::path(COULOMB_SOURCE_DIR).parent_path() / "shared" / "robots";
+  if (fs::is_directory(shared, ec)) roots.push_back(shared.string());
+  return roots;
+}
+
+void apply_resource_policy(const std::string& path, const Args& args) {
+  (void)path;
+  sim::ResourcePolicy policy = sim::resource_policy();
+  policy.allow_outside = policy.allow_outside || args.has_flag("allow-outside-paths");
+  for (const std::string& root : shipped_package_roots()) policy.package_roots.push_back(root);
+  for (const std::string& root : args.values("package-root")) policy.package_roots.push_back(root);
+  sim::set_resource_policy(std::move(policy));
+}
+
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args) {
   auto path = resolve_scene(name_or_path);
   if (!path) return sim::Error{path.error()};
+  apply_resource_policy(*path, args);
   const auto start = std::chrono::steady_clock::now();
   sim::DescriptionOptions description;
   description.urdf_free_base = args.has_flag("free-base");

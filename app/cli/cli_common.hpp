@@ -34,6 +34,16 @@ bool is_shipped_asset(const std::string& path);
 // All shipped scenes (sorted by name).
 std::vector<std::string> shipped_scenes();
 
+// The folders whose trees every load may read (sim/resource_policy.hpp package roots): the
+// shipped assets (the scene folders' parents) and, beside a source checkout, ../shared/robots,
+// which the shipped scenes name.
+std::vector<std::string> shipped_package_roots();
+// Sets the process's resource policy for loading `path`: references outside its folder tree
+// and the package roots (shipped_package_roots, every --package-root DIR, $COULOMB_PACKAGE_PATH)
+// are refused unless --allow-outside-paths is given. parse_args accepts both options for every
+// command.
+void apply_resource_policy(const std::string& path, const Args& args);
+
 // Loads, applies --dt and --set solver.key=value overrides, compiles.
 struct LoadedScene {
   sim::SceneSpec spec;

@@ -4,6 +4,8 @@
 // stats, saying why no window opened.
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "cli/commands.hpp"
@@ -34,6 +36,10 @@ void print_help() {
       "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
       "  coulomb help\n\n"
+      "loading (run, replay, bench, render, open): files a scene, robot or mesh names must lie in the\n"
+      "  referencing file's folder tree or a package root (the shipped assets are one):\n"
+      "      --package-root DIR (repeatable; also $COULOMB_PACKAGE_PATH)  --allow-outside-paths\n"
+      "  sizes and counts read from files are bounded (docs/LIMITS.md)\n\n"
       "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"
       "shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel), pgs_iterations,\n"
@@ -66,7 +72,9 @@ int open_scene(int argc, char** argv, const std::string& scene) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2) return open_scene(argc, argv, "");
   const std::string cmd = argv[1];
   if (cmd == "open") {
@@ -87,4 +95,19 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "coulomb: unknown command '%s' (try coulomb help)\n", cmd.c_str());
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The loaders bound what they allocate (docs/LIMITS.md); should anything still throw, it is an
+  // error message and exit code 1, never std::terminate.
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "coulomb: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "coulomb: %s\n", e.what());
+  }
+  return 1;
 }

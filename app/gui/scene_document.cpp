@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "cli/cli_common.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/compile.hpp"
 #include "sim/recompile.hpp"
 #include "sim/recording.hpp"
@@ -124,6 +126,11 @@ std::shared_ptr<const sim::Model> SceneDocument::compile(const sim::SceneSpec& s
 }
 
 bool SceneDocument::open_file(const QString& path, QString* error) {
+  // References outside the file's folder tree and the package roots are refused
+  // (sim/resource_policy.hpp); the shipped assets and robots are package roots.
+  sim::ResourcePolicy policy = sim::resource_policy();
+  for (const std::string& root : shipped_package_roots()) policy.package_roots.push_back(root);
+  const sim::ScopedResourcePolicy scoped(std::move(policy));
   auto kind = sim::description_kind(path.toStdString());
   auto spec = kind ? sim::load_description(path.toStdString(), description_options_)
                    : sim::Result<sim::SceneSpec>(sim::Error{kind.error()});

@@ -230,6 +230,33 @@ TEST_CASE("structural edits from the scene tree: delete and duplicate bodies, un
   CHECK_FALSE(document.modified());
 }
 
+TEST_CASE("opening issue 13's reproducers reports each error and keeps the open scene unchanged", "[app][document]") {
+  app_test::qt_app();
+  SimRunner runner;
+  SceneDocument document(runner);
+  QString error;
+  REQUIRE(document.open_file(app_test::scene_path("pendulum"), &error));
+  REQUIRE(app_test::pump_until([&] { return runner.latest().model != nullptr; }));
+  const auto model_before = runner.latest().model;
+  const QString path_before = document.path();
+  const std::string inputs = std::string(COULOMB_SOURCE_DIR) + "/tests/data/bad-inputs/";
+  // (file, what the error must say): docs/LIMITS.md, tests/data/bad-inputs/README.md.
+  const std::pair<const char*, const char*> cases[] = {
+      {"substeps_2e9.xml", "substeps_2e9.xml:2: <solver>: solver option 'substeps': bad value '2000000000'"},
+      {"sdf_band_1e9.xml", "sdf_band_1e9.xml:3: <mesh>: attribute 'sdf_band': must be at most 256 voxels"},
+      {"include_dev_zero.xml", "include_dev_zero.xml:2: <include>: attribute 'file': cannot read '/dev/zero' (not a regular file)"},
+      {"exfil_scene.xml", "exfil.gltf: buffer or image uri '/etc/passwd' is outside"}};
+  for (const auto& [file, message] : cases) {
+    CHECK_FALSE(document.open_file(QString::fromStdString(inputs + file), &error));
+    INFO(file << ": " << error.toStdString());
+    CHECK(error.contains(QString::fromLatin1(message)));
+    CHECK(document.spec().name == "pendulum");
+    CHECK(document.path() == path_before);
+    CHECK_FALSE(document.modified());
+    CHECK(runner.latest().model == model_before);
+  }
+}
+
 TEST_CASE("opening a bad file reports the parser's file:line message and keeps the scene", "[app][document]") {
   app_test::qt_app();
   SimRunner runner;

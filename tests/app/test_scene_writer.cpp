@@ -13,6 +13,7 @@
 
 #include "app/spec_equal.hpp"
 #include "gui/scene_properties.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "support/shared_robots.hpp"
@@ -316,6 +317,9 @@ TEST_CASE("a scene with a <robot> is saved as the element, not its expansion", "
   fs::create_directories(dir / "elsewhere" / "deeper");
   const fs::path moved = dir / "elsewhere" / "deeper" / "moved.xml";
   REQUIRE(sim::save_scene_file(original, moved.string()).ok());
+  // ../../gripper_arm is outside the moved scene's folder: reading it back needs a package root.
+  CHECK_FALSE(sim::load_scene_file(moved.string()).ok());
+  const sim::ScopedResourcePolicy roots({false, {dir.string()}});
   CHECK(read_file(moved).find("file=\"../../gripper_arm/urdf/gripper_arm.urdf\"") != std::string::npos);
   CHECK(app_test::spec_difference(original, load(moved)) == "");
 }

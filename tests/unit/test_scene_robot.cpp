@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "sim/resource_policy.hpp"
 #include "sim/compile.hpp"
 #include "sim/inverse_kinematics.hpp"
 #include "sim/robot_import.hpp"
@@ -166,6 +167,8 @@ TEST_CASE("<robot>: paths resolve relative to the scene file, MJCF by extension"
   const fs::path dir = test::scratch_dir("scene_robot_relative");
   fs::create_directories(dir / "scenes");
   fs::copy(kArm, dir / "gripper_arm", fs::copy_options::recursive);
+  // ../gripper_arm is outside the scene's folder: the scratch folder is a package root here.
+  const sim::ScopedResourcePolicy roots({false, {dir.string()}});
   std::ofstream(dir / "scenes" / "arm.xml")
       << "<scene>\n  <robot file=\"../gripper_arm/urdf/gripper_arm.urdf\"/>\n"
          "  <robot file=\"../gripper_arm/mjcf/gripper_arm.xml\" prefix=\"m_\" pos=\"2 0 0\"/>\n</scene>\n";

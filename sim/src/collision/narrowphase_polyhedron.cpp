@@ -162,6 +162,8 @@ EdgeQuery query_edges_gauss(const PolyView& a, const PolyView& b, Real stop) {
 // for a hull, among the faces around its deepest vertex).
 void face_contacts(const PolyView& ref, int face, const PolyView& inc, bool ref_is_first,
                    Real max_sep, Real merge_tol, NarrowScratch& s) {
+  // A face index derived from non-finite separations (-1) never indexes the hull (issue 13).
+  if (face < 0 || face >= ref.face_count) return;
   const Vec3 n = ref.normals[face];
   const Real d = ref.offsets[face];
   int inc_face = 0;
@@ -291,6 +293,9 @@ void collide_poly_poly(const Collider& first, const Collider& second, Real max_s
     ee = query_edges_gauss(a, b, max_sep);
     if (ee.separation >= max_sep) return;
   }
+  // NaN separations (non-finite poses; step() refuses those at its entry) make no contact.
+  if (fa.face < 0 || fb.face < 0 || std::isnan(fa.separation) || std::isnan(fb.separation) || std::isnan(ee.separation))
+    return;
 
   const Real size = std::min(first.size, second.size);
   const Real merge_tol = Real(1e-3) * size;

@@ -18,6 +18,8 @@ namespace {
 // point core is not clipped), each end kept when within max_sep.
 void face_contacts(const Collider& round, const PolyView& poly, int face, Real max_sep,
                    NarrowScratch& s) {
+  // A face index derived from non-finite separations (-1) never indexes the hull (issue 13).
+  if (face < 0 || face >= poly.face_count) return;
   const Vec3 n = poly.normals[face];
   const Real d = poly.offsets[face];
   Vec3 ends[2] = {round.p0, round.p1};

@@ -1,6 +1,7 @@
 // SceneSpec -> Model: validation, materials, convex hulls, mass properties and principal frames,
 // joints re-expressed in centre-of-mass frames. Errors name file, line and element.
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -15,6 +16,8 @@
 #include "sdf/mesh_shape.hpp"
 #include "sim/compile.hpp"
 #include "sim/field_table.hpp"
+#include "sim/load_limits.hpp"
+#include "sim/sdf.hpp"
 
 namespace sim {
 
@@ -60,6 +63,42 @@ std::string validate_shape(const ShapeSpec& s) {
   }
   if (!(s.thickness >= 0)) return w + ": thickness must be >= 0";
   if (!(s.density > 0)) return w + ": density must be > 0";
+  return {};
+}
+
+// The grid a triangle mesh's SDF is baked on (sdf/mesh_shape.cpp: spacing sdf_voxel or 1/64 of
+// the largest extent, band widened by sdf_shape_band) must stay within sim/load_limits.hpp before
+// the bake starts: an sdf_band of 1e9 voxels never finished (issue 13).
+std::string check_sdf_grid_size(const ShapeSpec& s, Real contact_margin) {
+  if (s.vertices.empty()) return {};
+  Vec3 lo = s.vertices[0], hi = s.vertices[0];
+  for (const Vec3& v : s.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+  const Vec3 size = hi - lo;
+  const Real extent = size.maxCoeff();
+  if (!std::isfinite(extent) || !(s.sdf_voxel_size >= 0) || !(s.sdf_band >= 0)) return {};  // add_mesh_shape reports these
+  const std::string w = where(s.source, "mesh");
+  const auto g = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return std::string(buf);
+  };
+  if (s.sdf_band > limits::kMaxSdfBand)
+    return w + ": sdf_band " + g(s.sdf_band) + " voxels is above the limit of " +
+           std::to_string(static_cast<int>(limits::kMaxSdfBand));
+  const Real voxel = s.sdf_voxel_size > 0 ? s.sdf_voxel_size : extent / Real(64);
+  if (!(voxel > 0)) return {};
+  const double resolution = double(extent / voxel);
+  if (resolution > limits::kMaxSdfResolution)
+    return w + ": sdf_voxel " + g(voxel) + " m gives " + std::to_string(std::llround(resolution)) +
+           " voxels along the mesh's " + g(extent) + " m extent (at most " +
+           std::to_string(limits::kMaxSdfResolution) + ")";
+  const double band = double(sdf_shape_band(s.sdf_band, voxel, s.thickness, contact_margin));
+  double voxels = 1;
+  for (int k = 0; k < 3; ++k) voxels *= double(size[k] / voxel) + 2 * band + 1;
+  if (!(voxels <= limits::kMaxSdfGridVoxels))
+    return w + ": the SDF grid would span " + g(voxels) + " voxels (band " + g(band) +
+           " voxels, spacing " + g(voxel) + " m; at most " + g(limits::kMaxSdfGridVoxels) +
+           "): raise sdf_voxel or lower the contact margin";
   return {};
 }
 
@@ -135,6 +174,8 @@ Result<Model> compile_model(const SceneSpec& spec) {
   m.solver = spec.solver;
   if (!(spec.dt > 0) || !std::isfinite(spec.dt))
     return Error{where({spec.source_file, 0}, "scene") + ": dt must be > 0"};
+  if (std::string e = check_solver_counts(spec.solver); !e.empty())
+    return Error{where({spec.source_file, 0}, "solver") + ": " + e};
 
   // Materials; -1 ("default") maps to a material named "default" (μ 0.5) appended when needed.
   for (const MaterialSpec& mat : spec.materials) {
@@ -177,6 +218,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
     }
     int mesh = -1;  // triangle meshes collide through their baked SDF (sdf/mesh_shape.hpp)
     if (!s.triangles.empty()) {
+      if (std::string e = check_sdf_grid_size(s, spec.solver.contact_margin); !e.empty()) return e;
       auto added = detail::add_mesh_shape(s, spec.solver.contact_margin, m.meshes, where(s.source, "mesh"));
       if (!added) return added.error();
       mesh = added.value();

@@ -1,5 +1,8 @@
 #include "sim/solver_options.hpp"
 
+#include "sim/load_limits.hpp"
+
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <initializer_list>
@@ -100,11 +103,13 @@ struct OptionField {
   Getter get;
 };
 
-// Integers >= Min.
-template <int SolverOptions::*Field, int Min>
+// Integers in [Min, Max]. Counts are bounded (sim/load_limits.hpp): substeps="2000000000" from a
+// file ran out of memory reserving the trace, and would never finish.
+template <int SolverOptions::*Field, int Min, int Max = limits::kMaxSolverIterations>
 std::string set_int(SolverOptions& o, std::string_view key, std::string_view value) {
   int v = 0;
-  if (!parse_int(value, v) || v < Min) return bad_value(key, value, "an integer >= " + std::to_string(Min));
+  if (!parse_int(value, v) || v < Min || v > Max)
+    return bad_value(key, value, "an integer in " + std::to_string(Min) + ".." + std::to_string(Max));
   o.*Field = v;
   return {};
 }
@@ -202,7 +207,7 @@ constexpr OptionField kOptionFields[] = {
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
     {"project_friction", set_bool<&O::project_friction>, get_bool<&O::project_friction>},
     {"jacobi_weight", set_real<&O::jacobi_weight, Range::UnitInterval>, get_real<&O::jacobi_weight>},
-    {"substeps", set_int<&O::substeps, 1>, get_int<&O::substeps>},
+    {"substeps", set_int<&O::substeps, 1, limits::kMaxSubsteps>, get_int<&O::substeps>},
     {"contact_margin", set_real<&O::contact_margin, Range::NonNegative>, get_real<&O::contact_margin>},
     {"max_depenetration_velocity", set_real<&O::max_depenetration_velocity, Range::NonNegative>,
      get_real<&O::max_depenetration_velocity>},
@@ -227,6 +232,30 @@ std::vector<std::string> solver_option_keys() {
   std::vector<std::string> keys;
   for (const OptionField& f : kOptionFields) keys.emplace_back(f.key);
   return keys;
+}
+
+std::string check_solver_counts(const SolverOptions& o) {
+  const auto check = [](const char* key, int v, int lo, int hi) -> std::string {
+    if (v >= lo && v <= hi) return {};
+    return "solver option '" + std::string(key) + "' = " + std::to_string(v) + " is out of range (" +
+           std::to_string(lo) + ".." + std::to_string(hi) + ")";
+  };
+  for (std::string e : {check("substeps", o.substeps, 1, limits::kMaxSubsteps),
+                        check("newton_iterations", o.newton_iterations, 1, limits::kMaxSolverIterations),
+                        check("linear_iterations", o.linear_iterations, 1, limits::kMaxSolverIterations),
+                        check("linear_iterations_max", o.linear_iterations_max, 1, limits::kMaxSolverIterations),
+                        check("newton_stall_iterations", o.newton_stall_iterations, 0, limits::kMaxSolverIterations),
+                        check("pgs_iterations", o.pgs_iterations, 1, limits::kMaxSolverIterations)})
+    if (!e.empty()) return e;
+  // What one step reserves for its trace (solver/*: trace_capacity) grows with the product of
+  // substeps, Newton iterations and the linear budget: bounded too, so no step can ask for more.
+  const double linear = std::max(o.linear_iterations, o.linear_iterations_max);
+  const double records = double(o.substeps) * std::max(2.0 * (o.newton_iterations + 1) * linear, double(o.pgs_iterations + 1));
+  if (records > limits::kMaxTraceRecordsPerStep)
+    return "solver options ask for " + std::to_string(static_cast<long long>(records)) +
+           " trace records per step (substeps x (newton_iterations + 1) x 2 linear_iterations(_max), or substeps x "
+           "pgs_iterations); at most " + std::to_string(static_cast<long long>(limits::kMaxTraceRecordsPerStep));
+  return {};
 }
 
 std::string set_solver_option(SolverOptions& o, std::string_view key, std::string_view value) {

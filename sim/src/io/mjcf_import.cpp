@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "io/robot_import_common.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/robot_import.hpp"
 
 namespace sim {
@@ -709,6 +710,11 @@ class MjcfParser {
     std::error_code ec;
     if (!fs::is_regular_file(asset.path, ec)) {
       error = "cannot find mesh file " + in_quotes(asset.path);
+      return nullptr;
+    }
+    // Contained (sim/resource_policy.hpp): inside the model's folder tree or a package root.
+    if (std::string why = check_resource_path(file_, asset.path); !why.empty()) {
+      error = why;
       return nullptr;
     }
     return mesh_cache_.get(asset.path, asset.scale, error);

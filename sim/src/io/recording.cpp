@@ -1,5 +1,8 @@
 #include "sim/recording.hpp"
 
+#include "sim/load_limits.hpp"
+
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -36,28 +39,57 @@ class Writer {
   std::ostream& out_;
 };
 
+// Reads with every count checked before anything is allocated: against its documented bound
+// (sim/load_limits.hpp) and against the bytes the file has left, so a damaged count is an error
+// naming the byte offset, never a huge allocation.
 class Reader {
  public:
-  explicit Reader(std::istream& in) : in_(in) {}
+  Reader(std::istream& in, std::uint64_t size) : in_(in), size_(size) {}
+  std::uint64_t offset() { return static_cast<std::uint64_t>(in_.tellg()); }
+  std::uint64_t remaining() {
+    const std::uint64_t at = offset();
+    return at <= size_ ? size_ - at : 0;
+  }
   template <class T>
   bool pod(T& v) { return static_cast<bool>(in_.read(reinterpret_cast<char*>(&v), sizeof v)); }
   bool string(std::string& s) {
     std::uint32_t n = 0;
-    if (!pod(n) || n > (1u << 20)) return false;
+    if (!pod(n) || n > (1u << 20) || n > remaining()) return false;
     s.resize(n);
     return static_cast<bool>(in_.read(s.data(), n));
   }
+  // A length-prefixed vector; false (with `why` set when a bound was broken) if it does not fit.
   template <class T>
-  bool vector(std::vector<T>& v, std::uint64_t limit) {
+  bool vector(std::vector<T>& v, std::string& why) {
     std::uint64_t n = 0;
-    if (!pod(n) || n > limit) return false;
+    const std::uint64_t at = offset();
+    if (!pod(n)) return false;
+    if (n > limits::kMaxRecordingVector) {
+      why = "a vector of " + std::to_string(n) + " elements at byte " + std::to_string(at) + " (at most " +
+            std::to_string(limits::kMaxRecordingVector) + ")";
+      return false;
+    }
+    if (n * sizeof(T) > remaining()) {
+      why = "a vector of " + std::to_string(n) + " elements at byte " + std::to_string(at) + " runs past the end (" +
+            std::to_string(remaining()) + " bytes left)";
+      return false;
+    }
     v.resize(n);
     return static_cast<bool>(in_.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T))));
   }
 
  private:
   std::istream& in_;
+  std::uint64_t size_;
 };
+
+// The first non-finite entry of `v` ("q[3] = nan"), or "".
+std::string first_non_finite(const char* name, const std::vector<Real>& v) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]))
+      return std::string(name) + "[" + std::to_string(i) + "] = " + (std::isnan(v[i]) ? "nan" : v[i] > 0 ? "inf" : "-inf");
+  return {};
+}
 
 }  // namespace
 
@@ -131,16 +163,27 @@ Result<bool> save_recording(const Recording& r, const std::string& path) {
 }
 
 Result<Recording> load_recording(const std::string& path) {
+  // Refused before opening: a FIFO would block in open(), a device never ends.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return Error{path + ": cannot open (no such file)"};
+  if (!std::filesystem::is_regular_file(status)) return Error{path + ": cannot open (not a regular file)"};
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Error{path + ": cannot open (" + ec.message() + ")"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
   char magic[8] = {};
   in.read(magic, sizeof magic);
   const bool v1 = in && std::memcmp(magic, kMagicV1, sizeof magic) == 0;
   if (!in || (!v1 && std::memcmp(magic, kMagic, sizeof magic) != 0)) return Error{path + ": not a Coulomb recording"};
-  Reader rd(in);
+  Reader rd(in, size);
   Recording r;
   std::uint32_t real_size = 0, key_count = 0;
-  auto bad = [&](const char* what) { return Error{path + ": truncated or corrupt recording (" + what + ")"}; };
+  std::string why;
+  auto bad = [&](const char* what) {
+    const std::string at = in ? " at byte " + std::to_string(rd.offset()) : std::string();
+    return Error{path + ": truncated or corrupt recording (" + what + (why.empty() ? at : ": " + why) + ")"};
+  };
   if (!rd.pod(real_size) || real_size != sizeof(Real)) return Error{path + ": recorded with another Real precision"};
   if (!rd.string(r.scene_file)) return bad("scene");
   if (!rd.pod(key_count) || key_count > 1000) return bad("options");
@@ -152,25 +195,43 @@ Result<Recording> load_recording(const std::string& path) {
     if (!rd.string(k) || !rd.string(v)) return bad("options");
     if (std::string e = set_solver_option(r.options, k, v); !e.empty()) return Error{path + ": " + e};
   }
+  if (std::string e = check_solver_counts(r.options); !e.empty()) return Error{path + ": " + e};
   std::int32_t nb = 0, np = 0, nj = 0;
   if (!rd.pod(r.dt) || !rd.pod(nb) || !rd.pod(np) || !rd.pod(nj)) return bad("model");
+  if (!(std::isfinite(r.dt) && r.dt > 0)) return Error{path + ": recorded time step " + std::to_string(r.dt) + " is not a finite number > 0"};
+  if (nb < 0 || np < 0 || nj < 0 || nb > limits::kMaxBodyCount || np > limits::kMaxParticleCount || nj > limits::kMaxBodyCount)
+    return bad("model counts out of range");
   r.body_count = nb;
   r.particle_count = np;
   r.joint_count = nj;
-  constexpr std::uint64_t kLimit = 1ull << 28;
-  if (!rd.vector(r.initial.q, kLimit) || !rd.vector(r.initial.u, kLimit) || !rd.pod(r.initial.time) ||
+  if (!rd.vector(r.initial.q, why) || !rd.vector(r.initial.u, why) || !rd.pod(r.initial.time) ||
       !rd.pod(r.initial.step_index))
     return bad("initial state");
-  if (!v1 && (!rd.vector(r.initial.joint_position, kLimit) || !rd.vector(r.initial.warm_start.contact_key, kLimit) ||
-              !rd.vector(r.initial.warm_start.contact_lambda, kLimit) ||
-              !rd.vector(r.initial.warm_start.row_lambda, kLimit)))
+  if (!v1 && (!rd.vector(r.initial.joint_position, why) || !rd.vector(r.initial.warm_start.contact_key, why) ||
+              !rd.vector(r.initial.warm_start.contact_lambda, why) || !rd.vector(r.initial.warm_start.row_lambda, why)))
     return bad("initial state");
+  // A non-finite initial state would reach collision detection (issue 13: NaN separations gave
+  // a face index of -1); refused here with what and where.
+  for (const auto& [name, v] : {std::pair{"q", &r.initial.q}, std::pair{"u", &r.initial.u},
+                                std::pair{"joint_position", &r.initial.joint_position}})
+    if (std::string e = first_non_finite(name, *v); !e.empty())
+      return Error{path + ": the recorded initial state is not finite (" + e + ")"};
+  if (!std::isfinite(r.initial.time)) return Error{path + ": the recorded initial time is not finite"};
   std::uint64_t steps = 0;
-  if (!rd.pod(steps) || steps > kLimit) return bad("steps");
+  const std::uint64_t steps_at = rd.offset();
+  if (!rd.pod(steps)) return bad("steps");
+  // Each step holds at least its four vectors' lengths (8 bytes each).
+  constexpr std::uint64_t kMinStepBytes = 4 * sizeof(std::uint64_t);
+  if (steps > limits::kMaxRecordingSteps || steps > rd.remaining() / kMinStepBytes) {
+    why = "a step count of " + std::to_string(steps) + " at byte " + std::to_string(steps_at) +
+          (steps > limits::kMaxRecordingSteps ? " (at most " + std::to_string(limits::kMaxRecordingSteps) + ")"
+                                              : " does not fit in the " + std::to_string(rd.remaining()) + " bytes left");
+    return bad("steps");
+  }
   r.controls.resize(steps);
   for (Control& c : r.controls)
-    if (!rd.vector(c.joint_target, kLimit) || !rd.vector(c.joint_target_velocity, kLimit) ||
-        !rd.vector(c.body_wrench, kLimit) || !rd.vector(c.particle_force, kLimit))
+    if (!rd.vector(c.joint_target, why) || !rd.vector(c.joint_target_velocity, why) || !rd.vector(c.body_wrench, why) ||
+        !rd.vector(c.particle_force, why))
       return bad("controls");
   if (!rd.pod(r.final_hash)) return bad("final hash");
   return r;

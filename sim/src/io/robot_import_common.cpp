@@ -65,8 +65,9 @@ bool sanitize_moments(Vec3& m) {
 Result<ImportResult> import_file(const std::string& path, const ImportOptions& options,
                                  Result<ImportResult> (*parse_text)(const std::string&, const std::string&,
                                                                     const ImportOptions&)) {
-  auto text = read_text_file(path);
-  if (!text) return Error{path + ": cannot read the file"};
+  std::string why;
+  auto text = read_text_file(path, kMaxTextFileBytes, why);
+  if (!text) return Error{path + ": cannot read the file (" + why + ")"};
   return parse_text(*text, path, options);
 }
 

@@ -85,8 +85,9 @@ std::string scene_text(const std::string& robot_path, DescriptionKind kind, Real
 }  // namespace
 
 Result<DescriptionKind> description_kind(const std::string& path) {
-  const auto text = io::read_text_file(path);
-  if (!text) return Error{io::format_error(path, 0, "", "cannot read the file")};
+  std::string why;
+  const auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
+  if (!text) return Error{io::format_error(path, 0, "", "cannot read the file (" + why + ")")};
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text->data(), text->size()) != tinyxml2::XML_SUCCESS || !doc.RootElement())
     return Error{io::format_error(path, doc.ErrorLineNum(), "", "not an XML scene, URDF or MJCF file (malformed XML)")};

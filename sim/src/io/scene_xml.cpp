@@ -24,6 +24,8 @@
 #include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/field_table.hpp"
+#include "sim/load_limits.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/robot_import.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/structure_texture.hpp"
@@ -41,7 +43,7 @@ using io::XmlElement;
 using tinyxml2::XMLElement;
 namespace fs = std::filesystem;
 
-constexpr int kMaxIncludeDepth = 16;
+using limits::kMaxIncludeDepth;
 
 // A name used by an element, remembered with its location for the resolution pass.
 struct NameRef {
@@ -113,10 +115,20 @@ std::string resolve_path(const std::string& relative_to_file, const std::string&
   return (base / p).lexically_normal().generic_string();
 }
 
+// `value` of `attribute` resolved against `file`'s folder, failing at the attribute when the
+// result leads outside the allowed trees (sim/resource_policy.hpp).
+std::string contained_path(const XmlElement& e, std::string_view attribute, const std::string& file,
+                           const std::string& value) {
+  std::string path = resolve_path(file, value);
+  if (std::string why = check_resource_path(file, path); !why.empty()) e.fail_attribute(attribute, why);
+  return path;
+}
+
 // Vertices (the "v x y z" lines) of a Wavefront OBJ file.
 std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
-  auto text = io::read_text_file(path);
-  if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path));
+  std::string why;
+  auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
+  if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path) + " (" + why + ")");
   std::vector<Vec3> vertices;
   std::istringstream lines(*text);
   std::string line;
@@ -142,6 +154,8 @@ class SceneParser {
     spec_.name = fs::path(file).stem().string();
     std::error_code ec;
     include_stack_ = {fs::weakly_canonical(fs::path(file), ec).generic_string()};
+    include_count_ = 0;
+    included_bytes_ = text.size();
     parse_document(text, file, 0, /*included=*/false);
     resolve();
     return std::move(spec_);
@@ -187,15 +201,22 @@ class SceneParser {
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
     XmlElement e(el, file, {"file"});
-    const std::string path = resolve_path(file, e.required_text("file"));
+    const std::string path = contained_path(e, "file", file, e.required_text("file"));
     if (depth + 1 > kMaxIncludeDepth) e.fail("includes nested deeper than " + std::to_string(kMaxIncludeDepth));
     std::error_code ec;
     const std::string key = fs::weakly_canonical(fs::path(path), ec).generic_string();
     for (const std::string& open : include_stack_)
       if (open == key) e.fail_attribute("file", in_quotes(path) + " includes itself");
+    // Bounded over all levels, so a few files including each other many times cannot grow the
+    // scene without end.
+    if (++include_count_ > limits::kMaxIncludeCount)
+      e.fail("more than " + std::to_string(limits::kMaxIncludeCount) + " includes in one scene");
     std::string why;
     auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
     if (!text) e.fail_attribute("file", "cannot read " + in_quotes(path) + " (" + why + ")");
+    included_bytes_ += text->size();
+    if (included_bytes_ > limits::kMaxSceneTotalBytes)
+      e.fail("the scene's includes add up to more than " + std::to_string(limits::kMaxSceneTotalBytes >> 20) + " MiB");
     include_stack_.push_back(key);
     parse_document(*text, path, depth + 1, /*included=*/true);
     include_stack_.pop_back();
@@ -366,7 +387,7 @@ class SceneParser {
           e.fail_attribute("vertices", "expected x y z triples, got " + std::to_string(v->size()) + " numbers");
         for (std::size_t i = 0; i + 2 < v->size(); i += 3) s.vertices.emplace_back((*v)[i], (*v)[i + 1], (*v)[i + 2]);
       } else {
-        s.vertices = read_obj_vertices(e, resolve_path(file, *e.text("file")));
+        s.vertices = read_obj_vertices(e, contained_path(e, "file", file, *e.text("file")));
       }
       if (s.vertices.size() < 4)
         e.fail("a convex shape needs at least 4 vertices (got " + std::to_string(s.vertices.size()) + ")");
@@ -376,7 +397,7 @@ class SceneParser {
       if (e.has("file")) {
         if (e.has("vertices") || e.has("triangles") || e.has("uvs"))
           e.fail("give either file or vertices, triangles (and uvs)");
-        auto mesh = load_triangle_mesh(resolve_path(file, *e.text("file")));
+        auto mesh = load_triangle_mesh(contained_path(e, "file", file, *e.text("file")));
         if (!mesh) e.fail_attribute("file", mesh.error());
         s.vertices = std::move(mesh.value().vertices);
         s.triangles = std::move(mesh.value().triangles);
@@ -412,6 +433,9 @@ class SceneParser {
       }
       s.sdf_voxel_size = e.real_or("sdf_voxel", 0, Range::NonNegative);
       s.sdf_band = e.real_or("sdf_band", s.sdf_band, Range::NonNegative);
+      if (s.sdf_band > limits::kMaxSdfBand)
+        e.fail_attribute("sdf_band", "must be at most " + std::to_string(static_cast<int>(limits::kMaxSdfBand)) +
+                                         " voxels (got " + in_quotes(*e.text("sdf_band")) + ")");
     }
     if (type == "convex" || type == "mesh") {
       if (e.has("scale")) {
@@ -470,7 +494,7 @@ class SceneParser {
     if (g.kind == K::Expression) g.expression = e.required_text("angle");
     if (g.kind == K::Texture) {
       g.texture = e.required_text("texture");
-      auto image = load_structure_texture(resolve_path(file, g.texture));
+      auto image = load_structure_texture(contained_path(e, "texture", file, g.texture));
       if (!image) e.fail_attribute("texture", image.error());
       g.image = std::make_shared<const StructureTexture>(std::move(image.value()));
     }
@@ -528,6 +552,8 @@ class SceneParser {
     }
     if (!b.fixed && b.mass < 0 && b.shapes.empty())
       e.fail("a body needs shapes or a mass (give mass= or add shapes)");
+    if (spec_.bodies.size() >= static_cast<std::size_t>(limits::kMaxBodyCount))
+      e.fail("more than " + std::to_string(limits::kMaxBodyCount) + " bodies in one scene");
     spec_.bodies.push_back(std::move(b));
     body_shape_material_.push_back(std::move(materials));
   }
@@ -535,6 +561,8 @@ class SceneParser {
   // ---- particles ---------------------------------------------------------------------------
 
   void add_particle(ParticleSpec p, const std::string& name, const XmlElement& e, std::optional<NameRef> material) {
+    if (spec_.particles.size() >= static_cast<std::size_t>(limits::kMaxParticleCount))
+      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
     if (!name.empty()) {
       if (particle_index_.count(name)) e.fail_attribute("name", "duplicate particle name " + in_quotes(name));
       particle_index_[name] = static_cast<int>(spec_.particles.size());
@@ -588,7 +616,8 @@ class SceneParser {
     const Vec3 start = *e.vec3("start");
     const Vec3 end = *e.vec3("end");
     const int segments = *e.integer("segments", 1);
-    if (segments > 100000) e.fail_attribute("segments", "must be at most 100000");
+    if (segments > limits::kMaxRopeSegments)
+      e.fail_attribute("segments", "must be at most " + std::to_string(limits::kMaxRopeSegments));
     if (!((end - start).norm() > 0)) e.fail("start and end must differ");
     const std::string name = e.text("name").value_or("");
     const Real mass = generated_mass(e, static_cast<std::size_t>(segments) + 1);
@@ -635,7 +664,8 @@ class SceneParser {
       long long a = 0, b = 0;
       if (tokens.size() != 2 || !io::parse_int(tokens[0], a) || !io::parse_int(tokens[1], b))
         e.fail_attribute("segments", "expected two integers 'nx ny', got " + in_quotes(text));
-      if (a < 1 || b < 1 || a > 2000 || b > 2000) e.fail_attribute("segments", "each count must be in 1..2000");
+      if (a < 1 || b < 1 || a > limits::kMaxClothSegments || b > limits::kMaxClothSegments)
+        e.fail_attribute("segments", "each count must be in 1.." + std::to_string(limits::kMaxClothSegments));
       nx = static_cast<int>(a);
       ny = static_cast<int>(b);
     }
@@ -840,7 +870,7 @@ class SceneParser {
     r.source = e.location();
     r.file = e.required_text("file");
     if (r.file.empty()) e.fail_attribute("file", "must not be empty");
-    r.path = resolve_path(file, r.file);
+    r.path = contained_path(e, "file", file, r.file);
     if (auto format = e.text("format")) {
       if (*format != "urdf" && *format != "mjcf")
         e.fail_attribute("format", "expected urdf or mjcf, got " + in_quotes(*format));
@@ -1193,6 +1223,8 @@ class SceneParser {
 
   SceneSpec spec_;
   std::vector<std::string> include_stack_;
+  int include_count_ = 0;
+  std::uintmax_t included_bytes_ = 0;
   std::map<std::string, int> material_index_, body_index_, particle_index_, joint_names_;
   std::vector<std::optional<NameRef>> world_shape_material_, particle_material_;
   std::vector<std::vector<std::optional<NameRef>>> body_shape_material_;
@@ -1214,8 +1246,9 @@ Result<SceneSpec> parse_scene_xml(const std::string& xml_text, const std::string
 }
 
 Result<SceneSpec> load_scene_file(const std::string& path) {
-  auto text = io::read_text_file(path);
-  if (!text) return Error{io::format_error(path, 0, "", "cannot read the scene file")};
+  std::string why;
+  auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
+  if (!text) return Error{io::format_error(path, 0, "", "cannot read the scene file (" + why + ")")};
   return parse_scene_xml(*text, path);
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "io/generated_geometry.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/field_table.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
@@ -792,7 +793,14 @@ Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string&
   if (std::string e = save_grain_textures(spec, path); !e.empty()) return Error{path + ": " + e + "; not saved"};
   // Refuse to replace a file with one that would not read back (e.g. a spec edited into a state
   // the format cannot hold); the message says why.
-  auto check = parse_scene_xml(text, path);
+  // The references are the files the scene was loaded from (robot paths rewritten to reach them
+  // from the new folder): the read-back is not a new load, so containment does not apply.
+  auto check = [&] {
+    ResourcePolicy trusted = resource_policy();
+    trusted.allow_outside = true;
+    const ScopedResourcePolicy scoped(std::move(trusted));
+    return parse_scene_xml(text, path);
+  }();
   if (!check.ok()) return Error{path + ": the scene would not read back, not saved (" + check.error() + ")"};
   if (const std::vector<std::string> lost = lost_in_file(spec, check.value()); !lost.empty()) {
     std::string what;

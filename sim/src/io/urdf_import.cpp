@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "io/robot_import_common.hpp"
+#include "sim/resource_policy.hpp"
 #include "sim/robot_import.hpp"
 
 namespace sim {
@@ -263,7 +264,14 @@ class UrdfParser {
         g.scale = s->size() == 1 ? Vec3::Constant((*s)[0]) : Vec3((*s)[0], (*s)[1], (*s)[2]);
         if (g.scale.x() == 0 || g.scale.y() == 0 || g.scale.z() == 0) a.fail_attribute("scale", "must not be 0");
       }
-      g.path = resolve_mesh(g.filename, g.searched);
+      std::string package_dir;
+      g.path = resolve_mesh(g.filename, g.searched, package_dir);
+      // Contained (sim/resource_policy.hpp): a package:// mesh inside its package's folder, any
+      // other inside the URDF's folder tree (or a package root).
+      if (!g.path.empty()) {
+        const std::string from = package_dir.empty() ? file_ : (fs::path(package_dir) / "package.xml").string();
+        if (std::string why = check_resource_path(from, g.path); !why.empty()) a.fail_attribute("filename", why);
+      }
     } else {
       warnings_.add(file_, shape->GetLineNum(), n, "unsupported geometry, skipped");
       return false;
@@ -382,7 +390,8 @@ class UrdfParser {
   }
 
   // package://NAME/rest, file://path, absolute or relative to the URDF; "" when not found.
-  std::string resolve_mesh(const std::string& filename, std::vector<std::string>& searched) {
+  // `package_dir` receives the package's folder for a package:// path.
+  std::string resolve_mesh(const std::string& filename, std::vector<std::string>& searched, std::string& package_dir) {
     const std::string kPackage = "package://", kFile = "file://";
     std::error_code ec;
     auto exists = [&](const fs::path& p) {
@@ -419,9 +428,15 @@ class UrdfParser {
     for (const fs::path& root : roots) {
       fs::path clean = root.lexically_normal();
       if (clean.has_filename() ? clean.filename() == package : clean.parent_path().filename() == package) {
-        if (exists(clean / inside)) return (clean / inside).lexically_normal().generic_string();
+        if (exists(clean / inside)) {
+          package_dir = clean.generic_string();
+          return (clean / inside).lexically_normal().generic_string();
+        }
       }
-      if (exists(clean / package / inside)) return (clean / package / inside).lexically_normal().generic_string();
+      if (exists(clean / package / inside)) {
+        package_dir = (clean / package).generic_string();
+        return (clean / package / inside).lexically_normal().generic_string();
+      }
     }
     return {};
   }

@@ -2,9 +2,15 @@
 
 #include <tinyxml2.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -133,40 +139,51 @@ void throw_xml_syntax_error(const tinyxml2::XMLDocument& doc, const std::string&
 
 std::optional<std::string> read_text_file(const std::string& path, std::uintmax_t max_bytes, std::string& why) {
   // Checked before opening: open() itself blocks on a FIFO, and a device has no end.
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    why = "no such file";
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    why = errno == ENOENT ? "no such file" : std::strerror(errno);
     return std::nullopt;
   }
-  if (!std::filesystem::is_regular_file(status)) {
+  const auto too_large = [&] { why = "larger than " + std::to_string(max_bytes >> 20) + " MiB"; };
+  if (!S_ISREG(info.st_mode)) {
     why = "not a regular file";
     return std::nullopt;
   }
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > max_bytes) {
-    why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+  if (static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
+    too_large();
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "cannot be opened";
+  // O_NONBLOCK: should the path have become a FIFO since stat(), open() returns at once; the
+  // descriptor is checked again below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    why = "cannot be opened (" + std::string(std::strerror(errno)) + ")";
+    return std::nullopt;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    why = "not a regular file";
     return std::nullopt;
   }
   // Read at most max_bytes + 1 (the file may have grown since it was measured).
   std::string text;
   char buffer[1 << 16];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) {
-      why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      why = "read error (" + std::string(std::strerror(errno)) + ")";
       return std::nullopt;
     }
-  }
-  if (in.bad()) {
-    why = "read error";
-    return std::nullopt;
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) {
+      too_large();
+      return std::nullopt;
+    }
   }
   return text;
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/load_limits.hpp"
 #include "sim/math.hpp"
 #include "sim/spec.hpp"
 
@@ -46,9 +47,11 @@ bool parse_real(std::string_view text, double& out);
 bool parse_int(std::string_view text, long long& out);
 
 // Largest file read_text_file accepts [bytes]: a description, scene or include is far smaller.
-constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t(256) << 20;
+constexpr std::uintmax_t kMaxTextFileBytes = limits::kMaxTextFileBytes;
 // A whole file's bytes; nullopt if it cannot be opened or read, is not a regular file (a FIFO
-// would block in open(), /dev/zero never ends) or is larger than kMaxTextFileBytes.
+// would block in open(), /dev/zero never ends) or is larger than kMaxTextFileBytes. The file is
+// checked with stat() before it is opened, opened with O_NONBLOCK (a FIFO swapped in meanwhile
+// does not block) and checked again on the open descriptor.
 std::optional<std::string> read_text_file(const std::string& path);
 // The same with the reason when it fails ("is not a regular file", "is larger than ...").
 std::optional<std::string> read_text_file(const std::string& path, std::uintmax_t max_bytes, std::string& why);

@@ -10,6 +10,7 @@
 #include "collision/collide.hpp"
 #include "core/parallel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "pipeline/step_input_check.hpp"
 #include "solver/newton_solver.hpp"
 #include "solver/step_solver.hpp"
 
@@ -57,6 +58,9 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
                      std::to_string(model.coord_count()) + ")";
     return report;
   }
+  // NaN or inf entering the step (a file, a recording, an edit, a control) is refused here,
+  // before collision detection derives anything from it.
+  if (!detail::check_step_input(model, options, state, control, report)) return report;
   // The solver seam: one solver object per Workspace, made again only when the kind changes.
   if (!ws.solver || ws.solver->kind() != options.kind) ws.solver = detail::make_step_solver(options.kind);
   if (!ws.collision) ws.collision = std::make_unique<detail::CollisionScratch>();

@@ -1,0 +1,59 @@
+// Upper bounds on sizes and counts read from files (scene XML and its includes, recordings,
+// solver options from any source). Every reader checks a count against these before it
+// allocates or loops on it, and a recording's counts also against the bytes the file has left,
+// so no input costs unbounded time or memory; the error names the file and line (or byte
+// offset). The table with the reasons is docs/LIMITS.md; keep the two in step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/math.hpp"
+
+namespace sim {
+
+struct SolverOptions;
+
+// Checks the counts (substeps and iteration caps) of options set in code or edited rather than
+// parsed (set_solver_option checks those) against the bounds below; returns an error message,
+// empty when within bounds. Defined in core/solver_options.cpp.
+std::string check_solver_counts(const SolverOptions& options);
+
+}  // namespace sim
+
+namespace sim::limits {
+
+// ---- files ------------------------------------------------------------------------------------
+// One text file (scene, include, URDF, MJCF, OBJ) [bytes].
+inline constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t(256) << 20;
+// A scene and everything it includes, all levels together [bytes].
+inline constexpr std::uintmax_t kMaxSceneTotalBytes = std::uintmax_t(512) << 20;
+// <include> nesting depth, and includes in one scene counted over all levels.
+inline constexpr int kMaxIncludeDepth = 16;
+inline constexpr int kMaxIncludeCount = 1024;
+
+// ---- solver options (scene <solver>, --set, recordings) --------------------------------------
+inline constexpr int kMaxSubsteps = 1000;
+// newton_iterations, linear_iterations(_max), newton_stall_iterations, pgs_iterations.
+inline constexpr int kMaxSolverIterations = 100000;
+// substeps x 2 (newton_iterations + 1) x max(linear_iterations, linear_iterations_max) (or
+// substeps x (pgs_iterations + 1)): the records one step's solver trace reserves.
+inline constexpr double kMaxTraceRecordsPerStep = double(1 << 24);
+
+// ---- generated and baked geometry --------------------------------------------------------------
+inline constexpr int kMaxRopeSegments = 100000;
+inline constexpr int kMaxClothSegments = 2000;  // per side
+inline constexpr int kMaxBodyCount = 100000;
+inline constexpr int kMaxParticleCount = 1 << 22;  // admits a 2000 x 2000 cloth
+// SDF of a triangle mesh: exterior band [voxels] as written in a scene (sdf_band), voxels
+// along the mesh's largest extent, and the padded grid box (extent + 2 band per axis, product).
+inline constexpr Real kMaxSdfBand = 256;
+inline constexpr int kMaxSdfResolution = 2048;
+inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 30);
+
+// ---- recordings ---------------------------------------------------------------------------------
+// Steps in one recording, and elements in one recorded vector (state or control).
+inline constexpr std::uint64_t kMaxRecordingSteps = std::uint64_t(1) << 24;
+inline constexpr std::uint64_t kMaxRecordingVector = std::uint64_t(1) << 26;
+
+}  // namespace sim::limits
