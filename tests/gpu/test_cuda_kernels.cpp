@@ -177,10 +177,10 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   sim::RowSet rows;
   sim::assemble_rows(m, contacts, rows);
   sim::Configuration c;
-  c.assign(m, ws.step_start.q.data());
+  c.assign(m, run.start.q.data());
   std::vector<Real> reference(m.joint_count, 0);
-  for (int j = 0; j < m.joint_count && j < static_cast<int>(ws.step_start.joint_position.size()); ++j)
-    reference[j] = ws.step_start.joint_position[j];
+  for (int j = 0; j < m.joint_count && j < static_cast<int>(run.start.joint_position.size()); ++j)
+    reference[j] = run.start.joint_position[j];
   sim::evaluate_rows(m, contacts, c, reference, rows);
 
   // The contacts as the device holds them, one array per field.

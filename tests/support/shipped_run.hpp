@@ -1,6 +1,7 @@
-// A shipped scene (assets/scenes) compiled and run for a number of steps with its initial control:
-// the model, the state after the steps and the workspace of the last step (its contacts, the
-// state at its start, the collision scratch), for tests that look at a step in progress.
+// A shipped scene (assets/scenes) compiled and run for a number of steps (at least 1) with its
+// initial control: the model, the state at the last step's start (q⁻ of its contacts) and after
+// it, and the workspace of the last step (its contacts, the collision scratch), for tests that
+// look at a step in progress.
 #pragma once
 
 #include "sim/scene_io.hpp"
@@ -19,11 +20,15 @@ inline sim::Model load_shipped_model(const std::string& name) {
 
 struct ShippedRun {
   sim::Model model;
-  sim::State state;
+  sim::State start;  // before the last step
+  sim::State state;  // after it
   sim::Workspace ws;
   ShippedRun(const std::string& name, int steps)
-      : model(load_shipped_model(name)), state(sim::make_initial_state(model)) {
-    run_steps(model, state, sim::make_initial_control(model), ws, steps);
+      : model(load_shipped_model(name)), start(sim::make_initial_state(model)) {
+    const sim::Control control = sim::make_initial_control(model);
+    run_steps(model, start, control, ws, steps - 1);
+    state = start;
+    run_steps(model, state, control, ws, 1);
   }
 };
 

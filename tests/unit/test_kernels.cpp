@@ -694,8 +694,8 @@ bool same_rows(const sim::RowSet& a, const sim::RowSet& b, int& unwritten) {
 void check_row_kernels(const test::ShippedRun& run, RowCoverage& cover) {
   const sim::Model& m = run.model;
   const sim::Workspace& ws = run.ws;
-  REQUIRE(m.solver.substeps == 1);  // ws.contacts were found at ws.step_start
-  const sim::State& start = ws.step_start;
+  REQUIRE(m.solver.substeps == 1);  // ws.contacts were found at run.start
+  const sim::State& start = run.start;
   const sim::ContactBuffer& contacts = ws.contacts;
   sim::RowSet rows;
   sim::assemble_rows(m, contacts, rows);
