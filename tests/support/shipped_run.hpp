@@ -4,6 +4,9 @@
 // look at a step in progress.
 #pragma once
 
+#include <string>
+#include <utility>
+
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"
 #include "support/scene_builders.hpp"
@@ -23,8 +26,9 @@ struct ShippedRun {
   sim::State start;  // before the last step
   sim::State state;  // after it
   sim::Workspace ws;
-  ShippedRun(const std::string& name, int steps)
-      : model(load_shipped_model(name)), start(sim::make_initial_state(model)) {
+  ShippedRun(const std::string& name, int steps) : ShippedRun(load_shipped_model(name), steps) {}
+  // A scene of the test's own, run the same way.
+  ShippedRun(sim::Model compiled, int steps) : model(std::move(compiled)), start(sim::make_initial_state(model)) {
     const sim::Control control = sim::make_initial_control(model);
     run_steps(model, start, control, ws, steps - 1);
     state = start;

@@ -772,6 +772,8 @@ TEST_CASE("the row kinds' kernels reproduce evaluate_rows bit for bit, C_n(q-) t
     INFO(name);
     check_row_kernels(test::ShippedRun(name, 25), cover);
   }
+  // Cloth faces draped over an SDF bowl's rim: barycentric face contacts.
+  check_row_kernels(test::ShippedRun(test::compile(test::particle_sheet_over_bowl(true)), 100), cover);
   INFO("joints " << cover.joints << ", drives " << cover.drives << ", limits " << cover.limits << ", distances "
                  << cover.distances << ", contacts " << cover.contacts << ", round cores " << cover.round_cores
                  << ", face contacts " << cover.faces << ", gaps " << cover.gaps_compared);
@@ -779,6 +781,7 @@ TEST_CASE("the row kinds' kernels reproduce evaluate_rows bit for bit, C_n(q-) t
   CHECK(cover.limits > 0);
   CHECK(cover.distances > 0);
   CHECK(cover.round_cores > 0);
+  CHECK(cover.faces > 0);
   CHECK(cover.gaps_compared > 100);
 }
 
