@@ -1,5 +1,6 @@
 // The kernel layer compiled for the device: nvcc instantiates every SIM_HD kernel of
-// sim/src/kernels/ (and the NCP functions of sim/src/solver/ncp.hpp) in a __global__ wrapper
+// sim/src/kernels/ (and the NCP and friction-cone functions of sim/src/solver/ncp.hpp and
+// sim/src/constraint/friction_cone.hpp) in a __global__ wrapper
 // over the same plain views the CPU loops use, one thread per body, particle, row or contact.
 // Built whenever nvcc is found (CI compiles it; no GPU runs here), which proves the seam compiles
 // for the device; the host launchers below are what the CUDA backend will call.
@@ -8,11 +9,18 @@
 #include "cuda/launchers.hpp"
 #include "kernels/body_kernels.hpp"
 #include "kernels/compliant_row_kernel.hpp"
+#include "kernels/contact_frame_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/contact_row_kernels.hpp"
+#include "kernels/distance_row_kernel.hpp"
+#include "kernels/friction_projection_kernel.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
+#include "kernels/joint_coordinate_row_kernels.hpp"
+#include "kernels/joint_row_kernels.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "kernels/row_entry_kernels.hpp"
+#include "kernels/shape_box_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 #include "solver/ncp.hpp"
@@ -107,7 +115,43 @@ __global__ void inverse_mass_nodes(InverseMassView v, int node_count, const Real
   apply_inverse_mass(v, n, in + dof, out + dof);
 }
 
-// ---- per row ---------------------------------------------------------------------------------
+// ---- per shape -------------------------------------------------------------------------------
+
+// World boxes for the broadphase: each shape's extent at its pose, grown by its own margin.
+__global__ void shape_world_boxes(const ShapeExtent* extent, const Pose* pose, const Real* grow, detail::Aabb* out,
+                                  int count) {
+  const int s = thread_index();
+  if (s < count) out[s] = shape_world_box(extent[s], pose[s], grow[s]);
+}
+
+// ---- row evaluation (C and ∇C G at a configuration) ------------------------------------------
+
+// Per joint: its bilateral rows from bilateral_first[j], then its drive and limit rows.
+__global__ void joint_rows(JointView joints, ConfigurationView at, RowGradientView rows, const int* bilateral_first,
+                           JointCoordinateRowsView coordinate_rows) {
+  const int j = thread_index();
+  if (j >= joints.count) return;
+  evaluate_joint_rows(joints, at, rows, j, bilateral_first[j]);
+  evaluate_joint_coordinate_rows(joints, at, rows, coordinate_rows, j);
+}
+
+// Per particle distance: row first + i.
+__global__ void distance_rows(DistanceView distances, ConfigurationView at, RowGradientView rows, int first) {
+  const int i = thread_index();
+  if (i < distances.count) evaluate_distance_row(distances, at, rows, i, first + i);
+}
+
+// Per contact: its normal row and its two friction rows.
+__global__ void contact_rows(ContactModelView model, ConfigurationView at, RowGradientView rows,
+                             ContactRowsView contact_rows_at, ContactGeometryView contacts) {
+  const int c = thread_index();
+  if (c >= contacts.count) return;
+  evaluate_contact_rows(model, at, rows, contact_rows_at, c, contacts.side_a[c], contacts.side_b[c],
+                        contacts.shape_a[c], contacts.shape_b[c], contacts.normal[c], contacts.tangent1[c],
+                        contacts.tangent2[c], contacts.thickness[c]);
+}
+
+// ---- per row (NCP terms) ---------------------------------------------------------------------
 
 __global__ void unilateral_rows(UnilateralRowView view, int first, int count, bool fischer_burmeister, Real h) {
   const int i = first + thread_index();
@@ -159,6 +203,21 @@ __global__ void friction_w(const Real* slip, const Real* mu_lambda_n, const Real
   if (c >= count) return;
   w[c] = fischer_burmeister ? friction_w_fischer_burmeister(slip[c], mu_lambda_n[c], lambda_f[c], r[c])
                             : friction_w_min_map(slip[c], mu_lambda_n[c], lambda_f[c], r[c]);
+}
+
+// The friction frame of each new contact from its combined coefficients and grains (zero: none).
+__global__ void contact_friction_frames(const Vec3* normal, const FrictionCoefficients* coefficients,
+                                        const Vec3* grain_a, const Vec3* grain_b, ContactFrictionFrame* out,
+                                        int count) {
+  const int c = thread_index();
+  if (c < count) out[c] = contact_friction_frame(normal[c], coefficients[c], grain_a[c], grain_b[c]);
+}
+
+// Friction multipliers back onto each contact's cone (disc or ellipse) at its λ_n.
+__global__ void friction_projections(Real* row_lambda, int first_normal, int first_friction, const Real* mu_t,
+                                     const Real* mu_b, const std::uint8_t* anisotropic, int count) {
+  const int c = thread_index();
+  if (c < count) project_contact_friction(row_lambda, first_normal, first_friction, c, mu_t[c], mu_b[c], anisotropic[c] != 0);
 }
 
 __global__ void warm_start_contacts(WarmStartView record, const std::uint64_t* contact_key, int count,
@@ -301,6 +360,45 @@ cudaError_t launch_contact_world_forces(const Vec3* normal, const Vec3* tangent1
   if (count <= 0) return cudaSuccess;
   contact_world_forces<<<grid_for(count), kBlock, 0, stream>>>(normal, tangent1, tangent2, normal_force,
                                                                 friction_force, out, count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_shape_world_boxes(const ShapeExtent* extent, const Pose* pose, const Real* grow, detail::Aabb* out,
+                                     int count, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  shape_world_boxes<<<grid_for(count), kBlock, 0, stream>>>(extent, pose, grow, out, count);
+  return cudaGetLastError();
+}
+
+// Every row's C and ∇C G at a configuration: joints (bilateral, drive, limit), distances, contacts.
+cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_first,
+                                 const JointCoordinateRowsView& coordinate_rows, const DistanceView& distances,
+                                 int first_distance, const ContactModelView& model, const ContactRowsView& contact_rows_at,
+                                 const ContactGeometryView& contacts, const ConfigurationView& at,
+                                 const RowGradientView& rows, cudaStream_t stream) {
+  if (joints.count > 0)
+    joint_rows<<<grid_for(joints.count), kBlock, 0, stream>>>(joints, at, rows, bilateral_first, coordinate_rows);
+  if (distances.count > 0)
+    distance_rows<<<grid_for(distances.count), kBlock, 0, stream>>>(distances, at, rows, first_distance);
+  if (contacts.count > 0)
+    contact_rows<<<grid_for(contacts.count), kBlock, 0, stream>>>(model, at, rows, contact_rows_at, contacts);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_contact_friction_frames(const Vec3* normal, const FrictionCoefficients* coefficients,
+                                           const Vec3* grain_a, const Vec3* grain_b, ContactFrictionFrame* out,
+                                           int count, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  contact_friction_frames<<<grid_for(count), kBlock, 0, stream>>>(normal, coefficients, grain_a, grain_b, out, count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_friction_projection(Real* row_lambda, int first_normal, int first_friction, const Real* mu_t,
+                                       const Real* mu_b, const std::uint8_t* anisotropic, int count,
+                                       cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  friction_projections<<<grid_for(count), kBlock, 0, stream>>>(row_lambda, first_normal, first_friction, mu_t, mu_b,
+                                                                anisotropic, count);
   return cudaGetLastError();
 }
 

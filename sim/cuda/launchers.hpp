@@ -7,9 +7,13 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/body_kernels.hpp"
+#include "kernels/contact_frame_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/contact_row_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/joint_coordinate_row_kernels.hpp"
 #include "kernels/row_entry_kernels.hpp"
+#include "kernels/shape_box_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 
@@ -59,5 +63,25 @@ cudaError_t launch_contact_forces(const ContactLambdaView& lambdas, Real* normal
 cudaError_t launch_contact_world_forces(const Vec3* normal, const Vec3* tangent1, const Vec3* tangent2,
                                         const Real* normal_force, const Vec2* friction_force, Vec3* out, int count,
                                         cudaStream_t stream);
+
+// World boxes of `count` shapes (extent, pose and growth per shape) for the broadphase.
+cudaError_t launch_shape_world_boxes(const ShapeExtent* extent, const Pose* pose, const Real* grow, detail::Aabb* out,
+                                     int count, cudaStream_t stream);
+// C and ∇C G of every row at a configuration (constraint/row_assembly.cpp evaluate_rows): per
+// joint its bilateral rows (from bilateral_first[j]) and drive and limit rows, per distance row
+// first_distance + i, per contact its normal and friction rows.
+cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_first,
+                                 const JointCoordinateRowsView& coordinate_rows, const DistanceView& distances,
+                                 int first_distance, const ContactModelView& model, const ContactRowsView& contact_rows_at,
+                                 const ContactGeometryView& contacts, const ConfigurationView& at,
+                                 const RowGradientView& rows, cudaStream_t stream);
+// New contacts' friction frames (isotropic disc or matchstick ellipse, thesis eqs. 32-35).
+cudaError_t launch_contact_friction_frames(const Vec3* normal, const FrictionCoefficients* coefficients,
+                                           const Vec3* grain_a, const Vec3* grain_b, ContactFrictionFrame* out,
+                                           int count, cudaStream_t stream);
+// Friction multipliers onto each contact's cone at its λ_n (disc, or ellipse where anisotropic).
+cudaError_t launch_friction_projection(Real* row_lambda, int first_normal, int first_friction, const Real* mu_t,
+                                       const Real* mu_b, const std::uint8_t* anisotropic, int count,
+                                       cudaStream_t stream);
 
 }  // namespace sim::cuda

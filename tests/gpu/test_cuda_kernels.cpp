@@ -1,6 +1,8 @@
 // The device kernels (sim/cuda/kernels.cu, through its launchers) against the same kernels on the
-// CPU, on the data of shipped scenes: every stage of a step the kernel layer covers, uploaded,
-// launched, downloaded and compared. nvcc contracts a·b + c into fused multiply-adds (one rounding
+// CPU, on the data of shipped scenes: every stage of a step the kernel layer covers (the per-body,
+// per-particle and per-node stages; the rows' C and ∇C G per joint, distance and contact, the
+// contact friction frames, the friction projection and the shape boxes), uploaded, launched,
+// downloaded and compared. nvcc contracts a·b + c into fused multiply-adds (one rounding
 // instead of two), so the device agrees to round-off (1e-12 of each array's scale), not to the
 // bit. Built where nvcc is found; says "skipped: no CUDA device" where no GPU is present.
 #include <catch2/catch.hpp>
@@ -11,13 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "constraint/row_assembly.hpp"
 #include "core/kernel_views.hpp"
 #include "cuda/launchers.hpp"
+#include "kernels/friction_projection_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"
 #include "support/scene_builders.hpp"
+#include "support/shipped_run.hpp"
 #include "support/shipped_scenes.hpp"
 
 using sim::Mat3;
@@ -162,6 +167,148 @@ void compare_on_device(const sim::Model& m) {
   CHECK(relative_difference(d_particle_energy.download(), particle_energy) < 1e-12);
 }
 
+// The row evaluation (joints, drives, limits, distances, contacts), the friction frames and
+// projection and the shape boxes: the CPU's production paths and kernels against the launchers.
+void compare_rows_on_device(const test::ShippedRun& run) {
+  const sim::Model& m = run.model;
+  const sim::Workspace& ws = run.ws;
+  const sim::ContactBuffer& contacts = ws.contacts;
+  const int n = contacts.size();
+  sim::RowSet rows;
+  sim::assemble_rows(m, contacts, rows);
+  sim::Configuration c;
+  c.assign(m, run.start.q.data());
+  std::vector<Real> reference(m.joint_count, 0);
+  for (int j = 0; j < m.joint_count && j < static_cast<int>(run.start.joint_position.size()); ++j)
+    reference[j] = run.start.joint_position[j];
+  sim::evaluate_rows(m, contacts, c, reference, rows);
+
+  // The contacts as the device holds them, one array per field.
+  std::vector<sim::ContactSide> side_a, side_b;
+  std::vector<int> shape_a, shape_b;
+  std::vector<Vec3> normal, tangent1, tangent2;
+  std::vector<Real> thickness, mu_t, mu_b;
+  std::vector<std::uint8_t> anisotropic;
+  for (const sim::Contact& k : contacts.contacts) {
+    side_a.push_back(k.a);
+    side_b.push_back(k.b);
+    shape_a.push_back(k.shape_a);
+    shape_b.push_back(k.shape_b);
+    normal.push_back(k.normal);
+    tangent1.push_back(k.tangent1);
+    tangent2.push_back(k.tangent2);
+    thickness.push_back(k.thickness);
+    mu_t.push_back(k.friction);
+    mu_b.push_back(k.friction_bitangent);
+    anisotropic.push_back(k.anisotropic ? 1 : 0);
+  }
+  std::vector<int> corners;
+  for (const auto& tri : m.particle_triangles) corners.insert(corners.end(), tri.begin(), tri.end());
+  const DeviceArray<sim::JointType> d_joint_type(m.joint_type);
+  const DeviceArray<int> d_body_a(m.joint_body_a), d_body_b(m.joint_body_b);
+  const DeviceArray<sim::Pose> d_frame_a(m.joint_frame_a), d_frame_b(m.joint_frame_b);
+  const DeviceArray<Vec3> d_axis(m.joint_axis);
+  const DeviceArray<Real> d_lower(m.joint_lower), d_upper(m.joint_upper);
+  const DeviceArray<int> d_dist_a(m.distance_particle_a), d_dist_b(m.distance_particle_b);
+  const DeviceArray<Real> d_rest(m.distance_rest);
+  const DeviceArray<sim::ShapeType> d_shape_type(m.shape_type);
+  const DeviceArray<int> d_shape_body(m.shape_body), d_corners(corners);
+  const DeviceArray<sim::Pose> d_shape_local(m.shape_local), d_body_pose(c.body_pose);
+  const DeviceArray<Real> d_shape_radius(m.shape_radius), d_shape_half(m.shape_half_length);
+  const DeviceArray<Vec3> d_particle_position(c.particle_position);
+  const DeviceArray<sim::ContactSide> d_side_a(side_a), d_side_b(side_b);
+  const DeviceArray<int> d_shape_a(shape_a), d_shape_b(shape_b);
+  const DeviceArray<Vec3> d_normal(normal), d_tangent1(tangent1), d_tangent2(tangent2);
+  const DeviceArray<Real> d_thickness(thickness), d_bias(rows.row_bias);
+  const DeviceArray<int> d_entry_first(rows.row_entry_first), d_bilateral(rows.joint_bilateral_first),
+      d_drive(rows.joint_drive_first), d_limit(rows.joint_limit_first);
+  const DeviceArray<std::uint8_t> d_mask(rows.row_slot_mask);
+  const DeviceArray<sim::Vec6> d_grad(rows.entry_count);
+  const DeviceArray<Real> d_value(rows.count), d_reference(reference);
+  const sim::JointView joints{d_joint_type.get(), d_body_a.get(), d_body_b.get(), d_frame_a.get(), d_frame_b.get(),
+                              d_axis.get(), d_lower.get(), d_upper.get(), m.joint_count};
+  const sim::JointCoordinateRowsView coordinate_rows{d_drive.get(), d_limit.get(), rows.first_drive, rows.first_limit,
+                                                     d_reference.get()};
+  const sim::DistanceView distances{d_dist_a.get(), d_dist_b.get(), d_rest.get(), m.distance_count};
+  const sim::ContactModelView model{
+      sim::ShapeView{d_shape_type.get(), d_shape_body.get(), d_shape_local.get(), d_shape_radius.get(),
+                     d_shape_half.get(), m.shape_count},
+      sim::ParticleFaceView{d_corners.get(), static_cast<int>(m.particle_triangles.size())}};
+  const sim::ContactRowsView contact_rows{d_bias.get(), rows.first_normal, rows.first_friction};
+  const sim::ContactGeometryView geometry{d_side_a.get(), d_side_b.get(), d_shape_a.get(), d_shape_b.get(),
+                                          d_normal.get(), d_tangent1.get(), d_tangent2.get(), d_thickness.get(), n};
+  const sim::ConfigurationView at{d_body_pose.get(), d_particle_position.get()};
+  const sim::RowGradientView out{d_entry_first.get(), d_mask.get(), d_grad.get(), d_value.get()};
+  REQUIRE(sim::cuda::launch_evaluate_rows(joints, d_bilateral.get(), coordinate_rows, distances,
+                                          rows.joint_bilateral_first[m.joint_count], model, contact_rows, geometry, at,
+                                          out, nullptr) == cudaSuccess);
+
+  // Friction multipliers scattered around the cones, projected on both sides.
+  std::vector<Real> lambda(rows.count);
+  for (int i = 0; i < rows.count; ++i) lambda[i] = 3 * std::sin(1.7 * i + 0.3);
+  std::vector<Real> projected = lambda;
+  for (int k = 0; k < n; ++k)
+    sim::project_contact_friction(projected.data(), rows.first_normal, rows.first_friction, k, mu_t[k], mu_b[k],
+                                  anisotropic[k] != 0);
+  const DeviceArray<Real> d_lambda(lambda), d_mu_t(mu_t), d_mu_b(mu_b);
+  const DeviceArray<std::uint8_t> d_anisotropic(anisotropic);
+  REQUIRE(sim::cuda::launch_friction_projection(d_lambda.get(), rows.first_normal, rows.first_friction, d_mu_t.get(),
+                                                d_mu_b.get(), d_anisotropic.get(), n, nullptr) == cudaSuccess);
+
+  // Friction frames of the contacts' normals under three coefficient sets and grains.
+  std::vector<sim::FrictionCoefficients> coefficients;
+  std::vector<Vec3> grain_a, grain_b;
+  std::vector<sim::ContactFrictionFrame> frames;
+  for (int k = 0; k < n; ++k) {
+    coefficients.push_back(k % 3 == 0 ? sim::FrictionCoefficients{0.5, 0.5, 0.5} : sim::FrictionCoefficients{0.5, 0.9, 0.2});
+    grain_a.push_back(k % 3 == 2 ? Vec3::Zero() : Vec3(1, std::sin(k), 0.2));
+    grain_b.push_back(Vec3(std::cos(k), 1, 0));
+    frames.push_back(sim::contact_friction_frame(normal[k], coefficients[k], grain_a[k], grain_b[k]));
+  }
+  const DeviceArray<sim::FrictionCoefficients> d_coefficients(coefficients);
+  const DeviceArray<Vec3> d_grain_a(grain_a), d_grain_b(grain_b);
+  const DeviceArray<sim::ContactFrictionFrame> d_frames(n);
+  REQUIRE(sim::cuda::launch_contact_friction_frames(d_normal.get(), d_coefficients.get(), d_grain_a.get(),
+                                                    d_grain_b.get(), d_frames.get(), n, nullptr) == cudaSuccess);
+
+  // World boxes of the shapes at the configuration.
+  std::vector<sim::ShapeExtent> extents;
+  std::vector<sim::Pose> shape_pose;
+  std::vector<Real> grow;
+  std::vector<sim::detail::Aabb> boxes;
+  for (int s = 0; s < m.shape_count; ++s) {
+    if (m.shape_type[s] == sim::ShapeType::ConvexMesh) continue;
+    extents.push_back(sim::ShapeExtent{m.shape_type[s], m.shape_radius[s], m.shape_half_length[s], m.shape_half_extents[s]});
+    const int b = m.shape_body[s];
+    shape_pose.push_back(b >= 0 ? c.body_pose[b] * m.shape_local[s] : m.shape_local[s]);
+    grow.push_back(0.001 * s);
+    boxes.push_back(sim::shape_world_box(extents.back(), shape_pose.back(), grow.back()));
+  }
+  const DeviceArray<sim::ShapeExtent> d_extents(extents);
+  const DeviceArray<sim::Pose> d_shape_pose(shape_pose);
+  const DeviceArray<Real> d_grow(grow);
+  const DeviceArray<sim::detail::Aabb> d_boxes(extents.size());
+  REQUIRE(sim::cuda::launch_shape_world_boxes(d_extents.get(), d_shape_pose.get(), d_grow.get(), d_boxes.get(),
+                                              static_cast<int>(extents.size()), nullptr) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+
+  CHECK(relative_difference(d_value.download(), rows.row_value) < 1e-12);
+  CHECK(relative_difference(d_grad.download(), rows.entry_grad) < 1e-12);
+  CHECK(relative_difference(d_lambda.download(), projected) < 1e-12);
+  const std::vector<sim::ContactFrictionFrame> device_frames = d_frames.download();
+  int frame_mismatches = 0;
+  for (int k = 0; k < n; ++k) {
+    const sim::ContactFrictionFrame &a = device_frames[k], &b = frames[k];
+    if (a.anisotropic != b.anisotropic || (a.tangent1 - b.tangent1).norm() > 1e-12 ||
+        (a.tangent2 - b.tangent2).norm() > 1e-12 || std::abs(a.friction - b.friction) > 1e-12 ||
+        std::abs(a.friction_bitangent - b.friction_bitangent) > 1e-12 ||
+        std::abs(a.grain_alignment - b.grain_alignment) > 1e-9)
+      ++frame_mismatches;
+  }
+  CHECK(frame_mismatches == 0);
+  CHECK(relative_difference(d_boxes.download(), boxes) < 1e-12);
+}
+
 }  // namespace
 
 TEST_CASE("the device kernels agree with the CPU kernels on shipped scenes", "[gpu][kernels]") {
@@ -176,5 +323,10 @@ TEST_CASE("the device kernels agree with the CPU kernels on shipped scenes", "[g
     auto spec = sim::load_scene_file(test::scene_path(name));
     REQUIRE(spec.ok());
     compare_on_device(test::compile(*spec));
+  }
+  // The rows, the friction frames and projection, the shape boxes.
+  for (const char* name : {"workcell", "grasp", "cloth", "sdf_bowl", "friction_slalom"}) {
+    INFO(name);
+    compare_rows_on_device(test::ShippedRun(name, 10));
   }
 }

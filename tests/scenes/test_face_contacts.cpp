@@ -1,6 +1,7 @@
 // Barycentric cloth-face contacts (collision/particle_faces_sdf.cpp, one row over a face's three
 // corners: constraint/particle_face_contact.hpp). A coarse particle sheet of our own (7 x 7
-// particles, 6 cm apart) is dropped over a thick-walled SDF bowl smaller than itself: it comes to
+// particles, 6 cm apart, test::particle_sheet_over_bowl) is dropped over a thick-walled SDF bowl
+// smaller than itself: it comes to
 // rest draped over the bowl's round rim, which lies under the middle of faces, not under particles.
 // Oracles: the exact point-triangle distance to the bowl's own triangles, sampled densely over
 // every face (no part of the sheet in the wall), the contacts' barycentric weights (inside the
@@ -32,45 +33,7 @@ struct SheetResult {
 };
 
 SheetResult sheet_on_bowl(bool face_contacts, int steps) {
-  const Real bowl_radius = 0.12, wall = 0.014, bowl_height = 0.07, spacing = 0.06;
-  const int n = 7;
-  sim::SceneSpec spec;
-  spec.dt = 0.01;
-  spec.sdf.particle_faces = face_contacts;
-  spec.solver.linear_iterations = 60;
-  const int felt = test::add_material(spec, "felt", 0.6);
-  spec.world_shapes.push_back(test::ground_plane(felt));
-  spec.world_shapes.push_back(test::mesh_shape(sim::make_bowl_mesh(bowl_radius, wall, bowl_height, 32, 8), 0.002, felt));
-  // Off-centre, so that no particle sits on the rim's circle by symmetry.
-  const Vec3 corner(-spacing * (n - 1) / 2 + 0.013, -spacing * (n - 1) / 2 + 0.021, bowl_height + 0.03);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      sim::ParticleSpec p;
-      p.position = corner + Vec3(i * spacing, j * spacing, 0);
-      p.mass = 0.1 / (n * n);
-      p.radius = 0.002;
-      p.material = felt;
-      spec.particles.push_back(p);
-    }
-  auto id = [&](int i, int j) { return j * n + i; };
-  auto link = [&](int a, int b, Real compliance) {
-    sim::DistanceSpec d;
-    d.particle_a = a;
-    d.particle_b = b;
-    d.compliance = compliance;
-    spec.distances.push_back(d);
-  };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      if (i + 1 < n) link(id(i, j), id(i + 1, j), 0);
-      if (j + 1 < n) link(id(i, j), id(i, j + 1), 0);
-      if (i + 1 < n && j + 1 < n) {
-        link(id(i, j), id(i + 1, j + 1), 1e-3);
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-      }
-    }
-  const sim::Model model = test::compile(spec);
+  const sim::Model model = test::compile(test::particle_sheet_over_bowl(face_contacts));
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;

@@ -1,27 +1,42 @@
 // The kernel layer on the CPU (sim/src/kernels/): each per-body, per-particle and per-contact
 // kernel against a closed form (free rotation, torque-free symmetric top, free fall, energies by
 // hand), and against the loop bodies they replaced, bit for bit, on the data of shipped scenes
-// and scenes of our own.
+// and scenes of our own. The row kinds' kernels (joint, drive, limit, distance, contact rows)
+// called one by one against the production evaluate_rows, bit for bit, and C_n at q⁻ against the
+// narrowphase's gap; the friction projection, the contact friction frame and the shape boxes
+// against closed forms and the collision stage's own results.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
+#include "collision/collide.hpp"
+#include "collision/contact_friction.hpp"
+#include "constraint/row_assembly.hpp"
 #include "core/energy.hpp"
 #include "core/kernel_views.hpp"
 #include "core/kinematics.hpp"
 #include "core/parallel.hpp"
 #include "kernels/body_kernels.hpp"
+#include "kernels/contact_frame_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/contact_row_kernels.hpp"
+#include "kernels/distance_row_kernel.hpp"
+#include "kernels/friction_projection_kernel.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
+#include "kernels/joint_coordinate_row_kernels.hpp"
+#include "kernels/joint_row_kernels.hpp"
 #include "kernels/particle_kernels.hpp"
+#include "kernels/shape_box_kernel.hpp"
 #include "sim/scene_io.hpp"
 #include "solver/schur_system.hpp"
 #include "sim/step.hpp"
 #include "support/scene_builders.hpp"
+#include "support/shipped_run.hpp"
 #include "support/shipped_scenes.hpp"
 
 using sim::Mat3;
@@ -642,4 +657,303 @@ TEST_CASE("the kernels reproduce the loops they replaced bit for bit on a scene 
     spec.particles.push_back(p);
   }
   check_bit_identity(test::compile(spec), 20);
+}
+
+// ---- the row kinds, the friction cone and frame, the shape boxes -----------------------------
+
+namespace {
+
+struct RowCoverage {
+  int scenes = 0, joints = 0, drives = 0, limits = 0, distances = 0, contacts = 0, round_cores = 0, faces = 0;
+  int gaps_compared = 0;
+};
+
+void fill_nan(sim::RowSet& rows) {
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  std::fill(rows.row_value.begin(), rows.row_value.end(), nan);
+  std::fill(rows.entry_grad.begin(), rows.entry_grad.end(), sim::Vec6::Constant(nan));
+}
+
+bool same_rows(const sim::RowSet& a, const sim::RowSet& b, int& unwritten) {
+  bool same = a.count == b.count && a.entry_count == b.entry_count;
+  for (int r = 0; same && r < a.count; ++r) {
+    same = same_bits(a.row_value[r], b.row_value[r]);
+    if (std::isnan(a.row_value[r])) ++unwritten;
+  }
+  for (int e = 0; same && e < a.entry_count; ++e) {
+    same = same_bits(a.entry_grad[e], b.entry_grad[e]);
+    if (a.entry_grad[e].hasNaN()) ++unwritten;
+  }
+  return same;
+}
+
+// Every row of a step's contacts and the model's joints and distances at the step's start q⁻:
+// evaluate_rows (the production path, parallel loops forced on and off) against the row kinds'
+// kernels called one by one in plain loops, bit for bit, every row and entry written. C_n(q⁻) is
+// the narrowphase's gap there (Contact::initial_gap), to round-off.
+void check_row_kernels(const test::ShippedRun& run, RowCoverage& cover) {
+  const sim::Model& m = run.model;
+  const sim::Workspace& ws = run.ws;
+  REQUIRE(m.solver.substeps == 1);  // ws.contacts were found at run.start
+  const sim::State& start = run.start;
+  const sim::ContactBuffer& contacts = ws.contacts;
+  sim::RowSet rows;
+  sim::assemble_rows(m, contacts, rows);
+  sim::Configuration c;
+  c.assign(m, start.q.data());
+  std::vector<Real> reference(m.joint_count, std::numeric_limits<Real>::quiet_NaN());
+  for (int j = 0; j < m.joint_count && j < static_cast<int>(start.joint_position.size()); ++j)
+    reference[j] = start.joint_position[j] + 0.1 * std::sin(j);  // near, not at: the unwrapping runs
+
+  // The kernels one by one.
+  sim::RowSet direct = rows;
+  fill_nan(direct);
+  const sim::RowGradientView out = direct.gradient_view();
+  const sim::ConfigurationView at = sim::configuration_view(c);
+  const sim::JointView jv = sim::joint_view(m);
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int first = rows.joint_bilateral_first[j];
+    CHECK(sim::evaluate_joint_rows(jv, at, out, j, first) == rows.joint_bilateral_first[j + 1] - first);
+    const bool drive = rows.joint_drive_first[j + 1] > rows.joint_drive_first[j];
+    const bool limit = rows.joint_limit_first[j + 1] > rows.joint_limit_first[j];
+    ++cover.joints;
+    if (!drive && !limit) continue;
+    sim::JointCoordinate jc = sim::joint_coordinate(jv, at, j);
+    jc.value = sim::joint_position_near(m.joint_type[j], jc.value, reference[j]);
+    if (drive) sim::evaluate_drive_row(jc, out, rows.first_drive + rows.joint_drive_first[j]), ++cover.drives;
+    if (limit) sim::evaluate_limit_rows(jv, j, jc, out, rows.first_limit + rows.joint_limit_first[j]), ++cover.limits;
+  }
+  const sim::DistanceView dv = sim::distance_view(m);
+  for (int i = 0; i < m.distance_count; ++i, ++cover.distances)
+    sim::evaluate_distance_row(dv, at, out, i, rows.joint_bilateral_first[m.joint_count] + i);
+  const sim::ContactModelView cm = sim::contact_model_view(m);
+  int gap_mismatches = 0;
+  for (int i = 0; i < contacts.size(); ++i, ++cover.contacts) {
+    const sim::Contact& k = contacts.contacts[i];
+    const sim::ContactPoints p = sim::contact_points(cm, at, k.a, k.b, k.shape_a, k.shape_b, k.normal);
+    sim::evaluate_contact_normal_row(out, rows.row_bias.data(), rows.first_normal + i, k.a, k.b, k.normal, k.thickness, p);
+    sim::evaluate_friction_rows(out, rows.first_friction + 2 * i, k.a, k.b, k.tangent1, k.tangent2, p);
+    if (p.radii > 0) ++cover.round_cores;
+    if (k.a.kind == sim::ContactSide::ParticleFace || k.b.kind == sim::ContactSide::ParticleFace) ++cover.faces;
+    if (k.sdf_feature == sim::SdfFeature::None) {  // the SDF narrowphases' gaps are the fields' values
+      ++cover.gaps_compared;
+      const Real cn = direct.row_value[rows.first_normal + i];
+      if (!(std::abs(cn - k.initial_gap) <= 1e-9 * (1 + std::abs(k.initial_gap)))) {
+        ++gap_mismatches;
+        UNSCOPED_INFO("contact " << i << ": C_n(q-) " << cn << " vs gap " << k.initial_gap);
+      }
+    }
+  }
+  CHECK(gap_mismatches == 0);
+
+  // The production path, parallel and serial.
+  const int saved = sim::parallel_threshold();
+  for (int threshold : {1, saved}) {
+    sim::parallel_threshold() = threshold;
+    INFO("parallel threshold " << threshold);
+    sim::RowSet production = rows;
+    fill_nan(production);
+    sim::evaluate_rows(m, contacts, c, reference, production);
+    int unwritten = 0;
+    CHECK(same_rows(production, direct, unwritten));
+    CHECK(unwritten == 0);
+  }
+  sim::parallel_threshold() = saved;
+  ++cover.scenes;
+}
+
+}  // namespace
+
+TEST_CASE("the row kinds' kernels reproduce evaluate_rows bit for bit, C_n(q-) the narrowphase gap",
+          "[unit][kernels]") {
+  RowCoverage cover;
+  for (const char* name : {"workcell", "fetch", "grasp", "pendulum", "rope", "cloth", "sdf_bowl", "scale",
+                           "friction_texture", "table_pile"}) {
+    INFO(name);
+    check_row_kernels(test::ShippedRun(name, 25), cover);
+  }
+  // Cloth faces draped over an SDF bowl's rim: barycentric face contacts.
+  check_row_kernels(test::ShippedRun(test::compile(test::particle_sheet_over_bowl(true)), 100), cover);
+  INFO("joints " << cover.joints << ", drives " << cover.drives << ", limits " << cover.limits << ", distances "
+                 << cover.distances << ", contacts " << cover.contacts << ", round cores " << cover.round_cores
+                 << ", face contacts " << cover.faces << ", gaps " << cover.gaps_compared);
+  CHECK(cover.drives > 0);
+  CHECK(cover.limits > 0);
+  CHECK(cover.distances > 0);
+  CHECK(cover.round_cores > 0);
+  CHECK(cover.faces > 0);
+  CHECK(cover.gaps_compared > 100);
+}
+
+TEST_CASE("friction projection kernel: radial onto the disc, nearest point of the ellipse", "[unit][kernels]") {
+  // Rows: normals [0, n), friction pairs [n, 3n).
+  const int n = 6;
+  std::vector<Real> lambda = {2, 2, -1, 2, 2, 0,  // λ_n
+                              3, 4, 0.5, -0.5, 1, 1, 0.3, 0.4, 1, -2, 0.2, 0.1};
+  const Real mu[n] = {0.5, 0.5, 0.5, 0.8, 0.8, 0.8};
+  const Real mu_b[n] = {0.5, 0.5, 0.5, 0.2, 0.2, 0.2};
+  const bool aniso[n] = {false, false, false, true, true, true};
+  std::vector<Real> out = lambda;
+  for (int c = 0; c < n; ++c) sim::project_contact_friction(out.data(), 0, n, c, mu[c], mu_b[c], aniso[c]);
+  for (int c = 0; c < n; ++c) {
+    INFO("contact " << c);
+    const Real ln = std::max(Real(0), lambda[c]);
+    const sim::Vec2 z(lambda[n + 2 * c], lambda[n + 2 * c + 1]), x(out[n + 2 * c], out[n + 2 * c + 1]);
+    CHECK(out[c] == lambda[c]);  // λ_n untouched
+    if (!aniso[c]) {
+      // Inside: unchanged; outside: z scaled onto the circle of radius μ max(λ_n, 0).
+      if (z.norm() <= mu[c] * ln) CHECK((x - z).norm() == 0);
+      else {
+        CHECK(x.norm() == Approx(mu[c] * ln).margin(1e-15));
+        CHECK(std::abs(x.x() * z.y() - x.y() * z.x()) < 1e-15);  // parallel to z
+      }
+      continue;
+    }
+    const Real a = mu[c] * ln, b = mu_b[c] * ln;
+    const Real inside = (a > 0 ? x.x() * x.x() / (a * a) : 0) + (b > 0 ? x.y() * x.y() / (b * b) : 0);
+    if (ln == 0) { CHECK(x.norm() == 0); continue; }
+    CHECK(inside <= 1 + 1e-12);
+    // No point of the ellipse is nearer to z than x (1e5 samples of its boundary).
+    Real nearest = (z - x).norm();
+    for (int k = 0; k < 100000; ++k) {
+      const Real t = 2 * 3.14159265358979323846 * k / 100000;
+      nearest = std::min(nearest, (z - sim::Vec2(a * std::cos(t), b * std::sin(t))).norm());
+    }
+    CHECK((z - x).norm() <= nearest + 1e-9);
+  }
+}
+
+TEST_CASE("contact friction frame kernel: orthonormal right-handed bases, the disc to the bit", "[unit][kernels]") {
+  // Isotropic objects through the collision stage's set_contact_friction: the kernel's disc.
+  sim::Model empty;
+  sim::detail::CollisionObject a, b;
+  a.friction = 0.3;
+  b.friction = 0.7;
+  for (const Vec3& n : {Vec3(0, 0, 1), Vec3(0, 0, -1), Vec3(1, 2, 3).normalized(), Vec3(-0.3, 0.1, -0.9).normalized()}) {
+    sim::Contact c;
+    c.normal = n;
+    sim::detail::set_contact_friction(empty, a, Vec3::Zero(), b, Vec3::Zero(), c);
+    const sim::ContactFrictionFrame f = sim::isotropic_friction_frame(n, std::sqrt(0.3 * 0.7));
+    CHECK(same_bits(c.tangent1, f.tangent1));
+    CHECK(same_bits(c.tangent2, f.tangent2));
+    CHECK(same_bits(c.friction, f.friction));
+    CHECK(!c.anisotropic);
+    CHECK(std::abs(f.tangent1.dot(n)) < 1e-15);
+    CHECK((f.tangent1.cross(f.tangent2) - n).norm() < 1e-15);
+  }
+  // Equal coefficients: the disc whatever the grains (eq. 34 skipped).
+  const sim::FrictionCoefficients equal{0.4, 0.4, 0.4};
+  const sim::ContactFrictionFrame e = sim::contact_friction_frame(Vec3::UnitZ(), equal, Vec3::UnitX(), Vec3::UnitY());
+  CHECK(!e.anisotropic);
+  CHECK(e.friction == 0.4);
+  CHECK(same_bits(e.tangent1, sim::isotropic_friction_frame(Vec3::UnitZ(), 0.4).tangent1));
+  // Aligned grains in the plane: the major axis along them, μ_t = μ_major, μ_b = μ_minor (eq. 34, d = 1).
+  const sim::FrictionCoefficients k{0.5, 0.9, 0.2};
+  const Vec3 n = Vec3(0.1, -0.2, 1).normalized();
+  const Vec3 grain = Vec3(1, 1, 0).normalized();
+  const sim::ContactFrictionFrame g = sim::contact_friction_frame(n, k, grain, -grain);
+  CHECK(g.anisotropic);
+  CHECK(g.grain_alignment == Approx(1).margin(1e-7));
+  CHECK(g.friction == Approx(0.9).margin(1e-6));
+  CHECK(g.friction_bitangent == Approx(0.2).margin(1e-6));
+  const Vec3 in_plane = (grain - grain.dot(n) * n).normalized();
+  CHECK(std::abs(std::abs(g.tangent1.dot(in_plane)) - 1) < 1e-12);
+  CHECK((g.tangent1.cross(g.tangent2) - n).norm() < 1e-12);
+  // A grain along the normal has no direction in the plane: the disc of μ.
+  const sim::ContactFrictionFrame none = sim::contact_friction_frame(n, k, n, Vec3::Zero());
+  CHECK(!none.anisotropic);
+  CHECK(none.friction == 0.5);
+  // The contacts of a shipped anisotropic scene: every frame orthonormal and right-handed about n.
+  const test::ShippedRun run("friction_slalom", 20);
+  const sim::ContactBuffer& contacts = run.ws.contacts;
+  int anisotropic = 0, bad = 0;
+  for (const sim::Contact& c : contacts.contacts) {
+    anisotropic += c.anisotropic ? 1 : 0;
+    if (std::abs(c.tangent1.dot(c.normal)) > 1e-12 || std::abs(c.tangent1.norm() - 1) > 1e-12 ||
+        (c.tangent1.cross(c.tangent2) - c.normal).norm() > 1e-12)
+      ++bad;
+  }
+  CHECK(contacts.size() > 0);
+  CHECK(anisotropic > 0);
+  CHECK(bad == 0);
+}
+
+namespace {
+
+// Points on the surface of a shape in its frame (z the axis of capsules and cylinders).
+std::vector<Vec3> surface_samples(const sim::ShapeExtent& e) {
+  std::vector<Vec3> out;
+  const Real pi = 3.14159265358979323846;
+  for (int i = 0; i <= 120; ++i)
+    for (int j = 0; j < 240; ++j) {
+      const Real th = pi * i / 120, ph = 2 * pi * j / 240;
+      const Vec3 d(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th));
+      switch (e.type) {
+        case sim::ShapeType::Sphere: out.push_back(e.radius * d); break;
+        case sim::ShapeType::Capsule: out.push_back(e.radius * d + Vec3(0, 0, d.z() >= 0 ? e.half_length : -e.half_length)); break;
+        case sim::ShapeType::Box: out.push_back(d.cwiseSign().cwiseProduct(e.half_extents)); break;
+        case sim::ShapeType::Ellipsoid: out.push_back(d.cwiseProduct(e.half_extents)); break;
+        case sim::ShapeType::Cylinder:
+          out.push_back(Vec3(e.radius * std::cos(ph), e.radius * std::sin(ph), (i % 2 ? 1 : -1) * e.half_length));
+          break;
+        default: break;
+      }
+    }
+  if (e.type == sim::ShapeType::Box)  // the corners
+    for (int k = 0; k < 8; ++k)
+      out.push_back(Vec3(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1).cwiseProduct(e.half_extents));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("shape box kernel: the tight box of the surface, grown, and the broadphase's boxes", "[unit][kernels]") {
+  const sim::Pose pose{Vec3(0.3, -1, 2), Quat(Eigen::AngleAxis<Real>(0.9, Vec3(1, -2, 0.5).normalized()))};
+  const Real grow = 0.01;
+  for (sim::ShapeType type : {sim::ShapeType::Sphere, sim::ShapeType::Capsule, sim::ShapeType::Box,
+                              sim::ShapeType::Cylinder, sim::ShapeType::Ellipsoid}) {
+    INFO("shape type " << static_cast<int>(type));
+    sim::ShapeExtent e;
+    e.type = type;
+    e.radius = 0.2;
+    e.half_length = 0.35;
+    e.half_extents = Vec3(0.1, 0.4, 0.25);
+    const sim::detail::Aabb box = sim::shape_world_box(e, pose, grow);
+    Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+    for (const Vec3& p : surface_samples(e)) {
+      const Vec3 w = pose.apply(p);
+      lo = lo.cwiseMin(w);
+      hi = hi.cwiseMax(w);
+    }
+    // Contains every sample with the growth to spare, and is tight: the samples reach within 1e-3
+    // of each face (the sampling's resolution).
+    CHECK(((box.lo + Vec3::Constant(grow)) - lo).maxCoeff() <= 1e-12);
+    CHECK((hi - (box.hi - Vec3::Constant(grow))).maxCoeff() <= 1e-12);
+    CHECK((lo - (box.lo + Vec3::Constant(grow))).maxCoeff() < 1e-3);
+    CHECK(((box.hi - Vec3::Constant(grow)) - hi).maxCoeff() < 1e-3);
+  }
+  // The collision stage's boxes of a shipped scene: each the kernel's tight box grown by one amount
+  // on all six sides.
+  for (const char* name : {"workcell", "table_pile", "sdf_bowl"}) {
+    INFO(name);
+    const test::ShippedRun run(name, 5);
+    const sim::Model& m = run.model;
+    REQUIRE(run.ws.collision);
+    const sim::detail::CollisionScratch& sc = *run.ws.collision;
+    int compared = 0, bad = 0;
+    for (int s = 0; s < m.shape_count; ++s) {
+      const sim::ShapeType type = m.shape_type[s];
+      if (type == sim::ShapeType::Plane || type == sim::ShapeType::ConvexMesh) continue;
+      sim::ShapeExtent e{type, m.shape_radius[s], m.shape_half_length[s], m.shape_half_extents[s]};
+      const sim::detail::Aabb tight = sim::shape_world_box(e, sc.objects[s].pose, 0);
+      const Vec3 g_lo = tight.lo - sc.boxes[s].lo, g_hi = sc.boxes[s].hi - tight.hi;
+      const Real g = g_lo.x();
+      if (!(g >= 0) || (g_lo - Vec3::Constant(g)).cwiseAbs().maxCoeff() > 1e-12 ||
+          (g_hi - Vec3::Constant(g)).cwiseAbs().maxCoeff() > 1e-12)
+        ++bad;
+      ++compared;
+    }
+    CHECK(compared > 0);
+    CHECK(bad == 0);
+  }
 }

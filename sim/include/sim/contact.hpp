@@ -5,22 +5,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/contact_side.hpp"
 #include "sim/math.hpp"
 #include "sim/mesh_surface.hpp"
 
 namespace sim {
 
-// One side of a contact: a rigid body (point fixed in its com frame), a particle, the world, or
-// a point of a cloth face (Model::particle_triangles[index]) at fixed barycentric weights w:
-// x = Σ_k w_k x_k over the face's three particles (one row couples all three,
-// constraint/particle_face_contact.hpp).
-struct ContactSide {
-  enum Kind : std::int8_t { World, Body, Particle, ParticleFace };
-  Kind kind = World;
-  int index = -1;                 // body, particle or particle-face index
-  Vec3 local_point = Vec3::Zero();  // body: com frame; world: world point; particle: unused;
-                                    // particle face: the barycentric weights (w_0, w_1, w_2)
-};
+// ContactSide: sim/contact_side.hpp (kernel-safe, read by the contact rows' kernels).
 
 // The feature of an SDF contact (thesis ch. 6): a mesh vertex sampled in the other field, an edge
 // (golden-section search), a face (PGD or Frank-Wolfe), a round core (point or segment), or a

@@ -6,6 +6,8 @@
 #include <Eigen/Geometry>
 #include <cstdint>
 
+#include "sim/host_device.hpp"
+
 namespace sim {
 
 #ifdef COULOMB_REAL_FLOAT
@@ -25,10 +27,10 @@ struct Pose {
   Vec3 pos = Vec3::Zero();
   Quat rot = Quat::Identity();
 
-  Vec3 apply(const Vec3& local) const { return rot * local + pos; }
-  Vec3 apply_inverse(const Vec3& world) const { return rot.conjugate() * (world - pos); }
-  Pose operator*(const Pose& rhs) const { return Pose{rot * rhs.pos + pos, rot * rhs.rot}; }
-  Pose inverse() const {
+  SIM_HD Vec3 apply(const Vec3& local) const { return rot * local + pos; }
+  SIM_HD Vec3 apply_inverse(const Vec3& world) const { return rot.conjugate() * (world - pos); }
+  SIM_HD Pose operator*(const Pose& rhs) const { return Pose{rot * rhs.pos + pos, rot * rhs.rot}; }
+  SIM_HD Pose inverse() const {
     Quat inv = rot.conjugate();
     return Pose{-(inv * pos), inv};
   }
@@ -37,7 +39,7 @@ struct Pose {
 // Any vector perpendicular to the unit vector n, with a second one making a right-handed frame
 // (t1, t2, n). Branch-free construction of Duff et al. 2017 ("Building an orthonormal basis,
 // revisited"), so the friction basis changes continuously with n.
-inline void orthonormal_basis(const Vec3& n, Vec3& t1, Vec3& t2) {
+SIM_HD inline void orthonormal_basis(const Vec3& n, Vec3& t1, Vec3& t2) {
   const Real sign = n.z() >= Real(0) ? Real(1) : Real(-1);
   const Real a = Real(-1) / (sign + n.z());
   const Real b = n.x() * n.y() * a;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/model_kinds.hpp"
 #include "sim/sdf.hpp"
 #include "sim/solver_options.hpp"
 #include "sim/spec_fields.hpp"
@@ -41,7 +42,7 @@ struct MaterialSpec {
 // local x, y, z. Both collide exactly against planes (closed-form support points: an ellipsoid
 // touches at one point, a cylinder at up to four rim points per cap) and through a convex hull of
 // points on their surface against other shapes; their mass properties are exact.
-enum class ShapeType { Plane, Sphere, Capsule, Box, ConvexMesh, Cylinder, Ellipsoid };
+// ShapeType: sim/model_kinds.hpp.
 // Shapes that also carry a convex hull in the Model (Model::shape_hull).
 inline bool has_hull(ShapeType t) {
   return t == ShapeType::ConvexMesh || t == ShapeType::Cylinder || t == ShapeType::Ellipsoid;
@@ -119,8 +120,7 @@ struct DistanceSpec {
   SourceLocation source;
 };
 
-enum class JointType { Fixed, Revolute, Prismatic, Ball };
-enum class DriveMode { None, Position, Velocity };
+// JointType, DriveMode: sim/model_kinds.hpp.
 
 struct JointSpec {
   std::string name;

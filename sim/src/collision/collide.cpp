@@ -8,6 +8,7 @@
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 #include "kernels/body_kernels.hpp"
+#include "kernels/shape_box_kernel.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -223,40 +224,18 @@ void place_objects(const Model& model, const State& state, Real dt, Real margin,
       o.speed = 0;
     }
     o.pose.rot.normalize();
-    // Tight world box, then grown by the thickness, the motion bound and half the margin.
-    const Mat3 r = o.pose.rot.toRotationMatrix();
-    Vec3 center = o.pose.pos, half = Vec3::Zero();
-    switch (type) {
-      case ShapeType::Plane: break;
-      case ShapeType::Sphere: half.setConstant(value_or(model.shape_radius, s, Real(0))); break;
-      case ShapeType::Capsule:
-        half = (r.col(2) * value_or(model.shape_half_length, s, Real(0))).cwiseAbs() +
-               Vec3::Constant(value_or(model.shape_radius, s, Real(0)));
-        break;
-      case ShapeType::Box: half = r.cwiseAbs() * value_or(model.shape_half_extents, s, Vec3(Vec3::Zero())); break;
-      case ShapeType::Cylinder: {
-        // Exact: the caps' extent r sqrt(1 - a_i²) plus the axis' h |a_i| per world axis i.
-        const Vec3 a = r.col(2);
-        const Real radius = value_or(model.shape_radius, s, Real(0)), h = value_or(model.shape_half_length, s, Real(0));
-        for (int i = 0; i < 3; ++i) half[i] = h * std::abs(a[i]) + radius * std::sqrt(std::max(Real(0), 1 - a[i] * a[i]));
-        break;
-      }
-      case ShapeType::Ellipsoid: {
-        // Exact: the support of R diag(a) along world axis i is |row i of R diag(a)|.
-        const Vec3 radii = value_or(model.shape_half_extents, s, Vec3(Vec3::Zero()));
-        for (int i = 0; i < 3; ++i) half[i] = r.row(i).cwiseProduct(radii.transpose()).norm();
-        break;
-      }
-      case ShapeType::ConvexMesh:
-        if (o.valid) {
-          const HullTopology& t = sc.hull_topology[hull];
-          center = o.pose.apply(t.aabb_center);
-          half = r.cwiseAbs() * t.aabb_half;
-        }
-        break;
+    // Tight world box (kernels/shape_box_kernel.hpp), grown by the thickness, the motion bound and
+    // half the margin.
+    ShapeExtent extent{type, value_or(model.shape_radius, s, Real(0)), value_or(model.shape_half_length, s, Real(0)),
+                       value_or(model.shape_half_extents, s, Vec3(Vec3::Zero()))};
+    if (type == ShapeType::ConvexMesh && o.valid) {
+      const HullTopology& t = sc.hull_topology[hull];
+      extent.has_hull_box = true;
+      extent.hull_center = t.aabb_center;
+      extent.hull_half = t.aabb_half;
     }
     const Real grow = std::max(Real(0), std::max(o.thickness, Real(0)) + dt * o.speed + half_margin);
-    sc.boxes[s] = Aabb{center - half - Vec3::Constant(grow), center + half + Vec3::Constant(grow)};
+    sc.boxes[s] = shape_world_box(extent, o.pose, grow);
     std::uint8_t g = o.is_static ? kGroupStatic : 0;
     if (o.is_plane || !o.valid) g |= kBroadphaseExcluded;
     sc.groups[s] = g;

@@ -10,8 +10,8 @@
 
 namespace sim {
 
-// C_n and ∇C_n G of contact `contact` into row r (with the points already at the configuration).
-void evaluate_contact_normal_row(const Contact& contact, const ContactPoints& points, RowSet& rows, int r);
+// C_n and ∇C_n G of a contact into its row: the kernel evaluate_contact_normal_row
+// (kernels/contact_row_kernels.hpp), from constraint/row_assembly.cpp's per-contact loop.
 
 // Initial penetration. Eq. 9 asks C_n(q) >= 0 at the step's end, so a contact that starts
 // penetrating by δ is pushed out by δ in one step: a separation speed δ/h (0.8 m/s for 7 mm at

@@ -6,11 +6,6 @@
 
 namespace sim {
 
-void evaluate_drive_row(const JointCoordinate& jc, RowSet& rows, int r) {
-  rows.row_value[r] = jc.value;
-  rows.set_gradient(r, jc.grad_a, jc.grad_b);
-}
-
 void setup_drive_rows(const Model& m, const Control& control, Real h, RowSet& rows) {
   parallel_for(rows.first_limit - rows.first_drive, [&](int k) {
     const int i = rows.first_drive + k;

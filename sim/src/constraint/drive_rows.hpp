@@ -7,12 +7,13 @@
 #pragma once
 
 #include "constraint/joint_rows.hpp"
+#include "kernels/joint_coordinate_row_kernels.hpp"
 #include "sim/state.hpp"
 
 namespace sim {
 
-// θ and ∇θ G of the joint into row r (jc already unwrapped).
-void evaluate_drive_row(const JointCoordinate& jc, RowSet& rows, int r);
+// θ and ∇θ G of the joint into its row: the kernel evaluate_drive_row
+// (kernels/joint_coordinate_row_kernels.hpp), from constraint/row_assembly.cpp's per-joint loop.
 
 // Compliance e, bias b and bound F of every drive row, once per step with row_value = θ⁻.
 void setup_drive_rows(const Model& model, const Control& control, Real h, RowSet& rows);

@@ -4,13 +4,13 @@
 // built from the structure directions of both surfaces, and its generalisation of the NSN friction
 // rows (the W fixed point and the projections of ncp.hpp) from the disc to the ellipse.
 //
-// Kernel style: plain functions over scalars and Vec3, no allocation, usable from CUDA.
+// Kernel style: plain functions over scalars and Vec3, no allocation, kernel-safe headers only
+// (sim/cuda/kernels.cu instantiates them; the min/max below are written out as std::min/max
+// evaluate them, so results are those of the <algorithm> versions to the bit).
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 #include "sim/math.hpp"
 #include "solver/ncp.hpp"
@@ -38,8 +38,9 @@ SIM_HD inline FrictionCoefficients combine_friction(const FrictionCoefficients& 
 // Alignment of two unit structure directions (eq. 32): d = 1 − (2/π) acos|s_a·s_b|. Directions are
 // axial, so antiparallel grains are aligned (d = 1); |·| is clamped to 1 for acos.
 SIM_HD inline Real grain_alignment(const Vec3& s_a, const Vec3& s_b) {
-  const Real c = std::min(std::abs(s_a.dot(s_b)), Real(1));
-  return Real(1) - Real(2) / std::numbers::pi_v<Real> * std::acos(c);
+  const Real dot = std::abs(s_a.dot(s_b));
+  const Real c = Real(1) < dot ? Real(1) : dot;  // std::min(dot, 1)
+  return Real(1) - Real(2) / Real(3.14159265358979323846) * std::acos(c);  // π as std::numbers::pi_v
 }
 
 // One contact's cone: the friction basis (t, b) with t the axis of greatest resistance, the
@@ -86,9 +87,9 @@ SIM_HD inline FrictionCone matchstick_cone(const Vec3& n, Vec3 s_a, Vec3 s_b, co
   cone.bitangent = n.cross(cone.tangent);
   cone.mu_t = d * k.mu_major + (Real(1) - d) * k.mu;  // eq. 34
   cone.mu_b = d * k.mu_minor + (Real(1) - d) * k.mu;
-  const Real floor = kMinAxisRatio * std::max(cone.mu_t, cone.mu_b);
-  cone.mu_t = std::max(cone.mu_t, floor);
-  cone.mu_b = std::max(cone.mu_b, floor);
+  const Real floor = kMinAxisRatio * (cone.mu_t < cone.mu_b ? cone.mu_b : cone.mu_t);  // std::max
+  if (cone.mu_t < floor) cone.mu_t = floor;
+  if (cone.mu_b < floor) cone.mu_b = floor;
   cone.alignment = d;
   cone.elliptic = true;
   return cone;
@@ -117,7 +118,9 @@ SIM_HD inline Vec2 project_onto_ellipse(const Vec2& z, Real a1, Real a2) {
   const Real p1 = a1 * z.x(), p2 = a2 * z.y();
   // Start at the lower bound τ >= a_i|z_i| − a_i² (each term alone is <= 1 at the root), still
   // left of the root: a few Newton steps instead of dozens for points far outside.
-  Real tau = std::max({Real(0), std::abs(p1) - s1, std::abs(p2) - s2});
+  Real tau = Real(0);  // std::max({0, |p1| − s1, |p2| − s2})
+  if (tau < std::abs(p1) - s1) tau = std::abs(p1) - s1;
+  if (tau < std::abs(p2) - s2) tau = std::abs(p2) - s2;
   for (int it = 0; it < 64; ++it) {
     const Real d1 = s1 + tau, d2 = s2 + tau;
     const Real r1 = d1 > 0 ? p1 / d1 : Real(0), r2 = d2 > 0 ? p2 / d2 : Real(0);

@@ -10,7 +10,7 @@
 
 namespace sim {
 
-// D of the two tangent rows f, f + 1 of contact `contact`.
-void evaluate_friction_rows(const Contact& contact, const ContactPoints& points, RowSet& rows, int f);
+// D of a contact's two tangent rows: the kernel evaluate_friction_rows
+// (kernels/contact_row_kernels.hpp), from constraint/row_assembly.cpp's per-contact loop.
 
 }  // namespace sim

@@ -15,6 +15,7 @@
 
 #include "constraint/rows.hpp"
 #include "core/kinematics.hpp"
+#include "kernels/joint_row_kernels.hpp"
 
 namespace sim {
 
@@ -29,19 +30,12 @@ RowNodes joint_row_nodes(const Model& model, int j);
 bool joint_has_drive(const Model& model, int j);
 bool joint_has_limit(const Model& model, int j);
 
+// The evaluations are kernels (kernels/joint_row_kernels.hpp: evaluate_joint_rows, JointCoordinate,
+// joint_coordinate, joint_position_near over the Model's JointView); these take the Model.
+
 // Bilateral rows of joint j start at `first`; returns the number written.
 int evaluate_joint_rows(const Model& model, int j, const Configuration& c, RowSet& rows, int first);
-
-// The joint coordinate θ and its gradient blocks (for limits and drives).
-struct JointCoordinate {
-  Real value = 0;
-  Vec6 grad_a = Vec6::Zero(), grad_b = Vec6::Zero();
-};
 // θ in (−π, π] for revolute joints: unwrap it with joint_position_near.
 JointCoordinate joint_coordinate(const Model& model, int j, const Configuration& c);
-
-// The joint coordinate on the branch nearest to `reference` (revolute: reference + the angle
-// difference wrapped into (−π, π], so angles accumulate beyond ±π; other types: `raw`).
-Real joint_position_near(JointType type, Real raw, Real reference);
 
 }  // namespace sim

@@ -22,11 +22,6 @@ inline int particle_face_node(const Model& m, int face, int k) {
   return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1;
 }
 
-// x* = Σ_k w_k x_k.
-inline Vec3 particle_face_point(const Model& m, const ContactSide& side, const Configuration& c) {
-  const auto& tri = m.particle_triangles[side.index];
-  const Vec3& w = side.local_point;
-  return w[0] * c.particle_position[tri[0]] + w[1] * c.particle_position[tri[1]] + w[2] * c.particle_position[tri[2]];
-}
+// x* = Σ_k w_k x_k: particle_face_point (kernels/contact_row_kernels.hpp) over the Model's faces.
 
 }  // namespace sim

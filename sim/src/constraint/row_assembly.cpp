@@ -6,6 +6,7 @@
 #include "constraint/friction_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/limit_rows.hpp"
+#include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 
 namespace sim {
@@ -98,26 +99,30 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   parallel_for(rows.count, [&](int r) { rows.set_nodes(m, r, first[r], nodes[r]); });
 }
 
+// The row kinds' kernels (kernels/joint_row_kernels.hpp, joint_coordinate_row_kernels.hpp,
+// distance_row_kernel.hpp, contact_row_kernels.hpp) over the Model's and the configuration's views,
+// one call per joint, distance and contact.
 void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configuration& c,
                    const std::vector<Real>& joint_reference, RowSet& rows) {
   const int joints = m.joint_count;
+  const ConfigurationView at = configuration_view(c);
+  const RowGradientView out = rows.gradient_view();
+  const JointView jv = joint_view(m);
+  const JointCoordinateRowsView coordinate_rows{rows.joint_drive_first.data(), rows.joint_limit_first.data(),
+                                                rows.first_drive, rows.first_limit, joint_reference.data()};
   parallel_for(joints, [&](int j) {
-    evaluate_joint_rows(m, j, c, rows, rows.joint_bilateral_first[j]);
-    const bool drive = rows.joint_drive_first[j + 1] > rows.joint_drive_first[j];
-    const bool limit = rows.joint_limit_first[j + 1] > rows.joint_limit_first[j];
-    if (!drive && !limit) return;
-    JointCoordinate jc = joint_coordinate(m, j, c);
-    jc.value = joint_position_near(m.joint_type[j], jc.value, joint_reference[j]);
-    if (drive) evaluate_drive_row(jc, rows, rows.first_drive + rows.joint_drive_first[j]);
-    if (limit) evaluate_limit_rows(m, j, jc, rows, rows.first_limit + rows.joint_limit_first[j]);
+    evaluate_joint_rows(jv, at, out, j, rows.joint_bilateral_first[j]);
+    evaluate_joint_coordinate_rows(jv, at, out, coordinate_rows, j);
   });
   const int first_distance = rows.joint_bilateral_first[joints];
-  parallel_for(m.distance_count, [&](int i) { evaluate_distance_row(m, i, c, rows, first_distance + i); });
+  const DistanceView dv = distance_view(m);
+  parallel_for(m.distance_count, [&](int i) { evaluate_distance_row(dv, at, out, i, first_distance + i); });
+  const ContactModelView cm = contact_model_view(m);
+  const ContactRowsView contact_rows{rows.row_bias.data(), rows.first_normal, rows.first_friction};
   parallel_for(contacts.size(), [&](int i) {
     const Contact& k = contacts.contacts[i];
-    const ContactPoints points = contact_points(m, k, c);
-    evaluate_contact_normal_row(k, points, rows, rows.first_normal + i);
-    evaluate_friction_rows(k, points, rows, rows.first_friction + 2 * i);
+    evaluate_contact_rows(cm, at, out, contact_rows, i, k.a, k.b, k.shape_a, k.shape_b, k.normal, k.tangent1,
+                          k.tangent2, k.thickness);
   });
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/row_gradient_kernels.hpp"
 #include "sim/math.hpp"
 #include "sim/model.hpp"
 
@@ -101,15 +102,15 @@ struct RowSet {
   // For tests and small set-ups: rows [0, n) with the given nodes, entries laid out in row order.
   void set_structure(const Model& model, const RowNodes* nodes, int n);
 
-  // Writes a two-slot row's gradient (joints, drives, limits, distances): the blocks of side a and
-  // side b, those without an entry skipped. Contacts write theirs with set_contact_gradient
-  // (contact_sides.hpp), slot by slot in the same way.
-  void set_gradient(int r, const Vec6& a, const Vec6& b) {
-    const unsigned mask = row_slot_mask[r];
-    Vec6* out = entry_grad.data() + row_entry_first[r];
-    if (mask & 1u) *out++ = a;
-    if (mask & 2u) *out = b;
+  // The arrays a row evaluation writes, as the row kinds' kernels take them
+  // (kernels/row_gradient_kernels.hpp). Valid until the next resize.
+  RowGradientView gradient_view() {
+    return RowGradientView{row_entry_first.data(), row_slot_mask.data(), entry_grad.data(), row_value.data()};
   }
+  // Writes a two-slot row's gradient (joints, drives, limits, distances): the blocks of side a and
+  // side b, those without an entry skipped (set_row_gradient). Contacts write theirs with
+  // set_contact_gradient, slot by slot in the same way.
+  void set_gradient(int r, const Vec6& a, const Vec6& b) { set_row_gradient(gradient_view(), r, a, b); }
   // Gradient·v over the row's entries (v a dof vector).
   Real gradient_dot(int r, const Real* v) const {
     Real s = 0;

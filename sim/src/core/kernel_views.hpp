@@ -3,6 +3,8 @@
 // A view does not own or resize anything: its arrays must outlive it and keep their size.
 #pragma once
 
+#include "core/kinematics.hpp"
+#include "kernels/contact_row_kernels.hpp"
 #include "kernels/views.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
@@ -17,5 +19,13 @@ StateView state_view(const Model& model, const State& state);
 // Gravity and the control's wrenches and particle forces (null where the control does not hold
 // one per body / per particle).
 LoadView load_view(const Model& model, const Control& control);
+// The joint, distance, shape and cloth-face arrays the row kinds' kernels read.
+JointView joint_view(const Model& model);
+DistanceView distance_view(const Model& model);
+ShapeView shape_view(const Model& model);
+ParticleFaceView particle_face_view(const Model& model);
+ContactModelView contact_model_view(const Model& model);
+// The poses and positions of a Configuration.
+ConfigurationView configuration_view(const Configuration& c);
 
 }  // namespace sim

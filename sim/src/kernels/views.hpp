@@ -10,6 +10,7 @@
 
 #include "kernels/kernel_macros.hpp"
 #include "sim/math.hpp"
+#include "sim/model_kinds.hpp"
 
 namespace sim {
 
@@ -71,6 +72,50 @@ struct StateView {
     const Real* v = u + particle_dof_offset(body_count, p);
     return Vec3(v[0], v[1], v[2]);
   }
+};
+
+// The Model's joint arrays the joint, drive and limit rows read (joint_count; body -1: the world).
+struct JointView {
+  const JointType* type;
+  const int* body_a;
+  const int* body_b;
+  const Pose* frame_a;  // joint frames in the bodies' com frames (body a = -1: in the world)
+  const Pose* frame_b;
+  const Vec3* axis;     // unit axis in joint frame a
+  const Real* lower;    // limits of the joint coordinate [rad or m]
+  const Real* upper;
+  int count;
+};
+
+// The Model's particle distance constraints (distance_count).
+struct DistanceView {
+  const int* particle_a;
+  const int* particle_b;
+  const Real* rest;  // L [m]
+  int count;
+};
+
+// The Model's shape arrays the contact rows read: round cores (spheres, capsules) of the shapes
+// that produced a contact (shape_count).
+struct ShapeView {
+  const ShapeType* type;
+  const int* body;          // owning body or -1
+  const Pose* local;        // shape frame in the body's com frame
+  const Real* radius;       // [m]
+  const Real* half_length;  // capsule half segment [m]
+  int count;
+};
+
+// The Model's cloth faces (Model::particle_triangles): three particle indices per face.
+struct ParticleFaceView {
+  const int* corners;  // (3 count)
+  int count;
+};
+
+// A configuration (core/kinematics.hpp Configuration): com poses and particle positions at q.
+struct ConfigurationView {
+  const Pose* body_pose;          // (body_count)
+  const Vec3* particle_position;  // (particle_count) [m]
 };
 
 // External loads of one step (Control): null where the control has none for every entity.

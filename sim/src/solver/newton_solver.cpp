@@ -15,6 +15,7 @@
 #include "kernels/body_kernels.hpp"
 #include "kernels/compliant_row_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "kernels/friction_projection_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
@@ -244,22 +245,8 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
 void project_friction_onto_cone(const ContactBuffer& contacts, RowSet& rows) {
   parallel_for(contacts.size(), [&](int c) {
     const Contact& contact = contacts.contacts[c];
-    const Real lambda_n = std::max(Real(0), rows.row_lambda[rows.first_normal + c]);
-    const Real radius = contact.friction * lambda_n;
-    Real& l1 = rows.row_lambda[rows.first_friction + 2 * c];
-    Real& l2 = rows.row_lambda[rows.first_friction + 2 * c + 1];
-    if (contact.anisotropic) {  // Euclidean projection onto the ellipse (friction_cone.hpp)
-      const Vec2 l = project_onto_ellipse(Vec2(l1, l2), radius, contact.friction_bitangent * lambda_n);
-      l1 = l.x();
-      l2 = l.y();
-      return;
-    }
-    const Real norm = std::sqrt(l1 * l1 + l2 * l2);
-    if (norm > radius) {
-      const Real scale = norm > 0 ? radius / norm : Real(0);
-      l1 *= scale;
-      l2 *= scale;
-    }
+    project_contact_friction(rows.row_lambda.data(), rows.first_normal, rows.first_friction, c, contact.friction,
+                             contact.friction_bitangent, contact.anisotropic);
   });
 }
 
