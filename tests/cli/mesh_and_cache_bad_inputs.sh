@@ -4,7 +4,7 @@
 #   mesh_and_cache_bad_inputs.sh COULOMB bake FILE         coulomb bake FILE (no cache)
 #   mesh_and_cache_bad_inputs.sh COULOMB zeroed MESH       bake, zero 64 bytes at 75 % of the entry, bake twice
 #   mesh_and_cache_bad_inputs.sh COULOMB replaced MESH VDB bake, replace the entry by VDB, bake twice
-#   mesh_and_cache_bad_inputs.sh COULOMB full-disk MESH    bake with files limited to 4 KiB, list the cache
+#   mesh_and_cache_bad_inputs.sh COULOMB full-disk MESH    bake with files limited to 1 KiB, list the cache
 #   mesh_and_cache_bad_inputs.sh COULOMB run-zeroed SCENE  vdb_cache_corrupt.sh: run, zero 64 bytes of an entry, run
 set -u
 coulomb=$1
@@ -47,8 +47,8 @@ case $mode in
     run "$coulomb" run "$mesh" --steps 2 --quiet
     ;;
   full-disk)
-    # A write past 4 KiB fails (EFBIG) as on a full disk; SIGXFSZ ignored so write() returns.
-    (trap '' XFSZ; ulimit -f 4; bake)
+    # A write past 1 KiB fails (EFBIG) as on a full disk; SIGXFSZ ignored so write() returns.
+    (trap "" XFSZ; ulimit -f 1; bake) | cat  # through a pipe: the limit is for files
     echo "cache files: $(ls -A "$dir" | wc -l)"
     ;;
 esac

@@ -105,13 +105,13 @@ TEST_CASE("a damaged SDF cache entry is reported, deleted and baked again", "[un
 
 TEST_CASE("a cache entry whose write fails part way (full disk) is an error and leaves nothing", "[unit][sdf][bad-inputs]") {
   CacheFixture f("sdf_cache_write_fails");
-  // RLIMIT_FSIZE makes write() stop at 4 KiB (a short write, then EFBIG), as a full disk stops at
+  // RLIMIT_FSIZE makes write() stop at 256 bytes (a short write, then EFBIG), as a full disk stops at
   // its last free block; SIGXFSZ is ignored so the write returns instead of killing the process.
   rlimit saved{};
   REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
   auto* previous = ::signal(SIGXFSZ, SIG_IGN);
   rlimit small = saved;
-  small.rlim_cur = 4096;
+  small.rlim_cur = 256;  // the header and a little of the payload
   REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
   sim::SdfBakeReport r;
   auto grid = sim::bake_sdf(f.mesh, f.options, &r);

@@ -124,7 +124,6 @@ struct SdfBakeOptions {
 struct SdfBakeReport {
   bool cache_hit = false;        // read from the cache instead of baked
   std::string cache_file;        // the cache entry used or written ("" without cache)
-  std::string cache_error;       // writing the cache entry failed (full disk, ...): no entry left; also a warning
   double seconds = 0;            // wall time of the whole call
   double bake_seconds = 0;       // OpenVDB mesh to volume
   double convert_seconds = 0;    // OpenVDB to NanoVDB
@@ -138,6 +137,7 @@ struct SdfBakeReport {
   bool signed_field = true;      // false: the mesh is open or non-manifold, unsigned distance
   MeshDiagnostics diagnostics;
   std::vector<std::string> warnings;
+  std::string cache_error;       // writing the cache entry failed (full disk, ...): no entry left; also a warning
 };
 
 // The exterior band [voxels] a triangle-mesh shape (ShapeSpec::sdf_band) is baked with: at least
