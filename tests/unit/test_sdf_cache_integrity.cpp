@@ -55,7 +55,7 @@ void expect_rebake(CacheFixture& f, const std::function<void(const std::string&)
   sim::SdfBakeReport second;
   auto b = sim::bake_sdf(f.mesh, f.options, &second);
   REQUIRE(b.ok());
-  INFO(second.warnings.empty() ? std::string("no warning") : second.warnings.front());
+  INFO((second.warnings.empty() ? std::string("no warning") : second.warnings.front()));
   CHECK_FALSE(second.cache_hit);
   CHECK(has_warning(second, first.cache_file + ": " + expected));
   CHECK(has_warning(second, "entry deleted, baking again"));
