@@ -100,6 +100,11 @@ int bake_command(int argc, char** argv, int first) {
               report.nanovdb_bytes / 1e6, report.peak_rss_bytes / 1e6);
   if (!report.cache_file.empty()) std::printf("cache: %s\n", report.cache_file.c_str());
   if (!options.output_file.empty()) std::printf("wrote %s\n", options.output_file.c_str());
+  if (!report.cache_error.empty()) {  // e.g. a full disk: the grid is fine, the cache holds no entry
+    std::fflush(stdout);
+    std::fprintf(stderr, "coulomb bake: error: the cache entry was not written\n");
+    return 1;
+  }
   return 0;
 }
 

@@ -192,6 +192,9 @@ std::string load_summary(const LoadedScene& scene) {
            (r.warnings.size() == 1 ? " simplification" : " simplifications") + " on import:";
     for (const std::string& w : r.warnings) out += "\n  " + w;
   }
+  // SDF cache entries found damaged (deleted and baked again) or not written.
+  for (const auto& mesh : scene.model.meshes)
+    for (const std::string& w : mesh->cache_problems) out += "\nwarning: " + w;
   // Robot link pairs overlapping at the initial pose, filtered from self-collision.
   if (const std::string note = sim::describe_initial_overlaps(scene.model); !note.empty()) out += "\n" + note;
   return out;

@@ -47,7 +47,9 @@ struct MeshDiagnostics {
 MeshDiagnostics check_mesh(const TriangleMesh& mesh);
 
 // Reads any format Assimp knows (OBJ, STL, PLY, glTF, ...): all meshes of the file, node
-// transforms applied, triangulated, identical vertices joined. Errors name the file.
+// transforms applied, triangulated, identical vertices joined. Assimp runs in a child process
+// with bounded time and memory, so a file that crashes, hangs or exhausts it is an error; so are
+// out-of-range indices and non-finite values. Errors name the file.
 Result<TriangleMesh> load_triangle_mesh(const std::string& path);
 // Writes a Wavefront OBJ (v / f lines). Returns an error message, empty on success.
 std::string save_obj(const TriangleMesh& mesh, const std::string& path);
@@ -135,6 +137,7 @@ struct SdfBakeReport {
   bool signed_field = true;      // false: the mesh is open or non-manifold, unsigned distance
   MeshDiagnostics diagnostics;
   std::vector<std::string> warnings;
+  std::string cache_error;       // writing the cache entry failed (full disk, ...): no entry left; also a warning
 };
 
 // The exterior band [voxels] a triangle-mesh shape (ShapeSpec::sdf_band) is baked with: at least
@@ -170,6 +173,7 @@ struct SdfMesh {
   Real bound_radius = 0;
   std::shared_ptr<const SdfGrid> grid;
   MeshDiagnostics diagnostics;
+  std::vector<std::string> cache_problems;           // the bake's "sdf cache: ..." warnings (entry re-baked, not written)
 };
 
 // Checks, builds the topology and bakes (through the cache). Warnings go to `report`.

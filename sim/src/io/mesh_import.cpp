@@ -1,10 +1,6 @@
-// Mesh files through Assimp, and mesh -> convex collision hulls.
+// Mesh files through Assimp (in a child process: io/assimp_mesh_read.hpp), and mesh -> convex
+// collision hulls.
 #include "io/mesh_import.hpp"
-
-#include <assimp/Importer.hpp>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 
 #include <array>
 #include <cmath>
@@ -16,41 +12,11 @@
 
 #include "collision/convex_decomposition.hpp"
 #include "collision/convex_hull.hpp"
+#include "io/assimp_mesh_read.hpp"
 
 namespace sim::io {
 
 namespace {
-
-// Appends the triangles of `node` and its children, with the accumulated transform.
-void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, const Vec3& scale,
-             std::map<std::array<double, 3>, int>& index, TriangleMesh& out, bool& has_uvs) {
-  const aiMatrix4x4 transform = parent * node->mTransformation;
-  for (unsigned i = 0; i < node->mNumMeshes; ++i) {
-    const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
-    std::vector<int> local(mesh->mNumVertices);
-    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-      const aiVector3D p = transform * mesh->mVertices[v];
-      const std::array<double, 3> key{static_cast<double>(p.x) * scale.x(), static_cast<double>(p.y) * scale.y(),
-                                      static_cast<double>(p.z) * scale.z()};
-      auto [it, inserted] = index.emplace(key, static_cast<int>(out.vertices.size()));
-      if (inserted) out.vertices.emplace_back(static_cast<Real>(key[0]), static_cast<Real>(key[1]), static_cast<Real>(key[2]));
-      local[v] = it->second;
-    }
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines
-      const std::array<int, 3> t{local[face.mIndices[0]], local[face.mIndices[1]], local[face.mIndices[2]]};
-      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // degenerate after welding
-      out.triangles.push_back(t);
-      // UVs per corner: welding by position joins vertices across UV seams, the corners keep them.
-      const aiVector3D* uv = mesh->mTextureCoords[0];
-      for (unsigned k = 0; k < 3; ++k)
-        out.corner_uvs.emplace_back(uv ? Real(uv[face.mIndices[k]].x) : Real(0), uv ? Real(uv[face.mIndices[k]].y) : Real(0));
-      has_uvs = has_uvs || uv != nullptr;
-    }
-  }
-  for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], transform, scale, index, out, has_uvs);
-}
 
 // The hull corners extreme along `directions` quasi-uniform directions (a Fibonacci sphere) and
 // the six axes: a hull inside the original that keeps its extents along the axes.
@@ -93,35 +59,41 @@ void limit_corners(std::vector<Vec3>& corners, int max_vertices, const std::stri
 Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale) {
   if (!scale.allFinite() || scale.x() == 0 || scale.y() == 0 || scale.z() == 0)
     return Error{path + ": scale must be finite and non-zero"};
-  try {
-    Assimp::Importer importer;
-    // ROS tools read Collada in its authored axes; Assimp would rotate Z_UP files to Y_UP.
-    importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
-    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    const aiScene* scene = importer.ReadFile(
-        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
-    if (!scene || !scene->mRootNode) {
-      std::string why = importer.GetErrorString();
-      if (why.empty()) why = "unreadable mesh file";
-      return Error{path + ": " + why};
-    }
-    TriangleMesh out;
-    std::map<std::array<double, 3>, int> index;
-    bool has_uvs = false;
-    collect(scene, scene->mRootNode, aiMatrix4x4(), scale, index, out, has_uvs);
-    if (out.triangles.empty()) return Error{path + ": no triangles in the file"};
-    if (!has_uvs) out.corner_uvs.clear();
-    if (scale.x() * scale.y() * scale.z() < 0)
-      for (std::size_t t = 0; t < out.triangles.size(); ++t) {
-        std::swap(out.triangles[t][1], out.triangles[t][2]);
-        if (has_uvs) std::swap(out.corner_uvs[3 * t + 1], out.corner_uvs[3 * t + 2]);
-      }
-    for (const Vec3& v : out.vertices)
-      if (!v.allFinite()) return Error{path + ": non-finite vertex"};
-    return out;
-  } catch (const std::exception& e) {
-    return Error{path + ": " + e.what()};
+  // ROS tools read Collada in its authored axes; Assimp would rotate Z_UP files to Y_UP.
+  auto read = read_mesh_with_assimp(path, {.ignore_collada_up = true, .drop_points_and_lines = true});
+  if (!read) return Error{read.error()};
+  const AssimpMesh& in = read.value();
+  // Vertices at the same scaled position are welded; triangles degenerate after welding dropped.
+  TriangleMesh out;
+  std::map<std::array<double, 3>, int> index;
+  std::vector<int> welded(in.vertices.size());
+  for (std::size_t v = 0; v < in.vertices.size(); ++v) {
+    const std::array<double, 3> key{static_cast<double>(in.vertices[v][0]) * scale.x(),
+                                    static_cast<double>(in.vertices[v][1]) * scale.y(),
+                                    static_cast<double>(in.vertices[v][2]) * scale.z()};
+    auto [it, inserted] = index.emplace(key, static_cast<int>(out.vertices.size()));
+    if (inserted) out.vertices.emplace_back(static_cast<Real>(key[0]), static_cast<Real>(key[1]), static_cast<Real>(key[2]));
+    welded[v] = it->second;
   }
+  bool has_uvs = false;
+  for (std::size_t f = 0; f < in.triangles.size(); ++f) {
+    const std::array<int, 3> t{welded[in.triangles[f][0]], welded[in.triangles[f][1]], welded[in.triangles[f][2]]};
+    if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;  // degenerate after welding
+    out.triangles.push_back(t);
+    // UVs per corner: welding by position joins vertices across UV seams, the corners keep them.
+    for (unsigned k = 0; k < 3; ++k) out.corner_uvs.emplace_back(Real(in.corner_uvs[3 * f + k][0]), Real(in.corner_uvs[3 * f + k][1]));
+    has_uvs = has_uvs || in.triangle_has_uvs[f] != 0;
+  }
+  if (out.triangles.empty()) return Error{path + ": no triangles in the file"};
+  if (!has_uvs) out.corner_uvs.clear();
+  if (scale.x() * scale.y() * scale.z() < 0)
+    for (std::size_t t = 0; t < out.triangles.size(); ++t) {
+      std::swap(out.triangles[t][1], out.triangles[t][2]);
+      if (has_uvs) std::swap(out.corner_uvs[3 * t + 1], out.corner_uvs[3 * t + 2]);
+    }
+  for (const Vec3& v : out.vertices)
+    if (!v.allFinite()) return Error{path + ": non-finite vertex (after scaling)"};
+  return out;
 }
 
 Result<MeshHulls> mesh_collision_hulls(const TriangleMesh& mesh, const ImportOptions& options,

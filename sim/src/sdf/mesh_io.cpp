@@ -1,62 +1,30 @@
-// Triangle meshes from files through Assimp (every format it reads), and a plain OBJ writer for
-// generated meshes. Assimp's exceptions and messages stay here; callers get a Result.
-#include <assimp/Importer.hpp>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
+// Triangle meshes from files through Assimp (every format it reads, in a child process:
+// io/assimp_mesh_read.hpp), and a plain OBJ writer for generated meshes.
 #include <fstream>
 #include <iomanip>
 
+#include "io/assimp_mesh_read.hpp"
 #include "sim/sdf.hpp"
 
 namespace sim {
 
-namespace {
-
-void append_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, TriangleMesh& out, bool& has_uvs) {
-  const aiMatrix4x4 world = parent * node.mTransformation;
-  for (unsigned m = 0; m < node.mNumMeshes; ++m) {
-    const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
-    const int base = static_cast<int>(out.vertices.size());
-    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-      const aiVector3D p = world * mesh.mVertices[v];
-      out.vertices.emplace_back(Real(p.x), Real(p.y), Real(p.z));
-    }
-    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-      const aiFace& face = mesh.mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines
-      out.triangles.push_back({base + static_cast<int>(face.mIndices[0]), base + static_cast<int>(face.mIndices[1]),
-                               base + static_cast<int>(face.mIndices[2])});
-      // UVs per corner (seams split Assimp's vertices; corners keep them apart here). A mesh of the
-      // file without UVs gives (0, 0) corners when another one has them.
-      for (unsigned k = 0; k < 3; ++k) {
-        const aiVector3D* uv = mesh.mTextureCoords[0];
-        out.corner_uvs.emplace_back(uv ? Real(uv[face.mIndices[k]].x) : Real(0), uv ? Real(uv[face.mIndices[k]].y) : Real(0));
-      }
-      has_uvs = has_uvs || mesh.mTextureCoords[0] != nullptr;
-    }
-  }
-  for (unsigned c = 0; c < node.mNumChildren; ++c) append_node(scene, *node.mChildren[c], world, out, has_uvs);
-}
-
-}  // namespace
-
 Result<TriangleMesh> load_triangle_mesh(const std::string& path) {
-  try {
-    Assimp::Importer importer;
-    const aiScene* scene = importer.ReadFile(
-        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
-    if (scene == nullptr || scene->mRootNode == nullptr)
-      return Error{path + ": cannot read mesh: " + importer.GetErrorString()};
-    TriangleMesh mesh;
-    bool has_uvs = false;
-    append_node(*scene, *scene->mRootNode, aiMatrix4x4(), mesh, has_uvs);
-    if (mesh.triangles.empty()) return Error{path + ": the file holds no triangles"};
-    if (!has_uvs) mesh.corner_uvs.clear();
-    return mesh;
-  } catch (const std::exception& e) {
-    return Error{path + ": cannot read mesh: " + e.what()};
-  }
+  auto read = io::read_mesh_with_assimp(path, {});
+  if (!read) return Error{read.error()};
+  const io::AssimpMesh& in = read.value();
+  if (in.triangles.empty()) return Error{path + ": the file holds no triangles"};
+  TriangleMesh mesh;
+  mesh.vertices.reserve(in.vertices.size());
+  for (const auto& v : in.vertices) mesh.vertices.emplace_back(Real(v[0]), Real(v[1]), Real(v[2]));
+  mesh.triangles.reserve(in.triangles.size());
+  for (const auto& t : in.triangles) mesh.triangles.push_back({t[0], t[1], t[2]});
+  // UVs per corner (seams split Assimp's vertices; corners keep them apart here). A mesh of the
+  // file without UVs gives (0, 0) corners when another one has them.
+  bool has_uvs = false;
+  for (std::uint8_t h : in.triangle_has_uvs) has_uvs = has_uvs || h != 0;
+  if (has_uvs)
+    for (const auto& uv : in.corner_uvs) mesh.corner_uvs.emplace_back(Real(uv[0]), Real(uv[1]));
+  return mesh;
 }
 
 std::string save_obj(const TriangleMesh& mesh, const std::string& path) {

@@ -3,6 +3,7 @@
 // non-manifold meshes), cached on disk as .vdb, converted to NanoVDB for sampling. The only file
 // of the project that includes OpenVDB.
 #include <openvdb/io/File.h>
+#include <openvdb/io/Stream.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/MeshToVolume.h>
 #include <openvdb/util/NullInterrupter.h>
@@ -15,7 +16,7 @@
 #include <filesystem>
 #include <limits>
 #include <mutex>
-#include <unistd.h>
+#include <sstream>
 
 #include "sdf/mesh_clean.hpp"
 #include "sdf/sdf_cache.hpp"
@@ -64,53 +65,76 @@ bool grid_is_signed(const openvdb::GridBase& grid) {
 constexpr const char* kGridName = "sdf";
 constexpr const char* kFarName = "sdf_far";
 
-// The distance grid of a .vdb file (the one named "sdf", else the first float grid) and its far
+// The distance grid of .vdb data (the one named "sdf", else the first float grid) and its far
 // field ("sdf_far", may be null); a null grid and a message on failure.
 struct VdbGrids {
   openvdb::FloatGrid::Ptr grid, far;
 };
-VdbGrids read_vdb(const std::string& path, std::string& error) {
+VdbGrids pick_grids(const openvdb::GridPtrVecPtr& grids, const std::string& path, std::string& error) {
   VdbGrids out;
-  try {
-    openvdb::io::File file(path);
-    file.open();
-    openvdb::GridPtrVecPtr grids = file.getGrids();
-    file.close();
-    for (const openvdb::GridBase::Ptr& g : *grids) {
-      auto f = openvdb::gridPtrCast<openvdb::FloatGrid>(g);
-      if (!f) continue;
-      if (f->getName() == kFarName) out.far = f;
-      else if (!out.grid || f->getName() == kGridName) out.grid = f;
-    }
-    if (!out.grid) error = path + ": no float grid in the file";
-  } catch (const std::exception& e) {
-    error = path + ": " + e.what();
-    out = {};
+  for (const openvdb::GridBase::Ptr& g : *grids) {
+    auto f = openvdb::gridPtrCast<openvdb::FloatGrid>(g);
+    if (!f) continue;
+    if (f->getName() == kFarName) out.far = f;
+    else if (!out.grid || f->getName() == kGridName) out.grid = f;
   }
+  if (!out.grid) error = path + ": no float grid in the file";
   return out;
 }
 
-// Writes through a temporary file and a rename, so readers never see half a file.
-std::string write_vdb(const VdbGrids& g, const std::string& path) {
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+// A .vdb file, read whole inside the try: without delayed loading, OpenVDB cannot throw later
+// from a worker thread (the NanoVDB conversion) when it reaches a damaged part of the file.
+VdbGrids read_vdb(const std::string& path, std::string& error) {
   try {
-    openvdb::io::File file(tmp);
-    openvdb::GridPtrVec grids{g.grid};
-    if (g.far) grids.push_back(g.far);
-    file.write(grids);
+    openvdb::io::File file(path);
+    file.open(/*delayLoad=*/false);
+    openvdb::GridPtrVecPtr grids = file.getGrids();
     file.close();
+    return pick_grids(grids, path, error);
   } catch (const std::exception& e) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    return path + ": cannot write: " + e.what();
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return path + ": cannot write: " + ec.message();
+    error = path + ": " + e.what();
   }
   return {};
+}
+
+// .vdb data already in memory (a checked cache entry), read whole, no delayed loading.
+VdbGrids parse_vdb(std::string bytes, const std::string& path, std::string& error) {
+  try {
+    std::istringstream in(std::move(bytes));
+    openvdb::io::Stream stream(in, /*delayLoad=*/false);
+    return pick_grids(stream.getGrids(), path, error);
+  } catch (const std::exception& e) {
+    error = path + ": " + e.what();
+  }
+  return {};
+}
+
+// The grids as .vdb bytes; empty with a message on failure.
+std::string vdb_bytes(const VdbGrids& g, const std::string& path, std::string& error) {
+  try {
+    std::ostringstream out(std::ios::binary);
+    openvdb::GridPtrVec grids{g.grid};
+    if (g.far) grids.push_back(g.far);
+    openvdb::io::Stream(out).write(grids);
+    return std::move(out).str();
+  } catch (const std::exception& e) {
+    error = path + ": cannot write: " + e.what();
+  }
+  return {};
+}
+
+// A plain .vdb file (the bake's output), written atomically (sdf_cache.hpp).
+std::string write_vdb(const VdbGrids& g, const std::string& path) {
+  std::string error;
+  const std::string bytes = vdb_bytes(g, path, error);
+  return error.empty() ? detail::write_file_atomically(path, {bytes}) : error;
+}
+
+// A cache entry: header with checksum and parameters, then the .vdb bytes.
+std::string write_cache_entry(const VdbGrids& g, const std::string& path, const detail::SdfCacheKeyParams& params) {
+  std::string error;
+  const std::string bytes = vdb_bytes(g, path, error);
+  return error.empty() ? detail::write_sdf_cache_entry(path, params, bytes) : error;
 }
 
 std::shared_ptr<const SdfGrid> to_nanovdb(const VdbGrids& g, bool is_signed) {
@@ -180,28 +204,35 @@ Result<std::shared_ptr<const SdfGrid>> bake_sdf(const TriangleMesh& mesh, const 
 
   // Cache look-up.
   std::string cache_path;
+  const detail::SdfCacheKeyParams cache_params{voxel, band, options.fill_interior, r.signed_field};
   if (options.use_cache) {
     const std::string dir = options.cache_dir.empty() ? default_sdf_cache_dir() : options.cache_dir;
     if (std::string e = detail::ensure_directory(dir); !e.empty()) {
       r.warnings.push_back(e + " (baking without cache)");
     } else {
-      cache_path = detail::sdf_cache_path(
-          dir, detail::sdf_cache_key(clean, {voxel, band, options.fill_interior, r.signed_field}));
+      cache_path = detail::sdf_cache_path(dir, detail::sdf_cache_key(clean, cache_params));
       r.cache_file = cache_path;
     }
   }
   VdbGrids grids;
-  if (!cache_path.empty() && std::filesystem::exists(cache_path)) {
+  std::error_code exists_error;
+  if (!cache_path.empty() && std::filesystem::exists(cache_path, exists_error)) {
+    // A damaged, truncated or mismatching entry is reported, deleted and baked again.
     const Clock::time_point t = Clock::now();
-    std::string error;
-    grids = read_vdb(cache_path, error);
+    detail::SdfCacheEntry entry = detail::read_sdf_cache_entry(cache_path, cache_params);
+    std::string problem = entry.error;
+    if (problem.empty()) grids = parse_vdb(std::move(entry.vdb_bytes), cache_path, problem);
+    if (problem.empty() && !(grids.far && std::abs(grids.grid->voxelSize()[0] - voxel) <= 1e-9 * voxel &&
+                             grid_is_signed(*grids.grid) == r.signed_field))
+      problem = cache_path + ": its grids do not match the parameters";
     r.io_seconds = seconds_since(t);
-    if (grids.grid && grids.far && std::abs(grids.grid->voxelSize()[0] - voxel) <= 1e-9 * voxel &&
-        grid_is_signed(*grids.grid) == r.signed_field) {
+    if (problem.empty()) {
       r.cache_hit = true;
       report_progress(options, "cache", 1);
     } else {
-      r.warnings.push_back("sdf cache: " + (error.empty() ? cache_path + ": parameters differ" : error) + " (baking again)");
+      std::error_code ec;
+      std::filesystem::remove(cache_path, ec);
+      r.warnings.push_back("sdf cache: " + problem + ": entry deleted, baking again");
       grids = {};
     }
   }
@@ -235,7 +266,10 @@ Result<std::shared_ptr<const SdfGrid>> bake_sdf(const TriangleMesh& mesh, const 
     report_progress(options, "bake", 1);
     if (!cache_path.empty()) {
       const Clock::time_point tw = Clock::now();
-      if (std::string e = write_vdb(grids, cache_path); !e.empty()) r.warnings.push_back("sdf cache: " + e);
+      if (std::string e = write_cache_entry(grids, cache_path, cache_params); !e.empty()) {
+        r.cache_error = "sdf cache: " + e;
+        r.warnings.push_back(r.cache_error);
+      }
       r.io_seconds = seconds_since(tw);
       report_progress(options, "cache", 1);
     }

@@ -1,6 +1,13 @@
 // Cache keys and locations for baked grids (see sdf_cache.hpp).
 #include "sdf/sdf_cache.hpp"
 
+#include "io/fd_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +34,104 @@ struct Fnv {
   }
 };
 
+constexpr char kMagic[8] = {'C', 'L', 'M', 'B', 'S', 'D', 'F', '1'};
+constexpr std::size_t kChecksumOffset = kSdfCacheHeaderBytes - 8;
+
+// FNV-1a 64 over the header before its checksum field, then the payload.
+std::uint64_t entry_checksum(const char* header, std::string_view payload) {
+  Fnv f{0xcbf29ce484222325ull};
+  f.bytes(header, kChecksumOffset);
+  f.bytes(payload.data(), payload.size());
+  return f.h;
+}
+
+// Header layout: magic[8], payload bytes u64 @8, voxel f64 @16, band f64 @24, fill u8 @32,
+// signed u8 @33, zeros, checksum u64 @56 (host byte order: the cache is per machine).
+std::string make_header(const SdfCacheKeyParams& p, std::string_view payload) {
+  std::string h(kSdfCacheHeaderBytes, '\0');
+  const std::uint64_t size = payload.size();
+  const std::uint8_t fill = p.fill_interior, sign = p.signed_field;
+  std::memcpy(h.data(), kMagic, 8);
+  std::memcpy(h.data() + 8, &size, 8);
+  std::memcpy(h.data() + 16, &p.voxel_size, 8);
+  std::memcpy(h.data() + 24, &p.band, 8);
+  std::memcpy(h.data() + 32, &fill, 1);
+  std::memcpy(h.data() + 33, &sign, 1);
+  const std::uint64_t sum = entry_checksum(h.data(), payload);
+  std::memcpy(h.data() + kChecksumOffset, &sum, 8);
+  return h;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
 }  // namespace
+
+std::string write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return path + ": cannot write: " + errno_text();
+  std::string error;
+  ::fchmod(fd, 0644);  // mkostemp's 0600 would keep other users from reading an output file
+  for (std::string_view part : parts)
+    if (error.empty() && !io::write_all(fd, part.data(), part.size())) error = errno_text();
+  if (error.empty() && ::fsync(fd) != 0) error = "fsync: " + errno_text();
+  if (::close(fd) != 0 && error.empty()) error = "close: " + errno_text();
+  if (error.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) error = "rename: " + errno_text();
+  if (!error.empty()) {
+    ::unlink(tmp.c_str());
+    return path + ": cannot write: " + error + " (nothing written)";
+  }
+  // The rename itself is durable once the directory is synced (best effort: not every file
+  // system allows fsync on a directory).
+  if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+    ::fsync(d);
+    ::close(d);
+  }
+  return {};
+}
+
+std::string write_sdf_cache_entry(const std::string& path, const SdfCacheKeyParams& params, std::string_view vdb_bytes) {
+  const std::string header = make_header(params, vdb_bytes);
+  return write_file_atomically(path, {header, vdb_bytes});
+}
+
+SdfCacheEntry read_sdf_cache_entry(const std::string& path, const SdfCacheKeyParams& params) {
+  SdfCacheEntry out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    out.error = path + ": cannot read: " + errno_text();
+    return out;
+  }
+  struct stat st {};
+  char header[kSdfCacheHeaderBytes];
+  std::uint64_t size = 0, sum = 0;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    out.error = path + ": not a regular file";
+  } else if (static_cast<std::uint64_t>(st.st_size) < kSdfCacheHeaderBytes || !io::read_exactly(fd, header, sizeof(header)) ||
+             std::memcmp(header, kMagic, 8) != 0) {
+    out.error = path + ": not a cache entry (no header: damaged, or written by another version)";
+  } else {
+    std::memcpy(&size, header + 8, 8);
+    std::memcpy(&sum, header + kChecksumOffset, 8);
+    const std::uint64_t have = static_cast<std::uint64_t>(st.st_size) - kSdfCacheHeaderBytes;
+    if (have != size) {
+      out.error = path + ": truncated or damaged (" + std::to_string(have) + " bytes after the header, which names " +
+                  std::to_string(size) + ")";
+    } else if (make_header(params, {}).compare(16, 18, header + 16, 18) != 0) {
+      out.error = path + ": parameters differ from the header's";
+    } else {
+      out.vdb_bytes.resize(static_cast<std::size_t>(size));
+      if (!io::read_exactly(fd, out.vdb_bytes.data(), out.vdb_bytes.size())) out.error = path + ": cannot read: " + errno_text();
+      else if (entry_checksum(header, out.vdb_bytes) != sum) out.error = path + ": damaged (checksum mismatch)";
+    }
+  }
+  ::close(fd);
+  if (!out.error.empty()) out.vdb_bytes.clear();
+  return out;
+}
 
 std::string sdf_cache_key(const TriangleMesh& mesh, const SdfCacheKeyParams& params) {
   Fnv a{0xcbf29ce484222325ull}, b{0x84222325cbf29ce4ull};
@@ -35,7 +139,7 @@ std::string sdf_cache_key(const TriangleMesh& mesh, const SdfCacheKeyParams& par
     a.value(v);
     b.value(v);
   };
-  const char version[] = "coulomb-sdf-v4";  // v4: with the far field (4x coarser, half-extent reach)
+  const char version[] = "coulomb-sdf-v5";  // v5: entries with a checked header (v4: the far field)
   a.bytes(version, sizeof(version));
   b.bytes(version, sizeof(version));
   feed(static_cast<std::uint64_t>(mesh.vertices.size()));

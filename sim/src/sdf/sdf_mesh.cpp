@@ -80,6 +80,8 @@ Result<std::shared_ptr<const SdfMesh>> make_sdf_mesh(const TriangleMesh& mesh, c
   auto out = std::make_shared<SdfMesh>();
   out->mesh = detail::without_invalid_triangles(mesh);
   out->diagnostics = r.diagnostics;
+  for (const std::string& w : r.warnings)
+    if (w.rfind("sdf cache: ", 0) == 0) out->cache_problems.push_back(w);
   out->grid = std::move(grid.value());
   build_topology(*out);
   return std::shared_ptr<const SdfMesh>(std::move(out));
