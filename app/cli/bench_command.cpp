@@ -92,8 +92,8 @@ BenchResult bench_one(const std::string& name, const LoadedScene& scene, int war
 
 void print_table(const std::vector<BenchResult>& results) {
   std::printf("%-14s %6s %6s %7s %9s %8s %6s %6s %6s %6s %6s %4s %7s %8s %9s %9s %9s %9s\n", "scene", "bodies",
-              "parts", "contact", "ms/step", "steps/s", "coll", "asm", "solve", "integ", "newton", "max", "unconv",
-              "lin/nwt", "normal", "friction", "bilat", "compl");
+              "parts", "contact", "ms/step", "steps/s", "coll", "asm", "solve", "integ", "iters", "max", "unconv",
+              "lin/it", "normal", "friction", "bilat", "compl");
   for (const BenchResult& r : results) {
     std::printf("%-14s %6d %6d %7.0f %9.3f %8.0f %6.2f %6.2f %6.2f %6.2f %6.2f %4d %7d %8.1f %9.2e %9.2e %9.2e %9.2e%s\n",
                 r.scene.c_str(), r.bodies, r.particles, r.contacts, r.ms_per_step, 1000.0 / r.ms_per_step,
@@ -101,8 +101,9 @@ void print_table(const std::vector<BenchResult>& results) {
                 r.unconverged, r.linear_per_newton, r.mean_normal, r.mean_friction, r.mean_bilateral,
                 r.max_complementarity, r.diverged ? "  DIVERGED" : "");
   }
-  std::printf("(ms per step: median of repeats; real time needs ms/step < dt; newton: mean and max Newton iterations "
-              "per step; unconv: steps that ended above the Newton tolerance; normal/friction/bilat: final max "
+  std::printf("(ms per step: median of repeats; real time needs ms/step < dt; iters: mean and max solver iterations "
+              "per step (Newton iterations for solver.kind=nsn, sweeps for pgs); lin/it: linear iterations per "
+              "Newton iteration; unconv: steps that ended above the solver tolerances; normal/friction/bilat: final max "
               "residual, mean over the measured steps [m, m/s, m]; compl: max |min(C, r lambda)| over the measured "
               "steps [m])\n");
 }

@@ -34,12 +34,6 @@ std::pair<std::string, int> split_component(const std::string& name) {
   return {name, -1};
 }
 
-// "pos.y" -> "pos"; "mass" -> "mass".
-std::string base_name(const std::string& name) {
-  const auto dot = name.rfind('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
-
 PropertyInfo real(const ItemRef& item, std::string name, std::string label, double value, double lo, double hi,
                   std::string unit, bool structural, int decimals = 4, double step = 0.01) {
   PropertyInfo p;
