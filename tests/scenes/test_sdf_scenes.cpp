@@ -118,34 +118,7 @@ ClothResult cloth_on_cone(const sim::SdfContactOptions& options, int steps) {
   spec.world_shapes.push_back(test::mesh_shape(sim::make_cone_mesh(radius, height, 48), 0.002, 0));
   // The apex sits inside a cell (off every particle and edge), 2 cm under the sheet.
   const Vec3 corner(-spacing * (n - 1) / 2 + 0.007, -spacing * (n - 1) / 2 + 0.011, height + 0.02);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      sim::ParticleSpec p;
-      p.position = corner + Vec3(i * spacing, j * spacing, 0);
-      p.mass = 0.2 / (n * n);
-      p.radius = 0.003;
-      p.material = 0;
-      spec.particles.push_back(p);
-    }
-  auto id = [&](int i, int j) { return j * n + i; };
-  auto link = [&](int a, int b, Real compliance) {
-    sim::DistanceSpec d;
-    d.particle_a = a;
-    d.particle_b = b;
-    d.compliance = compliance;
-    spec.distances.push_back(d);
-  };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      if (i + 1 < n) link(id(i, j), id(i + 1, j), 0);
-      if (j + 1 < n) link(id(i, j), id(i, j + 1), 0);
-      if (i + 1 < n && j + 1 < n) {
-        link(id(i, j), id(i + 1, j + 1), 1e-4);
-        link(id(i + 1, j), id(i, j + 1), 1e-4);
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-      }
-    }
+  test::add_particle_grid(spec, corner, n, spacing, 0.2, 0.003, 0, 1e-4, true);
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

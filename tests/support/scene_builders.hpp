@@ -115,6 +115,43 @@ inline int add_hinged_pendulum(sim::SceneSpec& spec, const sim::Vec3& pivot, sim
   return bob;
 }
 
+// An n x n grid of particles in the plane z = corner.z from `corner`, `spacing` apart, of
+// `total_mass` together: rigid edges (compliance 0), one diagonal per cell of compliance
+// `diagonal_compliance` (both diagonals with `cross_diagonals`), and two cloth faces per cell.
+inline void add_particle_grid(sim::SceneSpec& spec, const sim::Vec3& corner, int n, sim::Real spacing,
+                              sim::Real total_mass, sim::Real radius, int material, sim::Real diagonal_compliance,
+                              bool cross_diagonals) {
+  const int first = static_cast<int>(spec.particles.size());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      sim::ParticleSpec p;
+      p.position = corner + sim::Vec3(i * spacing, j * spacing, 0);
+      p.mass = total_mass / (n * n);
+      p.radius = radius;
+      p.material = material;
+      spec.particles.push_back(p);
+    }
+  auto id = [&](int i, int j) { return first + j * n + i; };
+  auto link = [&](int a, int b, sim::Real compliance) {
+    sim::DistanceSpec d;
+    d.particle_a = a;
+    d.particle_b = b;
+    d.compliance = compliance;
+    spec.distances.push_back(d);
+  };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (i + 1 < n) link(id(i, j), id(i + 1, j), 0);
+      if (j + 1 < n) link(id(i, j), id(i, j + 1), 0);
+      if (i + 1 < n && j + 1 < n) {
+        link(id(i, j), id(i + 1, j + 1), diagonal_compliance);
+        if (cross_diagonals) link(id(i + 1, j), id(i, j + 1), diagonal_compliance);
+        spec.particle_triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+        spec.particle_triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      }
+    }
+}
+
 // A coarse particle sheet of our own (7 x 7 particles, 6 cm apart, 0.1 kg, rigid edges and
 // compliant diagonals, two cloth faces per cell) held 3 cm over a thick-walled SDF bowl (radius
 // 12 cm, wall 14 mm, height 7 cm) smaller than itself, off-centre, on a felt ground (μ 0.6), dt
@@ -132,33 +169,7 @@ inline sim::SceneSpec particle_sheet_over_bowl(bool face_contacts) {
   spec.world_shapes.push_back(test::mesh_shape(sim::make_bowl_mesh(bowl_radius, wall, bowl_height, 32, 8), 0.002, felt));
   // Off-centre, so that no particle sits on the rim's circle by symmetry.
   const sim::Vec3 corner(-spacing * (n - 1) / 2 + 0.013, -spacing * (n - 1) / 2 + 0.021, bowl_height + 0.03);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      sim::ParticleSpec p;
-      p.position = corner + sim::Vec3(i * spacing, j * spacing, 0);
-      p.mass = 0.1 / (n * n);
-      p.radius = 0.002;
-      p.material = felt;
-      spec.particles.push_back(p);
-    }
-  auto id = [&](int i, int j) { return j * n + i; };
-  auto link = [&](int a, int b, sim::Real compliance) {
-    sim::DistanceSpec d;
-    d.particle_a = a;
-    d.particle_b = b;
-    d.compliance = compliance;
-    spec.distances.push_back(d);
-  };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      if (i + 1 < n) link(id(i, j), id(i + 1, j), 0);
-      if (j + 1 < n) link(id(i, j), id(i, j + 1), 0);
-      if (i + 1 < n && j + 1 < n) {
-        link(id(i, j), id(i + 1, j + 1), 1e-3);
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-        spec.particle_triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-      }
-    }
+  add_particle_grid(spec, corner, n, spacing, 0.1, 0.002, felt, 1e-3, false);
   return spec;
 }
 
