@@ -140,6 +140,34 @@ void apply_resource_policy(const std::string& path, const Args& args) {
   sim::set_resource_policy(std::move(policy));
 }
 
+std::string apply_solver_overrides(sim::SolverOptions& options, const Args& args) {
+  for (const std::string& kv : args.values("set")) {
+    const auto eq = kv.find('=');
+    std::string key = kv.substr(0, eq);
+    if (eq == std::string::npos) return "--set expects solver.key=value, got '" + kv + "'";
+    if (key.rfind("solver.", 0) != 0) return "--set: only solver.* keys are settable, got '" + key + "'";
+    key = key.substr(7);
+    if (std::string e = sim::set_solver_option(options, key, kv.substr(eq + 1)); !e.empty()) return "--set: " + e;
+  }
+  return {};
+}
+
+sim::Result<std::string> recording_scene(const std::string& recording_path, const sim::Recording& recording,
+                                         const Args& args) {
+  if (auto given = args.value("scene")) return *given;
+  // A relative scene path is looked up beside the recording first; a path out of its folder
+  // tree is refused like any other reference (sim/resource_policy.hpp).
+  const std::filesystem::path beside = std::filesystem::path(recording_path).parent_path() / recording.scene_file;
+  std::error_code ec;
+  if (std::filesystem::path(recording.scene_file).is_relative() && std::filesystem::is_regular_file(beside, ec)) {
+    apply_resource_policy(beside.string(), args);
+    if (std::string why = sim::check_resource_path(recording_path, beside.string()); !why.empty())
+      return sim::Error{recording_path + ": scene " + why};
+    return beside.string();
+  }
+  return recording.scene_file;
+}
+
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args) {
   auto path = resolve_scene(name_or_path);
   if (!path) return sim::Error{path.error()};
@@ -156,15 +184,7 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
     if (end == dt->c_str() || *end != '\0' || !(v > 0)) return sim::Error{"--dt: bad value '" + *dt + "'"};
     spec->dt = static_cast<sim::Real>(v);
   }
-  for (const std::string& kv : args.values("set")) {
-    const auto eq = kv.find('=');
-    std::string key = kv.substr(0, eq);
-    if (eq == std::string::npos) return sim::Error{"--set expects solver.key=value, got '" + kv + "'"};
-    if (key.rfind("solver.", 0) != 0) return sim::Error{"--set: only solver.* keys are settable, got '" + key + "'"};
-    key = key.substr(7);
-    if (std::string e = sim::set_solver_option(spec->solver, key, kv.substr(eq + 1)); !e.empty())
-      return sim::Error{"--set: " + e};
-  }
+  if (std::string e = apply_solver_overrides(spec->solver, args); !e.empty()) return sim::Error{e};
   auto model = sim::compile_model(*spec);
   if (!model) return sim::Error{model.error()};
   const auto compiled = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/recording.hpp"
 #include "sim/result.hpp"
 #include "sim/spec.hpp"
 
@@ -52,6 +53,12 @@ struct LoadedScene {
   double compile_seconds = 0;  // compile_model
 };
 sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args& args);
+// Applies every --set solver.key=value to `options`; returns an error message or "".
+std::string apply_solver_overrides(sim::SolverOptions& options, const Args& args);
+// The scene a session recording ran: --scene if given, else the recorded path, looked up beside
+// the recording first when relative (and refused when that leaves its folder tree).
+sim::Result<std::string> recording_scene(const std::string& recording_path, const sim::Recording& recording,
+                                         const Args& args);
 // "loaded in 0.41 s (robot fetch.urdf 0.38 s: 16 bodies, 15 joints, 2 import simplifications),
 // compiled in 0.01 s", then per robot each import simplification on its own line
 // ("  file:line: <element>: what"), and a line listing the robot link pairs filtered from

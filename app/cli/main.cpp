@@ -25,7 +25,10 @@ void print_help() {
       "  coulomb run <scene> [options]    step a scene, print per-step time, iterations, residuals\n"
       "      --steps N  --dt s  --set solver.key=value (repeatable)  --trace out.json\n"
       "      --record out.csv  --save-session out.rec  --threads N  --every K  --quiet\n"
+      "      --capture-step N --capture dir/ [--capture-system K]   keep every Newton iterate of step N\n"
       "  coulomb replay <session.rec> [--csv states.csv]   rerun a recorded session, check its hash\n"
+      "  coulomb solve-captured <dir> [--set ...] [--export-system K --out dir/]   re-solve a captured step:\n"
+      "                                   same iterates bit for bit, or an A/B comparison with --set\n"
       "  coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--json] [--set ...]\n"
       "  coulomb render <scene> --out dir/ [options]   step a scene and write PNG frames (offscreen Vulkan)\n"
       "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
@@ -89,6 +92,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "replay") return coulomb::replay_command(argc, argv, 2);
   if (cmd == "render") return coulomb::render_command(argc, argv, 2);
   if (cmd == "bake") return coulomb::bake_command(argc, argv, 2);
+  if (cmd == "solve-captured") return coulomb::solve_captured_command(argc, argv, 2);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     print_help();
     return 0;

@@ -1,14 +1,12 @@
 // `coulomb replay <session>`: reruns a recorded session (initial state + controls per step) and
 // checks that it ends on the recorded state hash; optionally exports the states as CSV.
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #include "cli/state_csv.hpp"
 #include "sim/recording.hpp"
-#include "sim/resource_policy.hpp"
 #include "sim/step.hpp"
 
 namespace coulomb {
@@ -26,21 +24,12 @@ int replay_command(int argc, char** argv, int first) {
     std::fprintf(stderr, "coulomb replay: %s\n", rec.error().c_str());
     return 1;
   }
-  std::string scene_name = args->value("scene").value_or(rec->scene_file);
-  if (!args->value("scene")) {
-    // A relative scene path is looked up beside the recording first; a path out of its folder
-    // tree is refused like any other reference (sim/resource_policy.hpp).
-    const std::filesystem::path beside = std::filesystem::path(args->positional[0]).parent_path() / rec->scene_file;
-    std::error_code ec;
-    if (std::filesystem::path(rec->scene_file).is_relative() && std::filesystem::is_regular_file(beside, ec)) {
-      apply_resource_policy(beside.string(), *args);
-      if (std::string why = sim::check_resource_path(args->positional[0], beside.string()); !why.empty()) {
-        std::fprintf(stderr, "coulomb replay: %s: scene %s\n", args->positional[0].c_str(), why.c_str());
-        return 1;
-      }
-      scene_name = beside.string();
-    }
+  auto scene_path = recording_scene(args->positional[0], *rec, *args);
+  if (!scene_path) {
+    std::fprintf(stderr, "coulomb replay: %s\n", scene_path.error().c_str());
+    return 1;
   }
+  const std::string scene_name = *scene_path;
   auto scene = load_scene(scene_name, *args);
   if (!scene) {
     std::fprintf(stderr, "coulomb replay: %s\n", scene.error().c_str());

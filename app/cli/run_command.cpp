@@ -1,6 +1,7 @@
 // `coulomb run <scene>`: steps a scene headless and prints, per step, time, iterations and
 // residuals; optionally writes the solver trace (JSON) and the states (CSV).
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -9,12 +10,13 @@
 #include "cli/state_csv.hpp"
 #include "cli/trace_json.hpp"
 #include "sim/recording.hpp"
+#include "sim/solve_capture.hpp"
 #include "sim/step.hpp"
 
 namespace coulomb {
 
 int run_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session"}, {"quiet", "free-base"});
+  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session", "capture-step", "capture", "capture-system"}, {"quiet", "free-base"});
   if (!args) {
     std::fprintf(stderr, "coulomb run: %s\n", args.error().c_str());
     return 2;
@@ -23,7 +25,11 @@ int run_command(int argc, char** argv, int first) {
     std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
                          "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
                          "                   [--every K] [--quiet] [--free-base]\n"
-                         "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n");
+                         "                   [--capture-step N --capture folder [--capture-system K]]\n"
+                         "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n"
+                         "  --capture-step N: keep every Newton iterate of step N (0-based) in the capture folder\n"
+                         "    (coulomb solve-captured re-solves it); --capture-system K: also its Newton system at\n"
+                         "    iteration K in Matrix Market format\n");
     return 2;
   }
   ThreadLimit threads(*args);
@@ -36,6 +42,22 @@ int run_command(int argc, char** argv, int first) {
   const int steps = args->value("steps") ? std::atoi(args->value("steps")->c_str()) : 600;
   const int every = args->value("every") ? std::max(1, std::atoi(args->value("every")->c_str())) : 1;
   const bool quiet = args->has_flag("quiet");
+  auto whole_number = [&](const char* name, int fallback) -> int {
+    const auto v = args->value(name);
+    if (!v) return fallback;
+    char* end = nullptr;
+    const long n = std::strtol(v->c_str(), &end, 10);
+    return end != v->c_str() && *end == '\0' && n >= 0 && n < (1L << 30) ? static_cast<int>(n) : -2;
+  };
+  const int capture_step = whole_number("capture-step", -1), capture_system = whole_number("capture-system", -1);
+  if (capture_step == -2 || capture_system == -2 || (capture_step >= 0) != args->value("capture").has_value() ||
+      (capture_system >= 0 && capture_step < 0)) {
+    std::fprintf(stderr, "coulomb run: --capture-step N (a step number) goes with --capture folder, "
+                         "--capture-system K (a Newton iteration) with both\n");
+    return 2;
+  }
+  sim::SolveCapture capture;
+  capture.system_iteration = capture_system;
 
   std::ofstream trace_file, record_file;
   if (auto p = args->value("trace")) {
@@ -73,7 +95,17 @@ int run_command(int argc, char** argv, int first) {
   int failures = 0, unconverged = 0, fallbacks = 0;
   for (int i = 0; i < steps; ++i) {
     if (session_path) session.record(control);
+    ws.capture = i == capture_step ? &capture : nullptr;
     const sim::StepReport r = sim::step(model, state, control, ws);
+    if (i == capture_step) {
+      if (auto saved = sim::save_capture(capture, model, args->positional[0], *args->value("capture")); !saved) {
+        std::fprintf(stderr, "coulomb run: %s\n", saved.error().c_str());
+        return 1;
+      }
+      std::printf("step %d captured in %s: %zu iterates of %d rows%s\n", i, args->value("capture")->c_str(),
+                  capture.iterates.size(), capture.rows.count(),
+                  capture.system.iteration >= 0 ? ", with its Newton system" : "");
+    }
     total_ms += r.timings.total;
     unconverged += r.unconverged_solves > 0 ? 1 : 0;
     fallbacks += r.linear_fallbacks;

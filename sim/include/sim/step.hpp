@@ -13,6 +13,8 @@
 
 namespace sim {
 
+struct SolveCapture;   // the solver debugger's capture of a solve (sim/solve_capture.hpp)
+
 namespace detail {
 class StepSolver;     // the solver of options.kind with its scratch (solver/step_solver.hpp)
 struct CollisionScratch;  // broadphase state (collision/collide.hpp)
@@ -32,6 +34,9 @@ struct Workspace {
   std::vector<Real> joint_force;            // summed |λ| of each joint's rows [N or N m]
   SolverTrace trace;                        // per-iteration residuals of the last step's solver
   State step_start;                         // the state at the step's start, to undo a failed step
+  // When set, step() records its input and the Newton solve's every iterate into it (the last
+  // substep's solve; sim/solve_capture.hpp). Null (the default): nothing is recorded or allocated.
+  SolveCapture* capture = nullptr;
 
   std::unique_ptr<detail::StepSolver> solver;  // created for options.kind, re-created when it changes
   std::unique_ptr<detail::CollisionScratch> collision;

@@ -77,7 +77,16 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   // A failed step is undone whole: the state at its start is kept (its vectors keep their
   // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
   if (substeps > 1) ws.step_start = state;
+  ws.solver->capture = ws.capture;
+  if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)
+    ws.capture->clear_solve();
+    ws.capture->start = state;
+    ws.capture->control = control;
+    ws.capture->options = options;
+    ws.capture->h = h;
+  }
   for (int sub = 0; sub < substeps; ++sub) {
+    if (ws.capture) ws.capture->substep = sub;
     const auto tc = Clock::now();
     generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
     report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();

@@ -22,10 +22,14 @@
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
 #include "solver/newton_residuals.hpp"
+#include "solver/solve_capture_record.hpp"
 
 namespace sim {
 
 using detail::SolverScratch;
+using detail::capture_iterate;
+using detail::capture_solve_begin;
+using detail::capture_system;
 
 namespace {
 
@@ -445,6 +449,11 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   s.friction_excess.setZero(rows.count);
   s.active_prev.assign(rows.count, -1);
   report.row_count = rows.count;
+  // The solver debugger's capture (Workspace::capture): every measured iterate, the system of one
+  // iteration; the trace's entries of this solve are copied in at the end.
+  SolveCapture* const capture = s.capture;
+  const std::size_t trace_first = trace.iterations.size(), linear_first = trace.linear_residuals.size();
+  if (capture) capture_solve_begin(*capture, m, rows, contacts.size());
 
   const IterateContext ctx{m, o, h, contacts, sys};
   NewtonIterationTrace it;
@@ -475,6 +484,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       if (s.active_prev[i] >= 0 && s.active_prev[i] != rows.row_active[i]) ++it.active_set_changes;
       s.active_prev[i] = rows.row_active[i];
     }
+    if (capture) capture_iterate(*capture, rows, s.u, it);
     const Real worst = std::max({it.normal_max, it.friction_max, it.bilateral_max});
     if (!finite) {
       report.flags |= kStepNonFinite;
@@ -530,6 +540,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     }
     // A direction from an exactly solved system is the Newton direction: slow progress is then
     // the non-smooth Newton's own, which more iterations may overcome (a stall is not declared).
+    if (capture && capture->system_iteration == newton) capture_system(*capture, sys, s.b, s.x, newton);
     linear_exact = ls.final_residual <= Real(1e-8) * ls.initial_residual;
     it.linear_iterations = ls.iterations;
     it.linear_initial_residual = ls.initial_residual;
@@ -623,6 +634,17 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
     trace.returned_to_best = true;
     trace.iterations.back() = it;  // the trace ends with the measurement of the result
+    if (capture) capture_iterate(*capture, rows, s.u, it, /*replace_last=*/true);
+  }
+  if (capture) {
+    for (std::size_t k = trace_first; k < trace.iterations.size() && k - trace_first < capture->iterates.size(); ++k) {
+      IterationTrace& t = capture->iterates[k - trace_first].trace;
+      t = trace.iterations[k];
+      t.linear_residual_offset -= static_cast<int>(linear_first);
+    }
+    capture->linear_residuals.assign(trace.linear_residuals.begin() + static_cast<std::ptrdiff_t>(linear_first),
+                                     trace.linear_residuals.end());
+    capture->returned_to_best = trace.returned_to_best;
   }
   report.newton_iterations += newton;
   trace.newton_iterations += newton;

@@ -22,6 +22,7 @@
 #include "sim/state.hpp"
 #include "sim/step.hpp"
 #include "solver/linear_solvers.hpp"
+#include "sim/solve_capture.hpp"
 #include "solver/schur_system.hpp"
 
 namespace sim::detail {
@@ -44,6 +45,7 @@ struct SolverScratch {
   std::vector<Real> partials;
   std::vector<std::int8_t> active_prev;   // active set of the previous Newton iteration
   std::vector<int> warm_order;            // scratch: contacts sorted by key (State::warm_start)
+  SolveCapture* capture = nullptr;        // the solver debugger's capture of this solve (null: none)
 };
 
 }  // namespace sim::detail

@@ -10,6 +10,7 @@
 #include "constraint/rows.hpp"
 #include "sim/contact.hpp"
 #include "sim/model.hpp"
+#include "sim/solve_capture.hpp"
 #include "sim/solver_options.hpp"
 #include "sim/state.hpp"
 #include "sim/trace.hpp"
@@ -51,6 +52,10 @@ class StepSolver {
   virtual const RowSet& rows() const = 0;
 
   virtual TraceCapacity trace_capacity(const SolverOptions& options) const = 0;
+
+  // The capture the next solves fill (Workspace::capture, set by step(); null: none). Solvers that
+  // cannot record their iterates leave it unfilled (SolveCapture::filled stays false).
+  SolveCapture* capture = nullptr;
 };
 
 // The registry: the solver of each kind (solver/step_solver.cpp, one line per kind).
