@@ -8,5 +8,6 @@ int bench_command(int argc, char** argv, int first);
 int replay_command(int argc, char** argv, int first);
 int render_command(int argc, char** argv, int first);
 int bake_command(int argc, char** argv, int first);
+int tetmesh_command(int argc, char** argv, int first);
 
 }  // namespace coulomb
