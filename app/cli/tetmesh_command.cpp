@@ -27,11 +27,11 @@ void usage() {
 
 class Stages {
  public:
-  explicit Stages(bool quiet) : quiet_(quiet) {}
+  Stages(bool quiet, int total) : quiet_(quiet), total_(total) {}
   void begin(const char* stage, const std::string& what) {
     start_ = std::chrono::steady_clock::now();
     if (!quiet_) {
-      std::printf("[%d/4] %-16s %s ...\n", ++index_, stage, what.c_str());
+      std::printf("[%d/%d] %-16s %s ...\n", ++index_, total_, stage, what.c_str());
       std::fflush(stdout);
     }
   }
@@ -44,6 +44,7 @@ class Stages {
 
  private:
   bool quiet_;
+  int total_;
   int index_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
@@ -94,10 +95,12 @@ int tetmesh_command(int argc, char** argv, int first) {
   options.time_limit_seconds = time_limit;
   const bool quiet = args->has_flag("quiet");
   const std::string& path = args->positional[0];
-  Stages stages(quiet);
+  const bool tet_input = sim::is_tet_mesh_path(path);
+  // reading (and writing) a tet mesh; reading, checking, tetrahedralising (and writing) a surface
+  Stages stages(quiet, (tet_input ? 1 : 3) + (out.empty() ? 0 : 1));
   sim::TetMesh mesh;
 
-  if (sim::is_tet_mesh_path(path)) {
+  if (tet_input) {
     stages.begin("reading", path);
     sim::TetMeshReadReport report;
     auto read = sim::read_tet_mesh(path, &report);
@@ -119,9 +122,10 @@ int tetmesh_command(int argc, char** argv, int first) {
       return fail(path + ": cannot tetrahedralise:\n  " + indented);
     }
     stages.end("closed surface");
-    char what[160];
+    char what[160], volume[40] = "none";
+    if (options.max_volume > 0) std::snprintf(volume, sizeof volume, "%.4g m^3", static_cast<double>(options.max_volume));
     std::snprintf(what, sizeof what, "TetGen, radius-edge ratio <= %g, min dihedral %g deg, max volume %s", quality,
-                  min_dihedral, options.max_volume > 0 ? (std::to_string(options.max_volume) + " m^3").c_str() : "none");
+                  min_dihedral, volume);
     stages.begin("tetrahedralising", what);
     sim::TetGenReport report;
     auto generated = sim::tetrahedralize_surface(*surface, options, path, &report);

@@ -120,6 +120,14 @@ TEST_CASE("malformed tet-mesh files are errors naming file:line and what is wron
        "bad_truncated.vtk:14: CELLS: cell count 7 cannot fit in the 23 bytes left in the file (truncated or corrupt)"},
       {"bad_huge_count.vtk", "bad_huge_count.vtk:5: POINTS: point count 99999999 is above the limit of 16777216"},
       {"bad_index.vtk", "bad_index.vtk:18: CELLS: point 8 is out of range (0..7)"},
+      // Binary data counts as one line: errors in it name the section's line and the byte.
+      {"bad_truncated_binary.msh",
+       "bad_truncated_binary.msh:8: $Elements: numElementsInBlock 6 at byte 504 cannot fit in the 230 bytes left in the file "
+       "(truncated or corrupt)"},
+      {"bad_nan_binary.msh", "bad_nan_binary.msh:6: $Nodes: binary node x coordinate is not finite (nan) at byte 53"},
+      {"bad_index.vtu", "bad_index.vtu:24: connectivity: point 9 is out of range (0..7)"},
+      {"bad_binary_array.vtu", "bad_binary_array.vtu:29: <DataArray>: format 'binary' is not read (only format=\"ascii\" "
+                               "is; binary, appended and compressed arrays are not)"},
       {"bad_triangles_only.vtk", "bad_triangles_only.vtk:17: no tetrahedra (cell type 10) in the file; it has 2 of type 5"},
   };
   for (const auto& [file, expected] : cases) {

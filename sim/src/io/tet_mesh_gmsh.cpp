@@ -66,7 +66,6 @@ struct GmshReader {
     for (double& v : c) v = in.binary<double>(element);
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(c[k])) {
-        in.resync_line();
         in.fail(element, std::string("binary node ") + "xyz"[k] + " coordinate is not finite (" + std::to_string(c[k]) +
                              ") at byte " + std::to_string(in.offset() - 8 * (3 - k)));
       }
@@ -127,7 +126,6 @@ struct GmshReader {
         const int tag = in.binary<int>("$Nodes");
         add_node(tag, binary_point("$Nodes"), "$Nodes");
       }
-      in.resync_line();
     } else {
       for (std::int64_t i = 0; i < n; ++i) {
         const long long tag = in.integer("$Nodes", "node tag");
@@ -147,13 +145,11 @@ struct GmshReader {
         const int ntags = in.binary<int>("$Elements");
         const int nodes = gmsh_nodes(type);
         if (nodes == 0 || follow < 1 || follow > n - done || ntags < 0 || ntags > 64) {
-          in.resync_line();
           in.fail("$Elements", "binary element block header (type " + std::to_string(type) + ", " +
                                    std::to_string(follow) + " elements, " + std::to_string(ntags) + " tags) is invalid");
         }
         const std::size_t each = 4u * static_cast<std::size_t>(1 + ntags + nodes);
         if (static_cast<std::size_t>(follow) > in.bytes_left() / each) {
-          in.resync_line();
           in.fail("$Elements", std::to_string(follow) + " elements cannot fit in the bytes left (truncated?)");
         }
         for (int k = 0; k < follow; ++k) {
@@ -169,7 +165,6 @@ struct GmshReader {
         }
         done += follow;
       }
-      in.resync_line();
       return;
     }
     for (std::int64_t i = 0; i < n; ++i) {
@@ -191,10 +186,14 @@ struct GmshReader {
   std::int64_t size_value(std::string_view element, std::string_view what, std::int64_t max, std::size_t min_bytes) {
     if (!binary) return in.count(element, what, max, min_bytes);
     const std::uint64_t v = in.binary<std::uint64_t>(element);
-    if (v > static_cast<std::uint64_t>(max) || (min_bytes > 0 && v > in.bytes_left() / min_bytes)) {
-      in.resync_line();
-      in.fail(element, std::string(what) + " " + std::to_string(v) + " is above the limit of " + std::to_string(max) +
-                           " or beyond the bytes left in the file");
+    if (v > static_cast<std::uint64_t>(max)) {
+      in.fail(element, std::string(what) + " " + std::to_string(v) + " at byte " + std::to_string(in.offset() - 8) +
+                           " is above the limit of " + std::to_string(max));
+    }
+    if (min_bytes > 0 && v > in.bytes_left() / min_bytes) {
+      in.fail(element, std::string(what) + " " + std::to_string(v) + " at byte " + std::to_string(in.offset() - 8) +
+                           " cannot fit in the " +
+                           std::to_string(in.bytes_left()) + " bytes left in the file (truncated or corrupt)");
     }
     return static_cast<std::int64_t>(v);
   }
@@ -219,7 +218,6 @@ struct GmshReader {
       const std::int64_t count = size_value("$Nodes", "numNodesInBlock", n - static_cast<std::int64_t>(mesh.points.size()),
                                             node_bytes);
       if (dim < 0 || dim > 3 || parametric < 0 || parametric > 1) {
-        if (binary) in.resync_line();
         in.fail("$Nodes", "entity block " + std::to_string(b) + ": entityDim " + std::to_string(dim) + ", parametric " +
                               std::to_string(parametric) + " are invalid");
       }
@@ -239,7 +237,6 @@ struct GmshReader {
         }
       }
     }
-    if (binary) in.resync_line();
     if (static_cast<std::int64_t>(mesh.points.size()) != n)
       in.fail("$Nodes", "the entity blocks hold " + std::to_string(mesh.points.size()) + " nodes, the header says " +
                             std::to_string(n));
@@ -262,7 +259,6 @@ struct GmshReader {
           size_value("$Elements", "numElementsInBlock", n - done, binary ? 8 * std::max(1, gmsh_nodes(type) + 1) : 4);
       const int nodes = gmsh_nodes(type);
       if (nodes == 0 && (binary || type == kTet4)) {
-        if (binary) in.resync_line();
         in.fail("$Elements", "element type " + std::to_string(type) + " is unknown");
       }
       const bool tet = type == kTet4 || type == kTet10;
@@ -288,7 +284,6 @@ struct GmshReader {
       if (!tet) skipped[type] += count;
       done += count;
     }
-    if (binary) in.resync_line();
     if (done != n)
       in.fail("$Elements", "the entity blocks hold " + std::to_string(done) + " elements, the header says " + std::to_string(n));
   }

@@ -141,7 +141,8 @@ std::int64_t TokenReader::count(std::string_view element, std::string_view what,
 }
 
 void TokenReader::skip_bytes(std::size_t n, std::string_view element) {
-  if (text_.size() - pos_ < n) fail(element, "unexpected end of file in binary data (truncated?)");
+  if (text_.size() - pos_ < n)
+    fail(element, "unexpected end of file in binary data at byte " + std::to_string(pos_) + " (truncated?)");
   pos_ += n;
 }
 

@@ -60,10 +60,13 @@ class TokenReader {
   // negative, above `max` (the documented bound, named by `bound_name`) or beyond the bytes left.
   std::int64_t count(std::string_view element, std::string_view what, std::int64_t max, std::size_t min_bytes);
 
-  // Raw little-endian binary values at the current position (binary .msh sections).
+  // Raw little-endian binary values at the current position (binary .msh sections). Binary data
+  // does not count lines: errors in it name the line of the last text token (the section's
+  // header) and the byte offset.
   template <class T>
   T binary(std::string_view element) {
-    if (text_.size() - pos_ < sizeof(T)) fail(element, "unexpected end of file in binary data (truncated?)");
+    if (text_.size() - pos_ < sizeof(T))
+      fail(element, "unexpected end of file in binary data at byte " + std::to_string(pos_) + " (truncated?)");
     T v;
     std::memcpy(&v, text_.data() + pos_, sizeof(T));
     pos_ += sizeof(T);

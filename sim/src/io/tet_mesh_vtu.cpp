@@ -43,7 +43,11 @@ TokenReader array_reader(const std::string& path, const tinyxml2::XMLElement* ar
                                            "arrays are not)")};
   const tinyxml2::XMLNode* text = array->FirstChild();
   const char* s = text != nullptr && text->ToText() != nullptr ? text->Value() : "";
-  return TokenReader(s, path, 0, text != nullptr ? text->GetLineNum() : array->GetLineNum());
+  // tinyxml2 gives a text node the line of its first non-blank character; the text itself starts
+  // with the newlines before it.
+  int line = text != nullptr ? text->GetLineNum() : array->GetLineNum();
+  for (const char* c = s; *c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'; ++c) line -= *c == '\n';
+  return TokenReader(s, path, 0, line);
 }
 
 std::int64_t count_attribute(const std::string& path, const tinyxml2::XMLElement* e, const char* name, std::int64_t max) {

@@ -130,3 +130,13 @@ faces = [t for q in quads for t in ((q[0], q[1], q[2]), (q[0], q[2], q[3]))]
 obj = "".join(f"v {p[0]:g} {p[1]:g} {p[2]:g}\n" for p in pts)
 w("cube_surface.obj", "# cube, side 2, closed\n" + obj + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
 w("open_surface.obj", "# the cube without one triangle\n" + obj + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces[:-1]))
+
+# binary and XML malformed variants
+binary = open("cube_v41_binary.msh", "rb").read()
+w("bad_truncated_binary.msh", binary[: binary.index(b"\n$EndElements") - 10], "wb")  # the last tet cut
+w("bad_index.vtu", open("cube.vtu").read().replace("          0 4 7 6\n", "          0 4 7 9\n"))
+w("bad_binary_array.vtu", open("cube.vtu").read().replace('Name="types" format="ascii"', 'Name="types" format="binary"'))
+b = bytearray(open("cube_v2_binary.msh", "rb").read())
+at = b.index(b"$Nodes\n8\n") + 9 + 4  # the first node's x, after its tag
+b[at:at + 8] = struct.pack("<d", float("nan"))
+w("bad_nan_binary.msh", bytes(b), "wb")
