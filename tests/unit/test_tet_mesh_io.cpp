@@ -85,6 +85,22 @@ TEST_CASE("every tet-mesh format reads the same cube: 6 positive tets, volume 8,
   }
 }
 
+TEST_CASE("files written by TetGen 1.5 itself read back (its VTK output's off-by-one is refused)", "[unit][tetmesh]") {
+  // `tetgen -pq1.5a0.05kgQ cube.off` on cube_surface.obj's cube (side 2), Debian's tetgen 1.5.
+  sim::TetMeshReadReport report;
+  auto m = sim::read_tet_mesh(kDir + "tetgen_cube.1.ele", &report);
+  REQUIRE(m.ok());
+  CHECK(m->tets.size() == 548);
+  CHECK(m->points.size() == 205);
+  CHECK(report.notes.empty());  // TetGen's files list tets positively: nothing swapped
+  CHECK(sim::tet_mesh_volume(*m) == Approx(8.0).epsilon(1e-12));
+  CHECK(surface_volume(*m) == Approx(8.0).epsilon(1e-12));
+  // Its .vtk of the same mesh numbers the points from 1 (TetGen 1.5 with a 0-based input): the
+  // last point's number is out of range, and the reader says where.
+  const std::string e = error_of("tetgen_cube_1based.vtk");
+  CHECK(e == kDir + "tetgen_cube_1based.vtk:219: CELLS: point 205 is out of range (0..204)");
+}
+
 TEST_CASE("tet-mesh readers report what they skip and repair", "[unit][tetmesh]") {
   sim::TetMeshReadReport report;
   auto m = sim::read_tet_mesh(kDir + "cube0.node", &report);
@@ -97,6 +113,12 @@ TEST_CASE("tet-mesh readers report what they skip and repair", "[unit][tetmesh]"
   REQUIRE(sim::read_tet_mesh(kDir + "cube_v41.msh", &v41).ok());
   REQUIRE(v41.notes.size() == 1);
   CHECK(v41.notes[0] == kDir + "cube_v41.msh: skipped elements of other types: 2 3-node triangle (type 2)");
+  sim::TetMeshReadReport ten;
+  auto quadratic = sim::read_tet_mesh(kDir + "cube10.ele", &ten);
+  REQUIRE(quadratic.ok());
+  check_cube(*quadratic);
+  REQUIRE(ten.notes.size() == 1);
+  CHECK(ten.notes[0] == kDir + "cube10.ele:1: header: 10-node tetrahedra: their 4 corner nodes are used, the 6 edge nodes dropped");
   sim::TetMeshReadReport vtk;
   REQUIRE(sim::read_tet_mesh(kDir + "cube.vtk", &vtk).ok());
   CHECK(vtk.skipped_elements == 1);

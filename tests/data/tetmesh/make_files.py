@@ -140,3 +140,6 @@ b = bytearray(open("cube_v2_binary.msh", "rb").read())
 at = b.index(b"$Nodes\n8\n") + 9 + 4  # the first node's x, after its tag
 b[at:at + 8] = struct.pack("<d", float("nan"))
 w("bad_nan_binary.msh", bytes(b), "wb")
+# 10-node tets (TetGen -o2): the 4 corners are used, the 6 edge nodes (here any nodes) dropped
+w("cube10.node", open("cube.node").read())
+w("cube10.ele", "6 10 0\n" + "".join(f"{k + 1} " + " ".join(str(i + 1) for i in t) + " 1 2 3 4 5 6\n" for k, t in enumerate(tets)))
