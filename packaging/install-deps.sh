@@ -11,6 +11,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglm-dev libpng-dev
   qt6-base-dev qt6-qpa-plugins xvfb xauth libsdl2-dev
   libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev libopenexr-dev
+  libtet1.5-dev  # TetGen: tetrahedral meshes from closed surfaces (coulomb tetmesh)
   ffmpeg  # the desktop app's MP4 video recording runs it (PNG frames work without)
 )
 

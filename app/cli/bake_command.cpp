@@ -19,30 +19,11 @@ void usage() {
                "                    [--no-fill] [--cache-dir dir] [--no-cache] [--quiet]\n");
 }
 
-bool parse_number(const Args& args, const char* name, double& out) {
-  const auto v = args.value(name);
-  if (!v) return true;
-  try {
-    std::size_t used = 0;
-    out = std::stod(*v, &used);
-    if (used == v->size()) return true;
-  } catch (const std::exception&) {
-  }
-  std::fprintf(stderr, "coulomb bake: --%s needs a number, got '%s'\n", name, v->c_str());
-  return false;
-}
-
 }  // namespace
 
 int bake_command(int argc, char** argv, int first) {
-  // "-o FILE" is accepted as "--out FILE".
-  std::vector<std::string> words(argv, argv + argc);
-  for (std::string& w : words)
-    if (w == "-o") w = "--out";
-  std::vector<char*> ptrs;
-  for (std::string& w : words) ptrs.push_back(w.data());
-  auto args = parse_args(argc, ptrs.data(), first, {"out", "voxel", "resolution", "band", "cache-dir"},
-                         {"no-fill", "no-cache", "quiet"});
+  auto args = parse_args_with_short_out(argc, argv, first, {"out", "voxel", "resolution", "band", "cache-dir"},
+                                        {"no-fill", "no-cache", "quiet"});
   if (!args || args->positional.size() != 1) {
     if (!args) std::fprintf(stderr, "coulomb bake: %s\n", args.error().c_str());
     usage();
@@ -50,8 +31,8 @@ int bake_command(int argc, char** argv, int first) {
   }
   sim::SdfBakeOptions options;
   double voxel = 0, resolution = options.resolution, band = options.band;
-  if (!parse_number(*args, "voxel", voxel) || !parse_number(*args, "resolution", resolution) ||
-      !parse_number(*args, "band", band))
+  if (!number_option(*args, "voxel", "bake", voxel) || !number_option(*args, "resolution", "bake", resolution) ||
+      !number_option(*args, "band", "bake", band))
     return 2;
   if (voxel < 0 || resolution < 1 || band < 1) {
     std::fprintf(stderr, "coulomb bake: --voxel must be > 0, --resolution and --band >= 1\n");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +33,32 @@ std::vector<std::string> Args::values(const std::string& name) const {
   for (const auto& [k, v] : options)
     if (k == name) out.push_back(v);
   return out;
+}
+
+bool number_option(const Args& args, const char* name, const char* command, double& out) {
+  const auto v = args.value(name);
+  if (!v) return true;
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(*v, &used);
+    if (used == v->size() && std::isfinite(x)) {
+      out = x;
+      return true;
+    }
+  } catch (const std::exception&) {
+  }
+  std::fprintf(stderr, "coulomb %s: --%s needs a number, got '%s'\n", command, name, v->c_str());
+  return false;
+}
+
+sim::Result<Args> parse_args_with_short_out(int argc, char** argv, int first, const std::vector<std::string>& value_options,
+                                            const std::vector<std::string>& bare_flags) {
+  std::vector<std::string> words(argv, argv + argc);
+  for (std::string& w : words)
+    if (w == "-o") w = "--out";
+  std::vector<char*> ptrs;
+  for (std::string& w : words) ptrs.push_back(w.data());
+  return parse_args(argc, ptrs.data(), first, value_options, bare_flags);
 }
 
 sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector<std::string>& value_options,

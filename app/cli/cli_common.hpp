@@ -27,6 +27,13 @@ struct Args {
 sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector<std::string>& value_options,
                              const std::vector<std::string>& bare_flags);
 
+// parse_args with "-o FILE" accepted as "--out FILE" (bake, tetmesh).
+sim::Result<Args> parse_args_with_short_out(int argc, char** argv, int first, const std::vector<std::string>& value_options,
+                                            const std::vector<std::string>& bare_flags);
+// The value of --name as a finite number into `out` (left as it is when the option is absent);
+// false, after "coulomb <command>: --name needs a number, got '...'" on stderr, when it is not one.
+bool number_option(const Args& args, const char* name, const char* command, double& out);
+
 // "arch" -> <scenes dir>/arch.xml; a path is used as is. Errors name what was tried.
 sim::Result<std::string> resolve_scene(const std::string& name_or_path);
 // True when `path` lies inside the shipped assets (the scene folders' parent: assets/ of the

@@ -38,6 +38,8 @@ void print_help() {
       "      --overlay sdf_slice,sdf_samples  --slice-axis x|y|z  --slice-pos 0..1   SDF slice and contact samples\n"
       "  coulomb bake <mesh> [-o out.vdb] [--voxel m | --resolution n] [--band voxels]   mesh -> SDF (.vdb)\n"
       "      --no-fill  --cache-dir dir  --no-cache  --quiet\n"
+      "  coulomb tetmesh <surface> [-o out.msh] [--max-volume m3 | --edge m] [--quality ratio]   closed surface -> tets (TetGen)\n"
+      "      --min-dihedral deg  --time-limit s  --quiet;  a .msh/.node/.ele/.vtk/.vtu is checked, reported, converted\n"
       "  coulomb help\n\n"
       "loading (run, replay, bench, render, open): files a scene, robot or mesh names must lie in the\n"
       "  referencing file's folder tree or a package root (the shipped assets are one):\n"
@@ -93,6 +95,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "render") return coulomb::render_command(argc, argv, 2);
   if (cmd == "bake") return coulomb::bake_command(argc, argv, 2);
   if (cmd == "solve-captured") return coulomb::solve_captured_command(argc, argv, 2);
+  if (cmd == "tetmesh") return coulomb::tetmesh_command(argc, argv, 2);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     print_help();
     return 0;

@@ -51,6 +51,16 @@ inline constexpr Real kMaxSdfBand = 256;
 inline constexpr int kMaxSdfResolution = 2048;
 inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 30);
 
+// ---- tetrahedral meshes (.msh, .node/.ele, .vtk/.vtu; TetGen output) ------------------------
+// One tet-mesh file [bytes] (binary .msh of 2^24 tets is ~0.7 GB), nodes and tetrahedra in one
+// mesh (node indices stay within int32 with room to spare), and the tets a TetGen run may be
+// asked for (the enclosed volume over the maximum tet volume, checked before TetGen runs).
+inline constexpr std::uintmax_t kMaxTetMeshFileBytes = std::uintmax_t(1) << 30;
+inline constexpr std::int64_t kMaxTetMeshNodes = std::int64_t(1) << 24;
+inline constexpr std::int64_t kMaxTetMeshTets = std::int64_t(1) << 26;
+// Elements of any type a mesh file may declare (the others are skipped, but each costs a line).
+inline constexpr std::int64_t kMaxTetMeshFileElements = std::int64_t(1) << 27;
+
 // ---- recordings ---------------------------------------------------------------------------------
 // Steps in one recording, and elements in one recorded vector (state or control).
 inline constexpr std::uint64_t kMaxRecordingSteps = std::uint64_t(1) << 24;

@@ -10,7 +10,7 @@
 
 #include "sim/math.hpp"
 
-namespace coulomb {
+namespace sim {
 
 struct TetMesh {
   std::vector<Vec3> points;                      // node positions [m]
@@ -22,4 +22,14 @@ struct TetMesh {
   std::string source;                            // where it came from, for messages ("file.msh")
 };
 
-}  // namespace coulomb
+// Signed volume of the tet (a, b, c, d): ((b-a) x (c-a)) . (d-a) / 6, positive for TetMesh's
+// orientation.
+inline Real tet_signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  return (b - a).cross(c - a).dot(d - a) / Real(6);
+}
+
+// The four faces of a positively oriented tet (local node indices), each counter-clockwise seen
+// from outside the tet: the face opposite node 0, 1, 2, 3.
+inline constexpr int kTetFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+
+}  // namespace sim
