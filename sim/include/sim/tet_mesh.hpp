@@ -12,6 +12,8 @@
 
 namespace coulomb {
 
+using sim::Vec3;  // (the header did not compile: Vec3 is sim's)
+
 struct TetMesh {
   std::vector<Vec3> points;                      // node positions [m]
   // Node indices of each element, positively oriented: ((p1-p0) x (p2-p0)) . (p3-p0) > 0.
