@@ -1,28 +1,28 @@
-// Kernel: the six rows of one FEM tetrahedron in generalized compliance form (paper §9.1-9.2).
+// Kernel: the seven rows of one FEM tetrahedron in generalized compliance form (paper §9.1-9.2).
 //
-// The elastic force of the tet, f = −V (∂Ψ/∂s ∂s/∂q)ᵀ (eqs. 81-82), is factored as f = −Jᵀc with
-// J = ∂s/∂q (the strain's gradient, over the tet's 4 particles) and c = V ∂Ψ/∂s (eq. 75, 82);
-// ∂c/∂q = N J with N = V ∂²Ψ/∂s² (eq. 83), E = N⁻¹ (eq. 84). With λ = −c (eqs. 77-78) each row is
-// the bilateral compliance row of eq. 80, J Δq + E Δλ = −E (c + λ), i.e. a RowKind::Bilateral row
-// with value E c(q), gradient J and compliance E: the solver's (value + Eλ)/h is eq. 80's residual
-// E (c + λ)/h. Its root is λ = −c for any positive E, so the approximations of E below change only
-// the Newton direction, never the equilibrium.
+// The elastic force of the tet, f = −V (∂Ψ/∂s ∂s/∂q)ᵀ (eqs. 81-82), is factored as f = −Jᵀc
+// (eq. 75); ∂c/∂q = N J (eq. 83), E = N⁻¹ (eq. 84). With λ = −c (eqs. 77-78) each row is the
+// bilateral compliance row of eq. 80, J Δq + E Δλ = −E (c + λ): a RowKind::Bilateral row with
+// value E c(q), gradient J and compliance E, whose (value + Eλ)/h is eq. 80's residual.
 //
-// The rows are the strain in a fixed orthonormal basis Q of Voigt space, s' = Q s (c' = Q c,
-// N' = Q N Qᵀ), and each carries the diagonal compliance e_k = 1/N'_kk, floored at a small
-// fraction of the rest stiffness (a diagonal matrix's projection onto the positive-definite cone;
-// the Neo-Hookean Hessian is indefinite under strong compression, §9.2.2):
-//   SoftCompliance::Full: Q = the eigenvectors of the rest stiffness of an isotropic material
-//     (hydrostatic (1,1,1)/√3, deviatoric (1,−1,0)/√2 and (1,1,−2)/√6, the three shears). The
-//     6×6 block E = (V K_e)⁻¹ of eq. 85 is diagonal in that basis, so the co-rotational element
-//     carries its full compliance block exactly (value = s', eq. 80 exact); Neo-Hookean's N' is
-//     diagonal there at rest, and its off-diagonal terms at finite strain are dropped.
-//   SoftCompliance::Diagonal: Q = I, the Voigt components, e_k = 1/N_kk: §9.2.2's "simple diagonal
-//     approximation" (the Poisson coupling is left out of the Newton matrix).
-// Damping (stiffness-proportional, β [s]): the force c + β N ṡ with ṡ = (s − s⁻)/h turns the row
-// into E c + γ (s' − s'⁻) + E λ = 0, γ = β/h, written divided by (1 + γ) so that its gradient stays
-// J: value (E c + γ(s' − s'⁻))/(1 + γ), compliance E/(1 + γ). s'⁻ is the row's bias (the strain at
-// q⁻, constraint/tet_rows.cpp setup_tet_damping) and γ its row_bound slot.
+// compliance="full" (SoftCompliance::Full): the energy is split so that every factor is
+// quadratic in its row and E is exact, constant and diagonal (the deviatoric/hydrostatic split):
+//   co-rotational, Ψ = μ ε:ε + λ/2 (tr ε)² (eq. 85 on the rotated strain ε = S − I):
+//     rows 0-5: s = Voigt(ε), E = 1/(2μV) (normal), 1/(4μV) (shear); row 6: tr ε, E = 1/(λV);
+//     the 6×6 block (V K_e)⁻¹ of eq. 85 exactly, as seven rows;
+//   stable Neo-Hookean, Ψ = μ/2 (tr S² − 3) + λ/2 (det S − α)² (tet_material_kernel.hpp):
+//     rows 0-5: Voigt(S), E = 1/(μV) (normal), 1/(2μV) (shear) (tr S² = Σ S_ii² + 2 Σ S_ij²);
+//     row 6: det S − α = det F − α, E = 1/(λV). Each row's value is its constraint C itself.
+// compliance="diagonal" (SoftCompliance::Diagonal): §9.2.2 as printed, six rows of the strain s
+// with the Hessian N = V ∂²Ψ/∂s² approximated by its diagonal, e_k = 1/N_kk floored at 10⁻³·2μV
+// (a diagonal block's projection onto the positive-definite cone: Neo-Hookean's N is indefinite
+// under strong compression), value e_k c_k; row 6 is unused (no gradient, value 0). Its root is
+// still λ = −c (exact forces); only the Newton direction is approximate, which the line search
+// pays for on near-incompressible Neo-Hookean (ν → 0.5, where N's off-diagonal terms are λ).
+// Damping (stiffness-proportional, β [s]): the force c + β N ṡ with ṡ = (m − m⁻)/h (m: the row's
+// measure, C or s_k) turns a row into E c + γ (m − m⁻) + E λ = 0, γ = β/h, written divided by
+// (1 + γ) so that its gradient stays J: value (E c + γ(m − m⁻))/(1 + γ), compliance E/(1 + γ).
+// m⁻ is the row's bias (constraint/tet_rows.cpp setup_tet_damping) and γ its row_bound slot.
 #pragma once
 
 #include "kernels/kernel_macros.hpp"
@@ -33,7 +33,7 @@
 
 namespace sim {
 
-inline constexpr int kTetRows = 6;
+inline constexpr int kTetRows = 7;
 
 // The Model's tetrahedra (tet_count).
 struct TetView {
@@ -51,71 +51,100 @@ struct TetView {
 // The RowSet's arrays the tet rows read and write besides the gradient view.
 struct TetRowsView {
   Real* compliance;              // row_compliance: E of the row at this evaluation
-  const Real* reference_strain;  // row_bias: s' at q⁻ (damping), per row
+  const Real* reference_strain;  // row_bias: the row's measure at q⁻ (damping), per row
   const Real* damping_ratio;     // row_bound: γ = β/h of the step, <= 0 before the step set it
-  int first_row;                 // the first tet row; tet i's rows are first_row + 6 i + k
+  int first_row;                 // the first tet row; tet i's rows are first_row + 7 i + k
 };
-
-// Row k of the basis Q (see above).
-SIM_HD inline Vec6 tet_row_direction(SoftCompliance basis, int k) {
-  Vec6 q = Vec6::Zero();
-  if (basis == SoftCompliance::Diagonal || k >= 3) {
-    q[k] = 1;
-    return q;
-  }
-  const Real r3 = Real(0.57735026918962576), r2 = Real(0.70710678118654752), r6 = Real(0.40824829046386302);
-  if (k == 0) q << r3, r3, r3, 0, 0, 0;
-  else if (k == 1) q << r2, -r2, 0, 0, 0, 0;
-  else q << r6, r6, -2 * r6, 0, 0, 0;
-  return q;
-}
 
 // The positions of tet i's particles.
 SIM_HD inline void tet_positions(const TetView& tets, const ConfigurationView& c, int i, Vec3 x[4]) {
   for (int k = 0; k < 4; ++k) x[k] = c.particle_position[tets.particle[4 * i + k]];
 }
 
-// Elastic energy V Ψ of tet i at a configuration [J].
+// One tet's rows at a configuration: per row its measure m_k (C_k, or s_k for diagonal), c_k =
+// V ∂Ψ/∂m_k, compliance e_k (eq. 84) and ∂m_k/∂F.
+struct TetRowTerms {
+  Real measure[kTetRows];
+  Real force[kTetRows];
+  Real compliance[kTetRows];
+  Mat3 dmeasure_df[kTetRows];
+};
+
+SIM_HD inline void tet_row_terms(const TetView& tets, const Vec3 x[4], int i, TetRowTerms& out) {
+  TetDeformation d;
+  tet_deformation(x[0], x[1], x[2], x[3], tets.rest_inverse[i], d);
+  const Real volume = tets.volume[i], mu = tets.mu[i];
+  const Real lambda = tets.lambda[i] > Real(1e-9) * mu ? tets.lambda[i] : Real(1e-9) * mu;
+  const SoftModel model = tets.model[i];
+  if (tets.compliance[i] == SoftCompliance::Full) {
+    const bool nh = model == SoftModel::NeoHookean;
+    for (int k = 0; k < 6; ++k) {
+      const Real stiffness = (nh ? mu : 2 * mu) * (k < 3 ? Real(1) : Real(2)) * volume;  // 1/E
+      out.measure[k] = d.strain[k] + (nh && k < 3 ? Real(1) : Real(0));               // ε or S
+      out.compliance[k] = Real(1) / stiffness;
+      out.force[k] = stiffness * out.measure[k];
+      out.dmeasure_df[k] = d.dstrain_df[k];
+    }
+    if (nh) {  // det F − α, ∂ det F/∂F = cof F (columns f1×f2, f2×f0, f0×f1)
+      const Real alpha = 1 + mu / lambda;
+      out.measure[6] = d.f.determinant() - alpha;
+      out.dmeasure_df[6].col(0) = d.f.col(1).cross(d.f.col(2));
+      out.dmeasure_df[6].col(1) = d.f.col(2).cross(d.f.col(0));
+      out.dmeasure_df[6].col(2) = d.f.col(0).cross(d.f.col(1));
+    } else {  // tr ε
+      out.measure[6] = d.strain[0] + d.strain[1] + d.strain[2];
+      out.dmeasure_df[6] = d.dstrain_df[0] + d.dstrain_df[1] + d.dstrain_df[2];
+    }
+    out.compliance[6] = Real(1) / (lambda * volume);
+    out.force[6] = lambda * volume * out.measure[6];
+    return;
+  }
+  const TetMaterial mat = tet_material(model, mu, tets.lambda[i], d.strain, d.stretch);
+  const Real floor = Real(1e-3) * Real(2) * mu * volume;
+  for (int k = 0; k < 6; ++k) {
+    const Real stiffness = volume * mat.hessian(k, k);  // N_kk (eq. 83)
+    out.measure[k] = d.strain[k];
+    out.force[k] = volume * mat.gradient[k];            // c_k (eq. 82)
+    out.compliance[k] = Real(1) / (stiffness > floor ? stiffness : floor);
+    out.dmeasure_df[k] = d.dstrain_df[k];
+  }
+  out.measure[6] = 0;
+  out.force[6] = 0;
+  out.compliance[6] = 1;
+  out.dmeasure_df[6].setZero();
+}
+
+// Elastic energy V Ψ of tet i at particle positions x [J].
 SIM_HD inline Real tet_elastic_energy(const TetView& tets, const Vec3 x[4], int i) {
   TetDeformation d;
   tet_deformation(x[0], x[1], x[2], x[3], tets.rest_inverse[i], d);
   return tets.volume[i] * tet_material(tets.model[i], tets.mu[i], tets.lambda[i], d.strain, d.stretch).energy;
 }
 
-// The rows' strains s'_k = q_k·s at a configuration (the damping reference, tests).
+// The rows' measures m_k at a configuration (the damping reference, tests).
 SIM_HD inline void tet_row_strains(const TetView& tets, const ConfigurationView& c, int i, Real out[kTetRows]) {
   Vec3 x[4];
   tet_positions(tets, c, i, x);
-  TetDeformation d;
-  tet_deformation(x[0], x[1], x[2], x[3], tets.rest_inverse[i], d);
-  for (int k = 0; k < kTetRows; ++k) out[k] = tet_row_direction(tets.compliance[i], k).dot(d.strain);
+  TetRowTerms t;
+  tet_row_terms(tets, x, i, t);
+  for (int k = 0; k < kTetRows; ++k) out[k] = t.measure[k];
 }
 
-// Writes tet i's six rows: value (E c' + γ(s' − s'⁻))/(1 + γ), compliance E/(1 + γ), and the
-// gradient ∂s'_k/∂x of each of the four particles (slots 0-3, those with an entry).
+// Writes tet i's seven rows: value (E c + γ(m − m⁻))/(1 + γ), compliance E/(1 + γ), and the
+// gradient ∂m_k/∂x of each of the four particles (slots 0-3, those with an entry).
 SIM_HD inline void evaluate_tet_rows(const TetView& tets, const ConfigurationView& c, const RowGradientView& rows,
                                      const TetRowsView& tr, int i) {
   Vec3 x[4];
   tet_positions(tets, c, i, x);
-  TetDeformation d;
-  tet_deformation(x[0], x[1], x[2], x[3], tets.rest_inverse[i], d);
-  const Real volume = tets.volume[i], mu = tets.mu[i];
-  const TetMaterial mat = tet_material(tets.model[i], mu, tets.lambda[i], d.strain, d.stretch);
-  const Real floor = Real(1e-3) * Real(2) * mu * volume;  // the diagonal's PD projection
+  TetRowTerms t;
+  tet_row_terms(tets, x, i, t);
   for (int k = 0; k < kTetRows; ++k) {
     const int r = tr.first_row + kTetRows * i + k;
-    const Vec6 q = tet_row_direction(tets.compliance[i], k);
-    const Real force = volume * q.dot(mat.gradient);              // c'_k (eq. 82)
-    const Real stiffness = volume * q.dot(mat.hessian * q);        // N'_kk (eq. 83)
-    const Real e = Real(1) / (stiffness > floor ? stiffness : floor);  // eq. 84, diagonal
+    const Real e = t.compliance[k];
     const Real gamma = tr.damping_ratio[r] > 0 ? tr.damping_ratio[r] : Real(0);
-    const Real strain = q.dot(d.strain);
-    rows.value[r] = (e * force + gamma * (strain - tr.reference_strain[r])) / (1 + gamma);
+    rows.value[r] = (e * t.force[k] + gamma * (t.measure[k] - tr.reference_strain[r])) / (1 + gamma);
     tr.compliance[r] = e / (1 + gamma);
-    Mat3 g = Mat3::Zero();  // ∂s'_k/∂F
-    for (int m = 0; m < 6; ++m)
-      if (q[m] != 0) g += q[m] * d.dstrain_df[m];
-    const Mat34 grad = tet_node_gradient(g, tets.rest_inverse[i]);
+    const Mat34 grad = tet_node_gradient(t.dmeasure_df[k], tets.rest_inverse[i]);
     const unsigned mask = rows.row_slot_mask[r];
     Vec6* out = rows.entry_grad + rows.row_entry_first[r];
     for (int slot = 0; slot < 4; ++slot)
