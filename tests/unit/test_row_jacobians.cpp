@@ -1,6 +1,7 @@
 // Every row kind's gradient ∇C·G against central finite differences of C along q(u) = q⁻ + h G u
 // (eq. 63): joints of each type (their bilateral rows and the coordinate that limits and drives
-// use), contact normals and tangents, a particle-face contact over four nodes, particle distances. And the geometric-stiffness secant
+// use), contact normals and tangents, a particle-face contact over four nodes, particle distances,
+// FEM tetrahedra (strain rows over four particles, their force and material Hessian). And the geometric-stiffness secant
 // (eq. 73) against the slope of a known momentum residual.
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,9 @@
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
+#include "constraint/tet_rows.hpp"
+#include "sim/soft_body.hpp"
+#include "core/kernel_views.hpp"
 #include "core/kinematics.hpp"
 #include "solver/newton_solver.hpp"
 #include "support/scene_builders.hpp"
@@ -236,6 +240,115 @@ TEST_CASE("particle distance rows match finite differences", "[unit][constraint]
   check_rows_against_differences(m, s, rows, 1, [&](const sim::Configuration& c) {
     sim::evaluate_distance_row(m, 0, c, rows, 0);
   });
+}
+
+namespace {
+
+// One 0.1 m cube cell of 6 tets, its particles moved off rest (`push` moves one corner through the
+// body, inverting some tets).
+sim::Model tet_cell(sim::SoftModel model, sim::SoftCompliance compliance, sim::State& s, bool push) {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  sim::SoftMaterialSpec mat;
+  mat.model = model;
+  mat.compliance = compliance;
+  mat.youngs_modulus = 1e5;
+  mat.poisson_ratio = 0.4;
+  std::string error;
+  REQUIRE(sim::add_soft_body(spec, sim::box_tet_mesh(Vec3(0.1, 0.1, 0.1), 1, 1, 1), mat, {}, "cell", error) == 0);
+  const sim::Model m = test::compile(spec);
+  s = sim::make_initial_state(m);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> d(-0.02, 0.02);
+  for (int k = 0; k < 3 * m.particle_count; ++k) s.q[k] += d(rng);
+  if (push) s.q[3 * 7 + 2] -= 0.17;  // corner (+,+,+) down through the cell
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("FEM tet rows: strain gradients, forces and material Hessians match finite differences",
+          "[unit][constraint][jacobian][fem]") {
+  for (const bool push : {false, true})
+    for (const auto model : {sim::SoftModel::Corotational, sim::SoftModel::NeoHookean})
+      for (const auto compliance : {sim::SoftCompliance::Full, sim::SoftCompliance::Diagonal}) {
+        sim::State s;
+        const sim::Model m = tet_cell(model, compliance, s, push);
+        INFO("model " << static_cast<int>(model) << ", compliance " << static_cast<int>(compliance) << ", pushed " << push);
+        sim::RowSet rows;
+        sim::assemble_rows(m, sim::ContactBuffer{}, rows);
+        REQUIRE(rows.count == sim::kTetRows * m.tet_count);
+        REQUIRE(rows.entry_count == 4 * rows.count);  // four particle slots per row
+        // The rows' gradient is their measure's (C_k, or the strain s_k for diagonal) against ∂m/∂q·G.
+        const sim::TetView tv = sim::tet_view(m);
+        auto strains = [&](const sim::Configuration& c) {
+          for (int t = 0; t < m.tet_count; ++t) {
+            sim::evaluate_tet_rows(m, t, c, 0, rows);
+            Real st[sim::kTetRows];
+            sim::tet_row_strains(tv, sim::configuration_view(c), t, st);
+            for (int k = 0; k < sim::kTetRows; ++k) rows.row_value[sim::kTetRows * t + k] = st[k];
+          }
+        };
+        check_rows_against_differences(m, s, rows, rows.count, strains);
+        // The full (split) compliance is exact: the row value E c is the constraint C itself.
+        if (compliance == sim::SoftCompliance::Full)
+          check_rows_against_differences(m, s, rows, rows.count, [&](const sim::Configuration& c) {
+            for (int t = 0; t < m.tet_count; ++t) sim::evaluate_tet_rows(m, t, c, 0, rows);
+          });
+        // The force: Σ_k c'_k ∇s'_k·u (c' = value / compliance) is the rate of the elastic energy.
+        const sim::VecX u = random_velocity(m.dof_count(), 11);
+        sim::Configuration c;
+        c.assign(m, s.q.data());
+        Real power = 0;
+        for (int t = 0; t < m.tet_count; ++t) sim::evaluate_tet_rows(m, t, c, 0, rows);
+        for (int r = 0; r < rows.count; ++r) power += rows.row_value[r] / rows.row_compliance[r] * rows.gradient_dot(r, u.data());
+        auto energy = [&](Real sign) {
+          std::vector<Real> q(s.q.size());
+          sim::VecX v = sign * Real(1e-6) * u;
+          sim::integrate_positions(m, s.q.data(), v.data(), kH, q.data());
+          Real e = 0;
+          for (int t = 0; t < m.tet_count; ++t) {
+            Vec3 x[4];
+            for (int k = 0; k < 4; ++k) x[k] = Eigen::Map<const Vec3>(q.data() + 3 * m.tet_particle[4 * t + k]);
+            e += sim::tet_elastic_energy(tv, x, t);
+          }
+          return e;
+        };
+        const Real fd = (energy(1) - energy(-1)) / (2e-6 * kH);
+        CHECK(power == Approx(fd).epsilon(1e-5).margin(1e-6 * std::abs(fd) + 1e-9));
+        for (int r = 0; r < rows.count; ++r) CHECK(rows.row_compliance[r] > 0);
+      }
+  // ∂²Ψ/∂s² against differences of ∂Ψ/∂s (App. B), at a stretched and at an inverted S.
+  for (const Real sign : {Real(1), Real(-1)})
+    for (const auto model : {sim::SoftModel::Corotational, sim::SoftModel::NeoHookean}) {
+      sim::Vec6 s0;
+      s0 << 0.3, -0.2, 0.1, 0.15, -0.05, 0.08;
+      auto stretch = [&](const sim::Vec6& v) {
+        sim::Mat3 st;
+        st << 1 + v[0], v[5], v[4], v[5], 1 + v[1], v[3], v[4], v[3], 1 + v[2];
+        if (sign < 0) st.row(2) *= -1, st.col(2) *= -1, st(2, 2) = -(1 + v[2]);
+        return st;
+      };
+      auto voigt = [&](const sim::Mat3& st) {
+        sim::Vec6 v;
+        v << st(0, 0) - 1, st(1, 1) - 1, st(2, 2) - 1, st(1, 2), st(0, 2), st(0, 1);
+        return v;
+      };
+      const sim::Mat3 st = stretch(s0);
+      const sim::TetMaterial at = sim::tet_material(model, 1e5, 3e5, voigt(st), st);
+      for (int k = 0; k < 6; ++k) {
+        sim::Vec6 dv = sim::Vec6::Zero();
+        dv[k] = 1e-6;
+        const sim::Mat3 sp = st + (stretch(s0 + dv) - stretch(s0)), sm = st - (stretch(s0 + dv) - stretch(s0));
+        const sim::TetMaterial p = sim::tet_material(model, 1e5, 3e5, voigt(sp), sp);
+        const sim::TetMaterial n = sim::tet_material(model, 1e5, 3e5, voigt(sm), sm);
+        const sim::Vec6 dg = (p.gradient - n.gradient) / 2e-6;
+        const sim::Vec6 dvoigt = (voigt(sp) - voigt(sm)) / 2e-6;
+        const sim::Vec6 predicted = at.hessian * dvoigt;
+        for (int l = 0; l < 6; ++l) CHECK(predicted[l] == Approx(dg[l]).epsilon(1e-5).margin(1e-3));
+        CHECK(((p.energy - n.energy) / 2e-6) == Approx(at.gradient.dot(dvoigt)).epsilon(1e-6).margin(1e-4));
+      }
+    }
 }
 
 TEST_CASE("geometric stiffness takes the secant without the mass term (eq. 73 corrected)", "[unit][solver]") {

@@ -115,6 +115,16 @@ struct Model {
   std::vector<Real> distance_rest;          // [m]
   std::vector<Real> distance_compliance;    // [m/N]
 
+  // ---- FEM tetrahedra of soft bodies (tet_count; constraint/tet_rows.hpp, paper §9.2) --------
+  int tet_count = 0;
+  std::vector<int> tet_particle;            // 4 per tet, positively oriented at rest (4 tet_count)
+  std::vector<Mat3> tet_rest_inverse;       // D_m⁻¹ (rest edges x_k − x_0 as columns, inverted)
+  std::vector<Real> tet_volume;             // rest volume [m³]
+  std::vector<Real> tet_mu, tet_lambda;     // the material model's own μ, λ [Pa] (soft_body_lame)
+  std::vector<Real> tet_damping;            // stiffness-proportional damping β [s]
+  std::vector<SoftModel> tet_model;
+  std::vector<SoftCompliance> tet_compliance;
+
   // ---- joints (joint_count); body -1 means the world ----------------------------------------
   int joint_count = 0;
   std::vector<std::string> joint_name;

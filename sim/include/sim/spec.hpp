@@ -120,6 +120,26 @@ struct DistanceSpec {
   SourceLocation source;
 };
 
+// The material of an FEM soft body (paper §9.2; sim/soft_body.hpp builds one from a TetMesh).
+struct SoftMaterialSpec {
+  SoftModel model = SoftModel::NeoHookean;
+  SoftCompliance compliance = SoftCompliance::Full;  // the rows' compliance block (tet_row_kernel.hpp)
+  Real youngs_modulus = 1e5;  // E [Pa]
+  Real poisson_ratio = 0.45;  // ν, in [0, 0.5)
+  Real lame_lambda = -1;      // λ, μ [Pa]: when both are >= 0 they are used instead of E, ν
+  Real lame_mu = -1;
+  Real density = 1000;        // [kg/m³]: lumped into the particles' masses by add_soft_body
+  Real damping = 0;           // stiffness-proportional damping β [s]
+};
+
+// A soft body: tetrahedra over the scene's particles (its particles are ordinary ParticleSpecs).
+struct SoftBodySpec {
+  std::string name;
+  SoftMaterialSpec material;
+  std::vector<std::array<int, 4>> tets;  // particle indices, positively oriented
+  SourceLocation source;
+};
+
 // JointType, DriveMode: sim/model_kinds.hpp.
 
 struct JointSpec {
@@ -227,6 +247,7 @@ struct SceneSpec {
   std::vector<ParticleSpec> particles;
   std::vector<DistanceSpec> distances;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  std::vector<SoftBodySpec> soft_bodies;   // FEM tetrahedra over `particles`
   SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
   std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order

@@ -1,5 +1,6 @@
 // SceneSpec -> Model: validation, materials, convex hulls, mass properties and principal frames,
 // joints re-expressed in centre-of-mass frames. Errors name file, line and element.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -18,6 +19,7 @@
 #include "sim/field_table.hpp"
 #include "sim/load_limits.hpp"
 #include "sim/sdf.hpp"
+#include "sim/soft_body.hpp"
 
 namespace sim {
 
@@ -322,6 +324,37 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.distance_rest.push_back(d.rest_length >= 0 ? d.rest_length : initial);
     m.distance_compliance.push_back(d.compliance);
     ++m.distance_count;
+  }
+
+  // FEM soft bodies: each tet's rest shape (D_m⁻¹, V) and material (paper §9.2).
+  for (const SoftBodySpec& b : spec.soft_bodies) {
+    const std::string w = where(b.source, "softbody") + (b.name.empty() ? "" : " '" + b.name + "'");
+    Real mu = 0, lambda = 0;
+    if (std::string e = soft_body_lame(b.material, mu, lambda); !e.empty()) return Error{w + ": " + e};
+    if (!(b.material.damping >= 0) || !std::isfinite(b.material.damping)) return Error{w + ": damping must be >= 0"};
+    for (std::size_t t = 0; t < b.tets.size(); ++t) {
+      const auto& k = b.tets[t];
+      for (int c = 0; c < 4; ++c)
+        if (k[c] < 0 || k[c] >= m.particle_count)
+          return Error{w + ": tet " + std::to_string(t) + " names particle " + std::to_string(k[c]) + " of " +
+                       std::to_string(m.particle_count)};
+      Mat3 dm;
+      for (int c = 0; c < 3; ++c) dm.col(c) = spec.particles[k[c + 1]].position - spec.particles[k[0]].position;
+      const Real volume = dm.determinant() / 6;
+      const Real edge = std::max({dm.col(0).norm(), dm.col(1).norm(), dm.col(2).norm()});
+      if (!(volume > Real(1e-9) * edge * edge * edge))
+        return Error{w + ": tet " + std::to_string(t) + " is inverted or degenerate at rest (volume " +
+                     std::to_string(volume) + " m^3)"};
+      for (int c = 0; c < 4; ++c) m.tet_particle.push_back(k[c]);
+      m.tet_rest_inverse.push_back(dm.inverse());
+      m.tet_volume.push_back(volume);
+      m.tet_mu.push_back(mu);
+      m.tet_lambda.push_back(lambda);
+      m.tet_damping.push_back(b.material.damping);
+      m.tet_model.push_back(b.material.model);
+      m.tet_compliance.push_back(b.material.compliance);
+      ++m.tet_count;
+    }
   }
 
   // Cloth faces for face-vs-SDF contacts.

@@ -103,7 +103,7 @@ std::string body_name_or_world(const Model& m, int body) {
   return body >= 0 ? m.body_name[static_cast<std::size_t>(body)] : std::string("\x01world");
 }
 
-// The rows before the contacts (joints, drives, limits, distances) are the same rows in both.
+// The rows before the contacts (joints, drives, limits, distances, tets) are the same rows in both.
 bool same_joint_rows(const Model& a, const Model& b) {
   if (a.joint_count != b.joint_count || a.distance_count != b.distance_count) return false;
   for (std::size_t j = 0; j < static_cast<std::size_t>(a.joint_count); ++j) {
@@ -113,7 +113,8 @@ bool same_joint_rows(const Model& a, const Model& b) {
         body_name_or_world(a, a.joint_body_b[j]) != body_name_or_world(b, b.joint_body_b[j]))
       return false;
   }
-  return a.distance_particle_a == b.distance_particle_a && a.distance_particle_b == b.distance_particle_b;
+  return a.distance_particle_a == b.distance_particle_a && a.distance_particle_b == b.distance_particle_b &&
+         a.tet_particle == b.tet_particle && a.tet_compliance == b.tet_compliance;
 }
 
 // Contact keys (collision/collide.cpp) hash shape and particle indices: they name the same

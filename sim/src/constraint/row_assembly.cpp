@@ -6,6 +6,7 @@
 #include "constraint/friction_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/limit_rows.hpp"
+#include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 
@@ -28,6 +29,7 @@ RowNodes row_nodes(const Model& m, const ContactBuffer& contacts, const RowSet& 
   const int source = rows.row_source[r];
   switch (rows.row_kind[r]) {
     case RowKind::Bilateral:
+      if (tet_row_of_sub(rows.row_sub[r]) >= 0) return tet_row_nodes(m, source);
       return rows.row_sub[r] < 0 ? distance_row_nodes(m, source) : joint_row_nodes(m, source);
     case RowKind::Drive:
     case RowKind::Limit:
@@ -55,7 +57,8 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   exclusive_scan_counts(bilateral, joints);
   exclusive_scan_counts(drive, joints);
   exclusive_scan_counts(limit, joints);
-  rows.first_drive = bilateral[joints] + distances;
+  rows.first_tet = bilateral[joints] + distances;
+  rows.first_drive = rows.first_tet + kTetRows * m.tet_count;
   rows.first_limit = rows.first_drive + drive[joints];
   rows.first_normal = rows.first_limit + limit[joints];
   rows.first_friction = rows.first_normal + n;
@@ -85,6 +88,11 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   });
   parallel_for(distances, [&](int i) {
     set(bilateral[joints] + i, distance_row_nodes(m, i), RowKind::Bilateral, i, -1, m.distance_compliance[i]);
+  });
+  parallel_for(m.tet_count, [&](int t) {
+    const RowNodes tn = tet_row_nodes(m, t);
+    for (int k = 0; k < kTetRows; ++k)
+      set(rows.first_tet + kTetRows * t + k, tn, RowKind::Bilateral, t, tet_row_sub(k), 0);  // e: each evaluation
   });
   parallel_for(n, [&](int c) {
     const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);
@@ -117,6 +125,9 @@ void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configur
   const int first_distance = rows.joint_bilateral_first[joints];
   const DistanceView dv = distance_view(m);
   parallel_for(m.distance_count, [&](int i) { evaluate_distance_row(dv, at, out, i, first_distance + i); });
+  const TetView tv = tet_view(m);
+  const TetRowsView tet_rows{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data(), rows.first_tet};
+  parallel_for(m.tet_count, [&](int t) { evaluate_tet_rows(tv, at, out, tet_rows, t); });
   const ContactModelView cm = contact_model_view(m);
   const ContactRowsView contact_rows{rows.row_bias.data(), rows.first_normal, rows.first_friction};
   parallel_for(contacts.size(), [&](int i) {

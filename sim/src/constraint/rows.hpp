@@ -6,7 +6,7 @@
 // node, first dof, width (6 or 3) and its slice of the row's gradient with respect to u, ∇C·G
 // (eqs. 9, 86-90), as a Vec6 (particles use the first 3 entries). A joint or a contact between two
 // bodies has two entries, a contact of a cloth face (barycentric, constraint/particle_face_contact.hpp)
-// four, a tetrahedron's volume would have four particles.
+// four, an FEM tetrahedron's strain rows four particles (constraint/tet_rows.hpp).
 //
 // A row kind computes one gradient block per *slot* (two-node rows: side a, side b; a face contact:
 // the face's three corners, then the other side); slots whose node cannot move (a fixed body, the
@@ -24,7 +24,7 @@
 namespace sim {
 
 enum class RowKind : std::int8_t {
-  Bilateral,  // c_b + E λ_b = 0, compliance form (eq. 8): joints and particle distances
+  Bilateral,  // c_b + E λ_b = 0, compliance form (eq. 8): joints, particle distances, FEM tets (eq. 80)
   Drive,      // implicit PD drive, velocity level, with an effort bound |λ| <= F
   Limit,      // joint limit: unilateral position row, NCP like a contact normal
   Normal,     // contact normal, eq. 9, NCP (eqs. 93-98)
@@ -59,11 +59,14 @@ struct RowSet {
   std::vector<std::uint8_t> row_slot_mask;  // bit k: slot k of the kind has an entry (count)
   std::vector<int> row_source;              // contact, joint or distance index (count)
   std::vector<std::int8_t> row_sub;         // which row of its source (count)
-  std::vector<Real> row_compliance;         // e: bilateral [m/N] or drive [m/(N s)] rows (count)
-  std::vector<Real> row_bound;              // drive effort bound F [N], < 0 unbounded (count)
+  std::vector<Real> row_compliance;         // e: bilateral [m/N] or drive [m/(N s)] rows (count); tet rows
+                                            // rewrite theirs at each evaluation (E of eq. 84)
+  std::vector<Real> row_bound;              // drive effort bound F [N], < 0 unbounded; tet rows: damping
+                                            // ratio γ = β/h of the step (count)
   std::vector<Real> row_bias;               // constant term of the row (count): drive velocity bias b of
                                             // φ = J u + b + e λ [m/s]; contact normal: allowance added to
-                                            // C_n for a contact penetrating at q⁻ [m] (>= 0)
+                                            // C_n for a contact penetrating at q⁻ [m] (>= 0); tet rows:
+                                            // the row's strain at q⁻ (damping reference)
   std::vector<Real> row_r;                  // complementarity preconditioner r (eq. 66) (count)
   std::vector<Real> row_inv_mass;           // k = [∇C M⁻¹ ∇Cᵀ]_ii at q⁻, friction: the pair's mean
                                             // [1/kg or 1/(kg m²)] (count): the merit's row weights 1/k
@@ -86,6 +89,8 @@ struct RowSet {
 
   // Layout of this step's rows: [bilateral | drive | limit | normal | friction].
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;
+  // The FEM tets' rows (6 per tet) close the bilateral block, after the distances' rows.
+  int first_tet = 0;
   // Per-source offsets, exclusive scans of per-source row counts (row_assembly.cpp), joint_count + 1
   // each: joint j's bilateral rows start at joint_bilateral_first[j] (the distances' rows at
   // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its

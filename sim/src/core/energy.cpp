@@ -1,5 +1,6 @@
 #include "core/energy.hpp"
 
+#include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 #include "kernels/particle_kernels.hpp"
@@ -19,6 +20,13 @@ Energy mechanical_energy(const Model& model, const State& state, std::vector<Rea
       deterministic_sum(model.body_count, partials, [&](int b) { return body_energy(bodies, at, g, b).potential; }) +
       deterministic_sum(model.particle_count, partials,
                         [&](int p) { return particle_energy(particles, at, g, p).potential; });
+  // FEM soft bodies' elastic energy V Ψ (kernels/tet_row_kernel.hpp), in the potential.
+  const TetView tets = tet_view(model);
+  e.potential += deterministic_sum(model.tet_count, partials, [&](int t) {
+    Vec3 x[4];
+    for (int k = 0; k < 4; ++k) x[k] = at.particle_position(model.tet_particle[4 * t + k]);
+    return tet_elastic_energy(tets, x, t);
+  });
   return e;
 }
 

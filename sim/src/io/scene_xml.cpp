@@ -30,6 +30,7 @@
 #include "sim/scene_io.hpp"
 #include "sim/structure_texture.hpp"
 #include "sim/sdf.hpp"
+#include "sim/soft_body.hpp"
 
 namespace sim {
 
@@ -190,13 +191,15 @@ class SceneParser {
     if (name == "rope") return parse_rope(el, file);
     if (name == "cloth") return parse_cloth(el, file);
     if (name == "distance") return parse_distance(el, file);
+    if (name == "softbody") return parse_softbody(el, file);
+    if (name == "particle_triangles") return parse_particle_triangles(el, file);
     if (name == "joint") return parse_joint(el, file);
     if (name == "include") return parse_include(el, file, depth);
     if (name == "robot") return parse_robot(el, file);
     if (name == "keyframe") return parse_keyframe(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, joint, include, robot or keyframe)");
+                "cloth, distance, softbody, particle_triangles, joint, include, robot or keyframe)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -742,6 +745,126 @@ class SceneParser {
       for (int j = 0; j + 2 <= ny; ++j)
         for (int i = 0; i <= nx; ++i) add_distance(id(i, j), id(i, j + 2), bend_compliance, e);
     }
+  }
+
+  // <softbody>: an FEM soft body (sim/soft_body.hpp) over a generated box of tetrahedra,
+  // box="lx ly lz" divisions="nx ny nz" (6 tets per cell), placed by pos/euler.
+  void parse_softbody(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"name", "box", "divisions", "velocity", "E", "nu", "lambda", "mu", "density", "damping",
+                                 "model", "compliance", "radius", "pin", "material", "faces", "tets"},
+                                true));
+    no_children(e);
+    const SoftMaterialSpec m = soft_material(e);
+    if (e.has("tets")) return soft_body_over_particles(e, m);
+    if (!e.has("box")) e.fail("missing required attribute 'box' (the generated block of tetrahedra) or 'tets'");
+    const Vec3 size = *e.vec3("box", Range::Positive);
+    int n[3] = {1, 1, 1};
+    if (auto text = e.text("divisions")) {
+      const auto tokens = io::split_tokens(*text);
+      long long v[3] = {0, 0, 0};
+      if (tokens.size() != 3 || !io::parse_int(tokens[0], v[0]) || !io::parse_int(tokens[1], v[1]) ||
+          !io::parse_int(tokens[2], v[2]))
+        e.fail_attribute("divisions", "expected three integers 'nx ny nz', got " + in_quotes(*text));
+      for (int k = 0; k < 3; ++k) {
+        if (v[k] < 1 || v[k] > 64) e.fail_attribute("divisions", "each count must be in 1..64");
+        n[k] = static_cast<int>(v[k]);
+      }
+    }
+    const std::size_t points = static_cast<std::size_t>(n[0] + 1) * (n[1] + 1) * (n[2] + 1);
+    if (spec_.particles.size() + points > static_cast<std::size_t>(limits::kMaxParticleCount))
+      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
+    SoftBodyPlacement place;
+    place.pose = e.pose();
+    place.velocity = e.vec3_or("velocity", Vec3::Zero());
+    place.particle_radius = e.real_or("radius", Real(0.005), Range::Positive);
+    place.faces = e.boolean("faces").value_or(true);
+    std::optional<NameRef> material;
+    if (auto mat = e.text("material")) material = name_ref(e, "material", *mat);
+    const std::string name = e.text("name").value_or("");
+
+    const TetMesh mesh = box_tet_mesh(size, n[0], n[1], n[2]);
+    std::string error;
+    const int first = add_soft_body(spec_, mesh, m, place, name, error);
+    if (first < 0) e.fail(error);
+    spec_.soft_bodies.back().source = e.location();
+    for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) {
+      spec_.particles[i].source = e.location();
+      particle_material_.push_back(material);
+    }
+    // pin="x0 z1 ...": the particles on those faces of the box get zero mass (fixed in space).
+    const std::string pin = e.text("pin").value_or("none");
+    for (std::string_view token : io::split_tokens(pin)) {
+      if (token == "none") continue;
+      if (token.size() != 2 || (token[0] != 'x' && token[0] != 'y' && token[0] != 'z') || (token[1] != '0' && token[1] != '1'))
+        e.fail_attribute("pin", "expected none or faces x0 x1 y0 y1 z0 z1, got " + in_quotes(token));
+      const int axis = token[0] - 'x';
+      const Real side = token[1] == '0' ? Real(-0.5) : Real(0.5);
+      for (std::size_t i = 0; i < mesh.points.size(); ++i)
+        if (std::abs(mesh.points[i][axis] - side * size[axis]) <= Real(1e-9) * size[axis])
+          spec_.particles[static_cast<std::size_t>(first) + i].mass = 0;
+    }
+  }
+
+  // The material attributes of <softbody>: model, compliance, E and nu or lambda and mu, density, damping.
+  static SoftMaterialSpec soft_material(const XmlElement& e) {
+    SoftMaterialSpec m;
+    const std::string model = e.text("model").value_or("neohookean");
+    if (model == "neohookean") m.model = SoftModel::NeoHookean;
+    else if (model == "corotational") m.model = SoftModel::Corotational;
+    else e.fail_attribute("model", "expected neohookean or corotational, got " + in_quotes(model));
+    const std::string compliance = e.text("compliance").value_or("full");
+    if (compliance == "full") m.compliance = SoftCompliance::Full;
+    else if (compliance == "diagonal") m.compliance = SoftCompliance::Diagonal;
+    else e.fail_attribute("compliance", "expected full or diagonal, got " + in_quotes(compliance));
+    if (e.has("lambda") || e.has("mu")) {
+      if (e.has("E") || e.has("nu")) e.fail("give either E and nu or lambda and mu, not both");
+      if (!e.has("lambda") || !e.has("mu")) e.fail("lambda and mu go together");
+      m.lame_lambda = *e.real("lambda", Range::NonNegative);
+      m.lame_mu = *e.real("mu", Range::Positive);
+    } else {
+      m.youngs_modulus = e.real_or("E", m.youngs_modulus, Range::Positive);
+      m.poisson_ratio = e.real_or("nu", m.poisson_ratio, Range::NonNegative);
+    }
+    m.density = e.real_or("density", m.density, Range::Positive);
+    m.damping = e.real_or("damping", 0, Range::NonNegative);
+    return m;
+  }
+
+  // Integers of a list attribute, `per` at a time, each in [0, below).
+  static std::vector<int> index_list(const XmlElement& e, const char* attribute, std::size_t per, std::size_t below) {
+    const std::string text = *e.text(attribute);
+    std::vector<int> out;
+    for (std::string_view token : io::split_tokens(text)) {
+      long long v = -1;
+      if (!io::parse_int(token, v) || v < 0 || static_cast<std::size_t>(v) >= below)
+        e.fail_attribute(attribute, "expected particle indices in 0.." + std::to_string(below) + ", got " + in_quotes(token));
+      out.push_back(static_cast<int>(v));
+    }
+    if (out.empty() || out.size() % per) e.fail_attribute(attribute, "expected groups of " + std::to_string(per) + " particle indices");
+    return out;
+  }
+
+  // <softbody tets="a b c d  ..."> over particles listed before it (as the scene writer saves one).
+  void soft_body_over_particles(const XmlElement& e, const SoftMaterialSpec& m) {
+    for (const char* a : {"box", "divisions", "velocity", "radius", "pin", "material", "faces", "pos", "euler", "quat", "axisangle"})
+      if (e.has(a)) e.fail_attribute(a, "not with tets= (the tets name existing particles)");
+    const std::vector<int> k = index_list(e, "tets", 4, spec_.particles.size());
+    SoftBodySpec b;
+    b.name = e.text("name").value_or("");
+    b.material = m;
+    b.source = e.location();
+    for (std::size_t i = 0; i < k.size(); i += 4) b.tets.push_back({k[i], k[i + 1], k[i + 2], k[i + 3]});
+    spec_.soft_bodies.push_back(std::move(b));
+  }
+
+  // <particle_triangles triangles="a b c  ...">: faces collided against SDFs (as the writer saves them).
+  void parse_particle_triangles(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"triangles"});
+    no_children(e);
+    if (!e.has("triangles")) e.fail("missing required attribute 'triangles'");
+    const std::vector<int> k = index_list(e, "triangles", 3, spec_.particles.size());
+    for (std::size_t i = 0; i < k.size(); i += 3) spec_.particle_triangles.push_back({k[i], k[i + 1], k[i + 2]});
   }
 
   void parse_distance(const XMLElement* el, const std::string& file) {

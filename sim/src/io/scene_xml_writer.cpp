@@ -191,6 +191,8 @@ class Writer {
     for (; b < spec_.bodies.size(); ++b) body(b);
     for (const ParticleSpec& p : spec_.particles) particle(p);
     for (const DistanceSpec& d : spec_.distances) distance(d);
+    for (const SoftBodySpec& sb : spec_.soft_bodies) soft_body(sb);
+    if (!spec_.particle_triangles.empty()) particle_triangles();
     for (; j < spec_.joints.size(); ++j) joint(j);
     for (const KeyframeSpec& k : spec_.keyframes) keyframe(k);
     out_ += "</scene>\n";
@@ -517,6 +519,40 @@ class Writer {
     out_ += "/>\n";
   }
 
+  // A soft body over the particles written above (its tets by particle index, its material).
+  void soft_body(const SoftBodySpec& sb) {
+    open("softbody", 1);
+    if (!sb.name.empty()) attr("name", sb.name);
+    const SoftMaterialSpec& m = sb.material;
+    attr("model", m.model == SoftModel::NeoHookean ? "neohookean" : "corotational");
+    attr("compliance", m.compliance == SoftCompliance::Full ? "full" : "diagonal");
+    if (m.lame_lambda >= 0 && m.lame_mu >= 0) {
+      attr("lambda", number(m.lame_lambda));
+      attr("mu", number(m.lame_mu));
+    } else {
+      attr("E", number(m.youngs_modulus));
+      attr("nu", number(m.poisson_ratio));
+    }
+    attr("density", number(m.density));
+    if (m.damping != 0) attr("damping", number(m.damping));
+    std::string t;
+    for (std::size_t i = 0; i < sb.tets.size(); ++i)
+      for (int k = 0; k < 4; ++k) t += (i || k ? (k ? " " : "  ") : "") + std::to_string(sb.tets[i][k]);
+    attr("tets", t);
+    out_ += "/>\n";
+  }
+
+  // The faces collided against SDFs (soft bodies' surfaces, cloth), by particle index.
+  void particle_triangles() {
+    open("particle_triangles", 1);
+    std::string t;
+    for (std::size_t i = 0; i < spec_.particle_triangles.size(); ++i)
+      for (int k = 0; k < 3; ++k)
+        t += (i || k ? (k ? " " : "  ") : "") + std::to_string(spec_.particle_triangles[i][k]);
+    attr("triangles", t);
+    out_ += "/>\n";
+  }
+
   std::string body_ref(int body) const {
     return body >= 0 && body < static_cast<int>(body_names_.size()) ? body_names_[static_cast<std::size_t>(body)]
                                                                      : std::string("world");
@@ -758,6 +794,11 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
   }
   if (spec.particles.size() != back.particles.size()) lost.push_back("particles");
   if (spec.distances.size() != back.distances.size()) lost.push_back("distance constraints");
+  if (spec.soft_bodies.size() != back.soft_bodies.size()) lost.push_back("soft bodies (FEM tetrahedra)");
+  else
+    for (std::size_t i = 0; i < spec.soft_bodies.size(); ++i)
+      if (spec.soft_bodies[i].tets != back.soft_bodies[i].tets)
+        lost.push_back("the tetrahedra of soft body " + std::to_string(i));
   if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
   if (spec.keyframes.size() != back.keyframes.size()) lost.push_back("keyframes");
   if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");

@@ -1,0 +1,362 @@
+// FEM soft bodies (paper §9.1-9.2, issue 14): tetrahedra over particles in generalized compliance
+// form, linear co-rotational and stable Neo-Hookean, against closed forms: the patch test (an
+// affine boundary displacement is reproduced exactly inside), uniaxial stretch to 2× (Fig. 13:
+// Neo-Hookean keeps its volume, the linear model loses it), a cantilever against Euler–Bernoulli
+// under mesh refinement, an undamped free body whose energy does not grow, a tet pushed through
+// itself that recovers, the geometric-stiffness switch, and the soft cube scene.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "constraint/tet_rows.hpp"
+#include "core/energy.hpp"
+#include "sim/scene_io.hpp"
+#include "sim/soft_body.hpp"
+#include "sim/step.hpp"
+#include "support/scene_builders.hpp"
+#include "support/shipped_scenes.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+sim::SoftMaterialSpec material(sim::SoftModel model, Real e, Real nu, Real density = 1000, Real damping = 0,
+                               sim::SoftCompliance c = sim::SoftCompliance::Full) {
+  sim::SoftMaterialSpec m;
+  m.model = model;
+  m.compliance = c;
+  m.youngs_modulus = e;
+  m.poisson_ratio = nu;
+  m.density = density;
+  m.damping = damping;
+  return m;
+}
+
+// A scene with one box soft body (size, cells), no gravity unless given; returns its first particle.
+int add_box(sim::SceneSpec& spec, const Vec3& size, int nx, int ny, int nz, const sim::SoftMaterialSpec& m,
+            const Vec3& centre = Vec3::Zero()) {
+  sim::SoftBodyPlacement place;
+  place.pose.pos = centre;
+  std::string error;
+  const int first = sim::add_soft_body(spec, sim::box_tet_mesh(size, nx, ny, nz), m, place, "block", error);
+  INFO(error);
+  REQUIRE(first >= 0);
+  return first;
+}
+
+Vec3 particle(const sim::Model& m, const sim::State& s, int p) {
+  const Real* q = s.q.data() + m.particle_coord(p);
+  return Vec3(q[0], q[1], q[2]);
+}
+void set_particle(const sim::Model& m, sim::State& s, int p, const Vec3& x) {
+  Real* q = s.q.data() + m.particle_coord(p);
+  q[0] = x.x();
+  q[1] = x.y();
+  q[2] = x.z();
+}
+
+// Current volume of every tet summed, and the smallest tet volume.
+Real body_volume(const sim::Model& m, const sim::State& s, Real* smallest = nullptr) {
+  Real total = 0, low = 1e30;
+  for (int t = 0; t < m.tet_count; ++t) {
+    Vec3 x[4];
+    for (int k = 0; k < 4; ++k) x[k] = particle(m, s, m.tet_particle[4 * t + k]);
+    const Real v = (x[1] - x[0]).cross(x[2] - x[0]).dot(x[3] - x[0]) / 6;
+    total += v;
+    low = std::min(low, v);
+  }
+  if (smallest) *smallest = low;
+  return total;
+}
+
+Real rest_volume(const sim::Model& m) {
+  Real v = 0;
+  for (int t = 0; t < m.tet_count; ++t) v += m.tet_volume[t];
+  return v;
+}
+
+// Quasi-static settings: no gravity, tight tolerances; the step's implicit Euler (h ω >> 1 for the
+// element modes) relaxes to equilibrium within a few steps.
+void quasi_static(sim::SceneSpec& spec, Real dt) {
+  spec.dt = dt;
+  spec.gravity = Vec3::Zero();
+  spec.solver.linear_iterations = 50;
+  spec.solver.newton_tolerance = 1e-10;
+  spec.solver.newton_velocity_tolerance = 1e-10;
+  spec.solver.newton_iterations = 30;
+}
+
+int run(const sim::Model& m, sim::State& s, int steps, int* unconverged = nullptr) {
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  int iterations = 0;
+  for (int i = 0; i < steps; ++i) {
+    const sim::StepReport r = sim::step(m, s, control, ws);
+    INFO("step " << i << ": " << r.message);
+    if (unconverged && r.flags != sim::kStepOk) ++*unconverged;
+    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    iterations += r.newton_iterations;
+  }
+  return iterations;
+}
+
+}  // namespace
+
+TEST_CASE("soft body patch test: an affine boundary displacement is reproduced exactly inside",
+          "[scene][fem]") {
+  // x = A X + b on the boundary (stretch, shear and a rotation); the interior starts at rest and
+  // must end on the same affine field: every tet then has the same F and the interior forces cancel.
+  Eigen::Matrix<Real, 3, 3> a;
+  a << 1.10, 0.05, 0.00, -0.02, 0.95, 0.03, 0.01, 0.04, 1.05;
+  a = Eigen::AngleAxis<Real>(0.3, Vec3(1, 2, 3).normalized()).toRotationMatrix() * a;
+  const Vec3 b(0.01, -0.02, 0.005);
+  for (const auto model : {sim::SoftModel::Corotational, sim::SoftModel::NeoHookean})
+    for (const auto compliance : {sim::SoftCompliance::Full, sim::SoftCompliance::Diagonal}) {
+      sim::SceneSpec spec;
+      quasi_static(spec, 0.01);
+      const Vec3 size(0.1, 0.1, 0.1);
+      const int first = add_box(spec, size, 3, 3, 3, material(model, 1e6, 0.3, 1000, 0, compliance));
+      std::vector<int> interior;
+      for (int p = first; p < static_cast<int>(spec.particles.size()); ++p) {
+        const Vec3 x = spec.particles[p].position;
+        const bool boundary = (x.cwiseAbs() - size / 2).cwiseAbs().minCoeff() < 1e-12;
+        if (boundary) spec.particles[p].mass = 0;
+        else interior.push_back(p);
+      }
+      REQUIRE(interior.size() == 8);
+      const sim::Model m = test::compile(spec);
+      sim::State s = sim::make_initial_state(m);
+      for (int p = 0; p < m.particle_count; ++p)
+        if (m.particle_inv_mass[p] == 0) set_particle(m, s, p, a * spec.particles[p].position + b);
+      run(m, s, 30);
+      Real worst = 0;
+      for (int p : interior) worst = std::max(worst, (particle(m, s, p) - (a * spec.particles[p].position + b)).norm());
+      std::printf("patch test (%s, %s): largest interior deviation from the affine field %.3g m\n",
+                  model == sim::SoftModel::NeoHookean ? "neo-hookean" : "corotational",
+                  compliance == sim::SoftCompliance::Full ? "full" : "diagonal", worst);
+      CHECK(worst < 1e-9);
+    }
+}
+
+TEST_CASE("uniaxial stretch to 2x: Neo-Hookean keeps its volume, linear co-rotational loses it (Fig. 13)",
+          "[scene][fem]") {
+  // A 0.2 x 0.05 x 0.05 m bar, one end clamped, the other pulled to twice the length (both end
+  // faces held, the sides free), relaxed to equilibrium by the steps' implicit Euler.
+  const Vec3 size(0.2, 0.05, 0.05);
+  Real ratio[2] = {0, 0};
+  for (int which = 0; which < 2; ++which) {
+    const auto model = which == 0 ? sim::SoftModel::NeoHookean : sim::SoftModel::Corotational;
+    sim::SceneSpec spec;
+    quasi_static(spec, 0.01);
+    spec.solver.linear_iterations = 300;  // ν = 0.49: λ = 49 μ, an ill-conditioned Schur complement
+    const int first = add_box(spec, size, 8, 2, 2, material(model, 1e5, 0.49, 1000, 0));
+    for (int p = first; p < static_cast<int>(spec.particles.size()); ++p) {
+      Vec3& x = spec.particles[p].position;
+      if (std::abs(std::abs(x.x()) - size.x() / 2) < 1e-12) spec.particles[p].mass = 0;
+    }
+    sim::Model m = test::compile(spec);
+    sim::State s = sim::make_initial_state(m);
+    // Start on the uniform 2x stretch (x → 2x + L/2: the x0 face stays put).
+    for (int p = 0; p < m.particle_count; ++p) {
+      const Vec3 x = spec.particles[p].position;
+      set_particle(m, s, p, Vec3(2 * x.x() + size.x() / 2, x.y(), x.z()));
+    }
+    run(m, s, 200);
+    ratio[which] = body_volume(m, s) / rest_volume(m);
+    std::printf("uniaxial stretch 2x (%s): volume ratio %.4f\n", which == 0 ? "neo-hookean" : "corotational",
+                ratio[which]);
+  }
+  CHECK(std::abs(ratio[0] - 1) < 0.05);
+  CHECK(ratio[1] < 0.8);
+}
+
+constexpr Real kCantileverDt = 0.01;
+constexpr int kCantileverLinear = 100;
+constexpr Real kCantileverDamping = 0.01;  // β [s]: the first bending mode (16 Hz) settles in 1 s
+constexpr int kCantileverSteps = 100;
+
+TEST_CASE("cantilever tip deflection converges to Euler-Bernoulli under mesh refinement", "[scene][fem][slow]") {
+  // A 1 m beam of square section h = 0.1 m, clamped at x = 0, under its own weight (uniform load
+  // q = ρ g A): δ = q L⁴ / (8 E I), I = h⁴/12. Small load: δ/L ≈ 1.5e-3. ν = 0 (no Poisson
+  // stiffening of the clamped section). Settled dynamically (100 steps of 10 ms, damping β).
+  const Real length = 1, h = 0.1, e = 1e9, rho = 1000, g = 9.81;
+  const Real expected = rho * g * h * h * std::pow(length, 4) / (8 * e * std::pow(h, 4) / 12);
+  Real previous_error = 1e30;
+  // Linear tets lock in bending: measured 75% short with one element through the thickness and
+  // 45% with two; the 5% of issue 14 needs about eight (~30k tets), beyond a test's budget here.
+  const int meshes[][3] = {{10, 1, 1}, {20, 2, 2}};
+  for (const auto& n : meshes) {
+    sim::SceneSpec spec;
+    quasi_static(spec, kCantileverDt);
+    spec.gravity = Vec3(0, 0, -g);
+    spec.solver.linear_iterations = kCantileverLinear;
+    const int first = add_box(spec, Vec3(length, h, h), n[0], n[1], n[2],
+                              material(sim::SoftModel::Corotational, e, 0.0, rho, kCantileverDamping), Vec3(length / 2, 0, 0));
+    std::vector<int> tip;
+    for (int p = first; p < static_cast<int>(spec.particles.size()); ++p) {
+      const Vec3& x = spec.particles[p].position;
+      if (x.x() < 1e-12) spec.particles[p].mass = 0;
+      if (std::abs(x.x() - length) < 1e-12) tip.push_back(p);
+    }
+    const sim::Model m = test::compile(spec);
+    sim::State s = sim::make_initial_state(m);
+    const auto t0 = std::chrono::steady_clock::now();
+    const int iterations = run(m, s, kCantileverSteps);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    Real deflection = 0;
+    for (int p : tip) deflection += spec.particles[p].position.z() - particle(m, s, p).z();
+    deflection /= static_cast<Real>(tip.size());
+    const Real error = std::abs(deflection - expected) / expected;
+    std::printf("cantilever %dx%dx%d (%d tets): tip deflection %.5g m, Euler-Bernoulli %.5g m, error %.2f%% "
+                "(%d Newton iterations, %.0f ms/step)\n",
+                n[0], n[1], n[2], m.tet_count, deflection, expected, 100 * error, iterations, ms / kCantileverSteps);
+    CHECK(deflection > 0);
+    CHECK(deflection < expected);  // locking: stiffer than the beam, never softer
+    CHECK(error < previous_error);
+    previous_error = error;
+  }
+}
+
+TEST_CASE("an undamped free soft body's energy does not grow", "[scene][fem]") {
+  // A Neo-Hookean cube thrown spinning and squashed, no gravity, no contacts: implicit Euler may
+  // only dissipate (kinetic + elastic energy never above the start), momentum is kept.
+  for (const auto model : {sim::SoftModel::NeoHookean, sim::SoftModel::Corotational}) {
+    sim::SceneSpec spec;
+    spec.dt = 1.0 / 120;
+    spec.gravity = Vec3::Zero();
+    spec.solver.newton_tolerance = 1e-9;
+    spec.solver.newton_velocity_tolerance = 1e-9;
+    spec.solver.newton_iterations = 30;
+    const int first = add_box(spec, Vec3(0.1, 0.1, 0.1), 3, 3, 3, material(model, 1e5, 0.4));
+    const sim::Model m = test::compile(spec);
+    sim::State s = sim::make_initial_state(m);
+    const Vec3 spin(0, 0, 3);
+    for (int p = first; p < m.particle_count; ++p) {
+      const Vec3 x = spec.particles[p].position;
+      set_particle(m, s, p, Vec3(1.2 * x.x(), x.y(), 0.85 * x.z()));
+      Real* u = s.u.data() + m.particle_dof(p);
+      const Vec3 v = spin.cross(x) + Vec3(0.1, 0, 0);
+      u[0] = v.x();
+      u[1] = v.y();
+      u[2] = v.z();
+    }
+    std::vector<Real> scratch;
+    auto energy = [&] {
+      const sim::Energy e = sim::mechanical_energy(m, s, scratch);
+      return e.kinetic + e.potential;
+    };
+    auto momentum = [&] {
+      Vec3 p = Vec3::Zero();
+      for (int i = 0; i < m.particle_count; ++i)
+        p += Eigen::Map<const Vec3>(s.u.data() + m.particle_dof(i)) / m.particle_inv_mass[i];
+      return p;
+    };
+    const Real e0 = energy();
+    const Real kinetic0 = sim::mechanical_energy(m, s, scratch).kinetic;  // of the rigid motion given
+    const Vec3 p0 = momentum();
+    const sim::Control control = sim::make_initial_control(m);
+    sim::Workspace ws;
+    Real highest = e0;
+    for (int i = 0; i < 240; ++i) {
+      const sim::StepReport r = sim::step(m, s, control, ws);
+      REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+      highest = std::max(highest, energy());
+    }
+    const Real e1 = energy();
+    std::printf("free soft body (%s): energy %.6g J (kinetic %.4g) -> %.6g J after 2 s (highest - start %.3g J), "
+                "momentum change %.3g of %.3g kg m/s\n",
+                model == sim::SoftModel::NeoHookean ? "neo-hookean" : "corotational", e0, kinetic0, e1, highest - e0,
+                (momentum() - p0).norm(), p0.norm());
+    CHECK(highest <= e0 * (1 + 1e-6));
+    // Implicit Euler damps the elastic vibration (h ω ≈ 2.5 for these elements) but keeps the
+    // rigid motion: the check above is not met by freezing.
+    CHECK(e1 > 0.8 * kinetic0);
+    CHECK((momentum() - p0).norm() < 1e-4 * p0.norm());  // internal forces: Σ over a tet's nodes is 0
+  }
+}
+
+TEST_CASE("a tet pushed through itself recovers without NaN", "[scene][fem]") {
+  for (const auto model : {sim::SoftModel::NeoHookean, sim::SoftModel::Corotational}) {
+    sim::SceneSpec spec;
+    spec.dt = 1.0 / 120;
+    spec.gravity = Vec3::Zero();
+    const int first = add_box(spec, Vec3(0.1, 0.1, 0.1), 1, 1, 1, material(model, 1e5, 0.4, 1000, 0.01));
+    const sim::Model m = test::compile(spec);
+    sim::State s = sim::make_initial_state(m);
+    // The top corner (0.05, 0.05, 0.05) pushed down through the body to z = −0.09.
+    int corner = -1;
+    for (int p = first; p < m.particle_count; ++p)
+      if ((spec.particles[p].position - Vec3(0.05, 0.05, 0.05)).norm() < 1e-12) corner = p;
+    REQUIRE(corner >= 0);
+    set_particle(m, s, corner, Vec3(0.05, 0.05, -0.09));
+    Real smallest = 0;
+    body_volume(m, s, &smallest);
+    REQUIRE(smallest < 0);  // some tets are inverted
+    run(m, s, 240);
+    const Real volume = body_volume(m, s, &smallest);
+    for (Real v : s.q) REQUIRE(std::isfinite(v));
+    std::printf("inverted corner (%s): after 2 s volume ratio %.4f, smallest tet %.3g m^3 (rest %.3g)\n",
+                model == sim::SoftModel::NeoHookean ? "neo-hookean" : "corotational", volume / rest_volume(m),
+                smallest, m.tet_volume[0]);
+    CHECK(smallest > 0);
+    CHECK(volume / rest_volume(m) == Approx(1).margin(0.05));
+  }
+}
+
+TEST_CASE("geometric stiffness is a solver switch that leaves the soft body's solution unchanged",
+          "[scene][fem]") {
+  // A soft block hanging from its top face under gravity: with and without the diagonal
+  // geometric stiffness (eqs. 71-74) the converged states agree; the switch changes the iterations.
+  sim::State result[2];
+  int iterations[2] = {0, 0};
+  for (int on = 0; on < 2; ++on) {
+    sim::SceneSpec spec;
+    spec.dt = 1.0 / 60;
+    spec.solver.newton_tolerance = 1e-9;
+    spec.solver.newton_velocity_tolerance = 1e-9;
+    spec.solver.newton_iterations = 40;
+    spec.solver.linear_iterations = 100;
+    spec.solver.geometric_stiffness = on == 1;
+    const Vec3 size(0.05, 0.05, 0.2);
+    const int first = add_box(spec, size, 2, 2, 6, material(sim::SoftModel::NeoHookean, 2e4, 0.4, 1000, 0.01));
+    for (int p = first; p < static_cast<int>(spec.particles.size()); ++p)
+      if (spec.particles[p].position.z() > size.z() / 2 - 1e-12) spec.particles[p].mass = 0;
+    const sim::Model m = test::compile(spec);
+    result[on] = sim::make_initial_state(m);
+    iterations[on] = run(m, result[on], 30);
+  }
+  Real largest = 0;
+  for (std::size_t k = 0; k < result[0].q.size(); ++k) largest = std::max(largest, std::abs(result[0].q[k] - result[1].q[k]));
+  std::printf("hanging block: geometric stiffness off %d, on %d Newton iterations over 30 steps; states differ by %.3g m\n",
+              iterations[0], iterations[1], largest);
+  CHECK(largest < 1e-7);
+}
+
+TEST_CASE("the soft cube scene drops a Neo-Hookean cube that comes to rest on the ground", "[scene][fem]") {
+  auto loaded = sim::load_scene_file(test::scene_path("soft_cube"));
+  INFO((loaded.ok() ? std::string() : loaded.error()));
+  REQUIRE(loaded.ok());
+  const sim::Model m = test::compile(loaded.value());
+  REQUIRE(m.tet_count > 0);
+  sim::State s = sim::make_initial_state(m);
+  const auto t0 = std::chrono::steady_clock::now();
+  run(m, s, 240);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / 240;
+  Real lowest = 1e30, top = -1e30, speed = 0;
+  for (int p = 0; p < m.particle_count; ++p) {
+    lowest = std::min(lowest, particle(m, s, p).z() - m.particle_radius[p]);
+    top = std::max(top, particle(m, s, p).z());
+    speed = std::max(speed, Eigen::Map<const Vec3>(s.u.data() + m.particle_dof(p)).norm());
+  }
+  Real smallest = 0;
+  const Real volume = body_volume(m, s, &smallest) / rest_volume(m);
+  std::printf("soft cube: %d tets, after 2 s lowest surface %.4g m, top %.4g m, volume ratio %.4f, speed %.3g m/s, "
+              "%.2f ms/step (%.2f us per tet)\n",
+              m.tet_count, lowest, top, volume, speed, ms, 1000 * ms / m.tet_count);
+  CHECK(lowest > -2e-3);
+  CHECK(smallest > 0);
+  CHECK(speed < 0.05);
+}
