@@ -12,6 +12,7 @@ packages=(
   qt6-base-dev qt6-qpa-plugins xvfb xauth libsdl2-dev
   libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev libopenexr-dev
   ffmpeg  # the desktop app's MP4 video recording runs it (PNG frames work without)
+  clang libclang-rt-dev llvm  # the sanitizer build and libFuzzer targets (packaging/fuzz.sh); llvm: llvm-symbolizer
 )
 
 missing=()
