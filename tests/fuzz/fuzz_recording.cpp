@@ -21,7 +21,7 @@ constexpr const char* kScene = R"(<scene name="fuzz_recording" dt="0.01">
   <body name="crate" pos="0.5 0 0.1"><box size="0.2 0.2 0.2"/></body>
   <body name="bob" pos="0 0 1"><sphere radius="0.05"/></body>
   <joint name="pivot" type="revolute" parent="world" child="bob" pos="0 0 1.5" axis="0 1 0">
-    <drive stiffness="10" damping="1"/>
+    <drive mode="position" stiffness="10" damping="1"/>
   </joint>
   <rope name="rope" start="-1 0 1" end="-0.5 0 1" segments="2" total_mass="0.1" radius="0.02" pin="start"/>
 </scene>)";

@@ -49,9 +49,35 @@ void prepare_process() {
   ::setenv("COULOMB_CACHE", (scratch_dir() + "/cache").c_str(), 1);
 }
 
+namespace {
+
+// An SDF bake of at most the default grid (64 voxels along the mesh's extent) and a band of 8
+// voxels: a larger one is legal (docs/LIMITS.md bounds it) but takes seconds under ASan, time the
+// fuzzer would not spend on the loaders.
+bool cheap_to_bake(const sim::ShapeSpec& shape) {
+  if (shape.triangles.empty()) return true;
+  if (!(shape.sdf_band <= 8)) return false;
+  if (shape.sdf_voxel_size == 0) return true;
+  sim::Vec3 lo = sim::Vec3::Constant(0), hi = sim::Vec3::Constant(0);
+  if (!shape.vertices.empty()) lo = hi = shape.vertices.front();
+  for (const sim::Vec3& v : shape.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+  return shape.sdf_voxel_size * 64 >= (hi - lo).maxCoeff();
+}
+
+}  // namespace
+
 bool small_enough_to_compile(const sim::SceneSpec& spec) {
-  return spec.bodies.size() <= 64 && spec.joints.size() <= 64 && spec.particles.size() <= 256 &&
-         spec.world_shapes.size() <= 64;
+  if (spec.bodies.size() > 64 || spec.joints.size() > 64 || spec.particles.size() > 256 || spec.world_shapes.size() > 64)
+    return false;
+  for (const sim::ShapeSpec& s : spec.world_shapes)
+    if (!cheap_to_bake(s)) return false;
+  for (const sim::BodySpec& b : spec.bodies)
+    for (const sim::ShapeSpec& s : b.shapes)
+      if (!cheap_to_bake(s)) return false;
+  return true;
 }
 
 void compile_if_small(const sim::SceneSpec& spec) {

@@ -21,7 +21,9 @@ std::string write_scratch(const std::string& name, std::string_view bytes);
 void prepare_process();
 
 // A loaded spec small enough to compile within a fuzz execution's budget (the compile's own cost
-// is near-linear, but a 10^4-body spec would make every execution slow, not find more).
+// is near-linear, but a 10^4-body spec would make every execution slow, not find more): at most
+// 64 bodies, joints and world shapes, 256 particles, and SDF bakes of the default grid size with
+// a band of at most 8 voxels.
 bool small_enough_to_compile(const sim::SceneSpec& spec);
 // Compiles `spec` (the model a loader's output becomes in the CLI): an error is an answer, a
 // crash or a sanitizer report is a finding.

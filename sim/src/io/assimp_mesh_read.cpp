@@ -117,6 +117,7 @@ std::string decode_assimp_reply(const std::string& bytes, std::size_t max_elemen
   const char* p = bytes.data() + 1 + sizeof(counts);
   auto take = [&p](auto& v, std::size_t n) {
     v.resize(n);
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(v.data(), p, n * sizeof(v[0]));
     p += n * sizeof(v[0]);
   };
