@@ -49,9 +49,7 @@ inline constexpr int kMaxParticleCount = 1 << 22;  // admits a 2000 x 2000 cloth
 // along the mesh's largest extent, and the padded grid box (extent + 2 band per axis, product).
 inline constexpr Real kMaxSdfBand = 256;
 inline constexpr int kMaxSdfResolution = 2048;
-// 2^24: fuzz_scene_xml found a 4-triangle mesh with sdf_band="100" (a 265^3 box, 18.6 M voxels)
-// that took 13 s to bake, and sdf_band="256" (577^3) 82 s and 1.4 GB, under the old 2^30.
-inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 24);
+inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 30);
 
 // ---- recordings ---------------------------------------------------------------------------------
 // Steps in one recording, and elements in one recorded vector (state or control).
