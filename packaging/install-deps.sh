@@ -13,6 +13,7 @@ packages=(
   libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev libopenexr-dev
   libtet1.5-dev  # TetGen: tetrahedral meshes from closed surfaces (coulomb tetmesh)
   ffmpeg  # the desktop app's MP4 video recording runs it (PNG frames work without)
+  clang libclang-rt-dev llvm  # the sanitizer build and libFuzzer targets (packaging/fuzz.sh); llvm: llvm-symbolizer
 )
 
 missing=()

@@ -215,6 +215,33 @@ TEST_CASE("hardened loading: a glTF's buffer uri out of its folder is refused be
   CHECK(sim::check_resource_path((dir / "scene.xml").string(), (dir / "ok.gltf").string()).empty());
 }
 
+TEST_CASE("hardened loading: an OBJ's mtllib out of its folder is refused before Assimp reads it",
+          "[unit][io][containment]") {
+  const std::string scene = bad_input("mtllib_scene.xml");
+  const auto r = sim::load_scene_file(scene);
+  REQUIRE_FALSE(r.ok());
+  INFO(r.error());
+  CHECK(r.error().rfind(scene + ":1: <mesh>: attribute 'file': ", 0) == 0);
+  CHECK(contains(r.error(), "mtllib_outside.obj: mtllib '/etc/passwd' is outside"));
+  const auto dir = test::scratch_dir("hardened_obj_mtllib");
+  const std::string tet = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  const std::string from = (dir / "scene.xml").string();
+  const sim::ScopedResourcePolicy contained({false, {}});
+  // An absolute name, and a "../" one as the second of several names after a Windows line end.
+  test::write_file(dir / "abs.obj", "mtllib /etc/passwd\n" + tet);
+  CHECK(contains(sim::check_resource_path(from, (dir / "abs.obj").string()), "abs.obj: mtllib '/etc/passwd' is outside"));
+  test::write_file(dir / "second.obj", "  mtllib  a.mtl ../b.mtl\r\n" + tet);
+  CHECK(contains(sim::check_resource_path(from, (dir / "second.obj").string()), "second.obj: mtllib '"));
+  test::write_file(dir / "beside.obj", "mtllib beside.mtl\r\nusemtl m\n" + tet);
+  CHECK(sim::check_resource_path(from, (dir / "beside.obj").string()).empty());
+  // Not a directive: a word that only starts with mtllib, a comment.
+  test::write_file(dir / "other.obj", "mtllibx ../x.mtl\n# mtllib ../y.mtl\n" + tet);
+  CHECK(sim::check_resource_path(from, (dir / "other.obj").string()).empty());
+  // The policy's escape hatch admits it.
+  const sim::ScopedResourcePolicy allow({true, {}});
+  CHECK(sim::check_resource_path(from, (dir / "second.obj").string()).empty());
+}
+
 TEST_CASE("hardened loading: references resolve inside the referencing file's tree or a package root",
           "[unit][io][containment]") {
   const auto dir = test::scratch_dir("hardened_containment");

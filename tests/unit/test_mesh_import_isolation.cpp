@@ -8,9 +8,13 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
+#include "io/assimp_mesh_read.hpp"
 #include "io/mesh_import.hpp"
+#include "sdf/mesh_io.hpp"
 #include "sim/sdf.hpp"
 #include "support/scratch_files.hpp"
 
@@ -104,4 +108,34 @@ TEST_CASE("a mesh read through the child process keeps its vertices, triangles a
       CHECK(baked->corner_uvs[3 * t + k].x() == p.x());
       CHECK(baked->corner_uvs[3 * t + k].y() == p.y());
     }
+}
+
+TEST_CASE("the parent decodes replies with empty arrays and refuses inconsistent ones (fuzz_mesh_reply)",
+          "[unit][sdf][bad-inputs]") {
+  // fuzz_mesh_reply's first finding (UBSan): a reply with no vertices or no triangles passed a
+  // null pointer to memcpy for the empty array. tests/data/bad-inputs/mesh_reply_empty.bin is it.
+  std::ifstream in(kBad + "mesh_reply_empty.bin", std::ios::binary);
+  const std::string empty((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(empty.size() == 17u);
+  sim::io::AssimpMesh mesh;
+  CHECK(sim::io::decode_assimp_reply(empty, 100, mesh).empty());
+  CHECK(mesh.vertices.empty());
+  CHECK(mesh.triangles.empty());
+  auto scene_mesh = sim::triangle_mesh_from_assimp(mesh, "r");
+  REQUIRE_FALSE(scene_mesh.ok());
+  CHECK(scene_mesh.error() == "r: the file holds no triangles");
+  // The same through a file and the child: vertices and a line, no triangle (the reply's triangle
+  // array is empty). The robot loader drops lines, and Assimp then has no mesh left.
+  const std::string path = kBad + "mesh_no_triangles.obj";
+  auto baked = sim::load_triangle_mesh(path);
+  REQUIRE_FALSE(baked.ok());
+  CHECK(baked.error() == path + ": the file holds no triangles");
+  auto robot = sim::io::load_mesh_file(path, sim::Vec3::Ones());
+  REQUIRE_FALSE(robot.ok());
+  CHECK(robot.error() == path + ": cannot read mesh: No meshes remaining");
+  // A reply whose counts disagree with its length, or whose triangle names a vertex it lacks.
+  std::string longer = empty;
+  longer[1] = 1;  // one vertex named, no bytes for it
+  CHECK(sim::io::decode_assimp_reply(longer, 100, mesh) == "the importer's reply has 17 bytes, not what its counts need");
+  CHECK(sim::io::decode_assimp_reply(longer, 0, mesh) == "the importer's reply names 1 vertices and 0 triangles");
 }

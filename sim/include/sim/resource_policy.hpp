@@ -37,8 +37,9 @@ class ScopedResourcePolicy {
 };
 
 // "" when `path` (already resolved) may be read for a reference made by `referencing_file`;
-// otherwise why not, naming the path. For a .gltf or .glb file, its own buffer and image URIs
-// are checked the same way (relative to the glTF's folder), before any importer reads it.
+// otherwise why not, naming the path. For a .gltf or .glb file, its own buffer and image URIs,
+// and for an .obj file its `mtllib` material libraries, are checked the same way (relative to
+// that file's folder), before any importer reads it.
 std::string check_resource_path(const std::string& referencing_file, const std::string& path);
 
 }  // namespace sim

@@ -102,8 +102,9 @@ void import_in_child(int fd, const std::string& path, const AssimpReadOptions& o
   write_all(fd, mesh.corner_uvs.data(), mesh.corner_uvs.size() * sizeof(mesh.corner_uvs[0]));
 }
 
-// Parent side: the child's bytes → AssimpMesh, every size and value checked; "" or what is wrong.
-std::string decode(const std::string& bytes, std::size_t max_elements, AssimpMesh& out) {
+}  // namespace
+
+std::string decode_assimp_reply(const std::string& bytes, std::size_t max_elements, AssimpMesh& out) {
   std::uint64_t counts[2];
   if (bytes.size() < 1 + sizeof(counts)) return "the importer's reply is too short";
   std::memcpy(counts, bytes.data() + 1, sizeof(counts));
@@ -116,6 +117,7 @@ std::string decode(const std::string& bytes, std::size_t max_elements, AssimpMes
   const char* p = bytes.data() + 1 + sizeof(counts);
   auto take = [&p](auto& v, std::size_t n) {
     v.resize(n);
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(v.data(), p, n * sizeof(v[0]));
     p += n * sizeof(v[0]);
   };
@@ -132,8 +134,6 @@ std::string decode(const std::string& bytes, std::size_t max_elements, AssimpMes
     if (!std::isfinite(uv[0]) || !std::isfinite(uv[1])) return "non-finite texture coordinate";
   return {};
 }
-
-}  // namespace
 
 std::size_t max_mesh_elements(std::size_t file_bytes) {
   const std::size_t cap = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
@@ -175,7 +175,7 @@ Result<AssimpMesh> read_mesh_with_assimp(const std::string& path, const AssimpRe
   }
   if (o.output[0] != kMeshTag) return Error{path + ": the mesh importer (Assimp) sent an unknown reply"};
   AssimpMesh mesh;
-  if (std::string e = decode(o.output, max_elements, mesh); !e.empty()) return Error{path + ": " + e};
+  if (std::string e = decode_assimp_reply(o.output, max_elements, mesh); !e.empty()) return Error{path + ": " + e};
   return mesh;
 }
 

@@ -37,6 +37,12 @@ struct AssimpMesh {
 ChildLimits mesh_import_limits(std::size_t file_bytes);
 std::size_t max_mesh_elements(std::size_t file_bytes);
 
+// Parent side: the child's reply (tag byte, vertex and triangle counts, then the arrays) into
+// `out`, every size checked against `max_elements` and the reply's length, every index and value
+// checked; "" or what is wrong. The reply is untrusted (a child that Assimp corrupted wrote it):
+// tests/fuzz/fuzz_mesh_reply.cpp feeds this arbitrary bytes.
+std::string decode_assimp_reply(const std::string& bytes, std::size_t max_elements, AssimpMesh& out);
+
 // Errors read "<path>: <what>": not a regular file, Assimp's message, "the importer crashed
 // (SIGSEGV, ...)", "did not finish within 5 s (killed)", an index or value out of range.
 Result<AssimpMesh> read_mesh_with_assimp(const std::string& path, const AssimpReadOptions& options);

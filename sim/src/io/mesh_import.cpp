@@ -62,7 +62,10 @@ Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale) 
   // ROS tools read Collada in its authored axes; Assimp would rotate Z_UP files to Y_UP.
   auto read = read_mesh_with_assimp(path, {.ignore_collada_up = true, .drop_points_and_lines = true});
   if (!read) return Error{read.error()};
-  const AssimpMesh& in = read.value();
+  return welded_mesh_from_assimp(read.value(), scale, path);
+}
+
+Result<TriangleMesh> welded_mesh_from_assimp(const AssimpMesh& in, const Vec3& scale, const std::string& path) {
   // Vertices at the same scaled position are welded; triangles degenerate after welding dropped.
   TriangleMesh out;
   std::map<std::array<double, 3>, int> index;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/assimp_mesh_read.hpp"
 #include "sim/result.hpp"
 #include "sim/robot_import.hpp"
 
@@ -17,6 +18,9 @@ namespace sim::io {
 // Collada files keep their authored axes (their up_axis is not applied, as ROS tools do) and
 // their unit. Errors read "path: message".
 Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale);
+// load_mesh_file's second half, from what the Assimp reader returned (decode_assimp_reply
+// checked it): scaling (finite, non-zero: load_mesh_file checks), welding, winding. Apart so tests/fuzz/fuzz_mesh_reply.cpp reaches it.
+Result<TriangleMesh> welded_mesh_from_assimp(const AssimpMesh& in, const Vec3& scale, const std::string& path);
 
 // Collision hulls of a mesh: one point set per convex part (hull corners).
 struct MeshHulls {

@@ -1,7 +1,8 @@
 // Containment of the files a file references (sim/resource_policy.hpp). Paths are compared after
 // std::filesystem::weakly_canonical, so ".." and symbolic links inside the tree that lead out of
 // it are caught; a glTF's "uri" strings are read from its JSON (the .glb's JSON chunk is text in
-// the binary) before Assimp sees the file, since Assimp follows them wherever they point.
+// the binary) and an OBJ's `mtllib` names from its text before Assimp sees the file, since
+// Assimp follows them wherever they point.
 #include "sim/resource_policy.hpp"
 
 #include <algorithm>
@@ -88,9 +89,41 @@ std::vector<std::string> gltf_uris(const std::string& text) {
   return out;
 }
 
-bool is_gltf(const fs::path& p) {
+// The names of an OBJ's `mtllib` lines: the rest of the line as one name (as Assimp's OBJ reader
+// takes it) and each whitespace-separated word (as other readers take a list of names).
+std::vector<std::string> obj_material_libraries(const std::string& text) {
+  std::vector<std::string> out;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t i = start;
+    while (i < end && blank(text[i])) ++i;
+    if (text.compare(i, 6, "mtllib") == 0 && i + 6 < end && blank(text[i + 6])) {
+      std::size_t a = i + 6, b = end;
+      while (a < b && blank(text[a])) ++a;
+      while (b > a && blank(text[b - 1])) --b;
+      if (a < b) out.push_back(text.substr(a, b - a));
+      for (std::size_t w = a; w < b;) {
+        std::size_t e = w;
+        while (e < b && !blank(text[e])) ++e;
+        if (e > w && (w > a || e < b)) out.push_back(text.substr(w, e - w));
+        for (w = e; w < b && blank(text[w]);) ++w;
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string lower_extension(const fs::path& p) {
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+bool is_gltf(const fs::path& p) {
+  const std::string ext = lower_extension(p);
   return ext == ".gltf" || ext == ".glb";
 }
 
@@ -128,12 +161,23 @@ std::string check_resource_path(const std::string& referencing_file, const std::
   if (!ec && fs::exists(status) && !fs::is_regular_file(status))
     return "cannot read " + io::in_quotes(path) + " (not a regular file)";
   if (std::string e = check_contained(referencing_file, path); !e.empty()) return e;
-  if (!is_gltf(path)) return {};
-  // The glTF's own references (buffers, images), relative to its folder. Checked whatever the
-  // policy: a scheme other than data: or file: would reach the network.
+  const bool obj = lower_extension(path) == ".obj";
+  if (!is_gltf(path) && !obj) return {};
   std::string why;
   const auto text = io::read_text_file(path, io::kMaxTextFileBytes, why);
   if (!text) return {};  // the importer reports a missing or unreadable file
+  if (obj) {
+    // An OBJ's material libraries, relative to the OBJ's folder; an absolute name is taken as it
+    // stands (the stricter reading: a reader may open it there).
+    for (const std::string& name : obj_material_libraries(*text)) {
+      fs::path p(name);
+      if (p.is_relative()) p = fs::path(path).parent_path() / p;
+      if (std::string e = check_contained(path, p.lexically_normal().string()); !e.empty()) return path + ": mtllib " + e;
+    }
+    return {};
+  }
+  // The glTF's own references (buffers, images), relative to its folder. Checked whatever the
+  // policy: a scheme other than data: or file: would reach the network.
   for (const std::string& raw : gltf_uris(*text)) {
     if (raw.rfind("data:", 0) == 0) continue;  // embedded
     std::string uri = percent_decoded(raw);

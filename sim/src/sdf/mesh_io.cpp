@@ -3,7 +3,8 @@
 #include <fstream>
 #include <iomanip>
 
-#include "io/assimp_mesh_read.hpp"
+#include "sdf/mesh_io.hpp"
+
 #include "sim/sdf.hpp"
 
 namespace sim {
@@ -11,7 +12,10 @@ namespace sim {
 Result<TriangleMesh> load_triangle_mesh(const std::string& path) {
   auto read = io::read_mesh_with_assimp(path, {});
   if (!read) return Error{read.error()};
-  const io::AssimpMesh& in = read.value();
+  return triangle_mesh_from_assimp(read.value(), path);
+}
+
+Result<TriangleMesh> triangle_mesh_from_assimp(const io::AssimpMesh& in, const std::string& path) {
   if (in.triangles.empty()) return Error{path + ": the file holds no triangles"};
   TriangleMesh mesh;
   mesh.vertices.reserve(in.vertices.size());

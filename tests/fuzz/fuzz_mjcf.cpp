@@ -1,0 +1,18 @@
+// libFuzzer target: MJCF import (sim/robot_import.hpp, parse_mjcf). The input is an MJCF file's
+// text anchored at <scratch>/model.xml (includes and mesh assets resolve there; nothing outside is
+// admitted); a model that imports is appended to an empty scene and compiled when small.
+#include <string>
+
+#include "fuzz_robot_common.hpp"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fuzz::prepare_process();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  auto robot = sim::parse_mjcf(text, fuzz::scratch_dir() + "/model.xml");
+  if (robot) fuzz::append_and_compile(robot.value());
+  return 0;
+}
