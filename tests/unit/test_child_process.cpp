@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/sanitizer.hpp"
 #include "io/child_process.hpp"
 
 using sim::io::ChildLimits;
@@ -21,19 +22,7 @@ using sim::io::run_in_child;
 
 namespace {
 
-// Under AddressSanitizer (the sanitizer build, docs/FUZZING.md) a failed allocation in operator
-// new is reported by ASan's allocator and aborts the process instead of throwing std::bad_alloc.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using test::kAddressSanitizer;  // ASan aborts on a failed allocation (support/sanitizer.hpp)
 
 ChildLimits quick_limits() {
   ChildLimits l;
