@@ -57,12 +57,7 @@ void write_seed(const char* out) {
   }
   rec.final_hash = sim::state_hash(state);
   auto saved = sim::save_recording(rec, out);
-  if (!saved) {
-    std::fprintf(stderr, "%s\n", saved.error().c_str());
-    std::exit(1);
-  }
-  std::printf("wrote %s\n", out);
-  std::exit(0);
+  fuzz::finish_seed(saved ? std::string() : saved.error(), out);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -84,6 +85,15 @@ void compile_if_small(const sim::SceneSpec& spec) {
   if (!small_enough_to_compile(spec)) return;
   auto model = sim::compile_model(spec);
   (void)model;
+}
+
+void finish_seed(const std::string& error, const char* path) {
+  if (!error.empty()) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    std::exit(1);
+  }
+  std::printf("wrote %s\n", path);
+  std::exit(0);
 }
 
 }  // namespace fuzz

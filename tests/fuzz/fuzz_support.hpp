@@ -19,6 +19,9 @@ const std::string& scratch_dir();
 std::string write_scratch(const std::string& name, std::string_view bytes);
 // Sets the containment policy (only the scratch folder) and COULOMB_CACHE; call once.
 void prepare_process();
+// Ends a run that only wrote a seed file (COULOMB_FUZZ_WRITE_SEED=<path>): prints `error` and
+// exits 1 when it is not empty, else "wrote <path>" and exits 0.
+[[noreturn]] void finish_seed(const std::string& error, const char* path);
 
 // A loaded spec small enough to compile within a fuzz execution's budget (the compile's own cost
 // is near-linear, but a 10^4-body spec would make every execution slow, not find more): at most
