@@ -7,6 +7,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/state_csv.hpp"
 #include "cli/trace_json.hpp"
 #include "sim/recording.hpp"
@@ -81,6 +82,7 @@ int run_command(int argc, char** argv, int first) {
   sim::State state = sim::make_initial_state(model);
   sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
+  ws.cancel = &install_interrupt_handler();  // Ctrl+C stops the step in progress and the run
   sim::Recording session;
   const auto session_path = args->value("save-session");
   if (session_path) session.begin(args->positional[0], model, model.solver, state);
@@ -93,10 +95,20 @@ int run_command(int argc, char** argv, int first) {
                 "contacts", "normal", "friction", "bilateral", "compl");
   double total_ms = 0;
   int failures = 0, unconverged = 0, fallbacks = 0;
+  int steps_run = steps;  // fewer after Ctrl+C
   for (int i = 0; i < steps; ++i) {
+    if (ws.cancel->load()) {
+      steps_run = i;
+      break;
+    }
     if (session_path) session.record(control);
     ws.capture = i == capture_step ? &capture : nullptr;
     const sim::StepReport r = sim::step(model, state, control, ws);
+    if (r.flags & sim::kStepCancelled) {  // Ctrl+C inside the step: it was undone, not failed
+      if (session_path) session.controls.pop_back();
+      steps_run = i;
+      break;
+    }
     if (i == capture_step) {
       if (auto saved = sim::save_capture(capture, model, args->positional[0], *args->value("capture")); !saved) {
         std::fprintf(stderr, "coulomb run: %s\n", saved.error().c_str());
@@ -137,13 +149,16 @@ int run_command(int argc, char** argv, int first) {
     }
     std::printf("session saved to %s (%zu steps)\n", session_path->c_str(), session.controls.size());
   }
-  const double sim_time = double(model.dt) * steps;
+  const bool interrupted = steps_run < steps;
+  if (interrupted)
+    std::printf("interrupted (Ctrl+C) after %d of %d steps; the outputs hold those steps\n", steps_run, steps);
+  const double sim_time = double(model.dt) * steps_run;
   std::printf("ran %d steps in %.1f ms (%.3f ms/step, real-time factor %.2f), %d diverged steps, %d not converged "
               "(tolerance %.3g m, %.3g m/s within %d iterations), %d linear fallbacks, state hash %016llx\n",
-              steps, total_ms, total_ms / std::max(steps, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
+              steps_run, total_ms, total_ms / std::max(steps_run, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
               unconverged, double(model.solver.newton_tolerance), double(model.solver.newton_velocity_tolerance),
               sim::iteration_cap(model.solver), fallbacks, static_cast<unsigned long long>(sim::state_hash(state)));
-  return failures == 0 ? 0 : 3;
+  return interrupted ? 130 : failures == 0 ? 0 : 3;
 }
 
 }  // namespace coulomb

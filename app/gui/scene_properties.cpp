@@ -293,6 +293,10 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
                          "rad", false, 3, 0.01));
       out.push_back(real(item, "joint_position_error_limit", "joint position error limit", o.joint_position_error_limit,
                          0, kBig, "x bound radius", false, 3, 0.05));
+      out.push_back(real(item, "world_bound", "world bound", o.world_bound, 1e-6, kBig, "m", false, 0, 100));
+      out.push_back(real(item, "speed_limit", "speed limit", o.speed_limit, 1e-6, kBig, "m/s", false, 0, 10));
+      out.push_back(real(item, "angular_speed_limit", "angular speed limit", o.angular_speed_limit, 1e-6, kBig, "rad/s",
+                         false, 0, 100));
       break;
     }
     case ItemKind::Material: {

@@ -123,15 +123,17 @@ SimRunner::~SimRunner() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     quit_ = true;
+    cancel_step_.store(true, std::memory_order_relaxed);
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
-void SimRunner::submit(Request request) {
+void SimRunner::submit(Request request, bool interrupt) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     requests_.push_back(std::move(request));
+    if (interrupt) cancel_step_.store(true, std::memory_order_relaxed);
   }
   wake_.notify_one();
 }
@@ -154,7 +156,7 @@ void SimRunner::load(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr
     c.fresh_run();
     c.playing = play;
     return true;
-  });
+  }, /*interrupt=*/true);
 }
 
 void SimRunner::replace_model(std::shared_ptr<const sim::SceneSpec> spec, std::shared_ptr<const sim::Model> model,
@@ -238,7 +240,7 @@ void SimRunner::set_playing(bool playing) {
     c.real_time_factor = 0;
     c.anchor(Clock::now());
     return true;
-  });
+  }, /*interrupt=*/!playing);
 }
 
 void SimRunner::toggle_playing() { set_playing(!playing_requested()); }
@@ -257,7 +259,7 @@ void SimRunner::reset() {
     if (!c.has_model()) return false;
     c.fresh_run();
     return true;
-  });
+  }, /*interrupt=*/true);
 }
 
 void SimRunner::set_real_time(bool real_time) {
@@ -452,6 +454,7 @@ void SimRunner::thread_main() {
         }
       }
       batch.swap(requests_);
+      cancel_step_.store(false, std::memory_order_relaxed);  // the interrupting requests are in `batch`
     }
 
     bool changed = false;
@@ -471,6 +474,7 @@ void SimRunner::thread_main() {
         std::fill(c.step_control.particle_force.begin(), c.step_control.particle_force.end(), sim::Vec3::Zero());
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 
+        c.workspace.cancel = &cancel_step_;
         stepping_.store(true, std::memory_order_release);
         const Clock::time_point start = Clock::now();
         c.report = sim::step(*c.model, c.model->solver, c.state, c.step_control, c.workspace);
@@ -487,7 +491,9 @@ void SimRunner::thread_main() {
           c.playing = false;
           c.steps_pending = 0;
           playing_requested_.store(false, std::memory_order_release);
-          c.message = c.report.message.empty() ? std::string("the step failed") : c.report.message;
+          c.message = (c.report.flags & sim::kStepCancelled) ? std::string("stopped during a step (the step was undone)")
+                      : c.report.message.empty()            ? std::string("the step failed")
+                                                            : c.report.message;
         }
         if (end - c.rate_wall >= kRateWindow) {
           const double wall = std::chrono::duration<double>(end - c.rate_wall).count();

@@ -34,7 +34,7 @@ class SimRunner {
   using PoseHook = std::function<void(const sim::Model& model, const sim::State& state, std::uint64_t sequence)>;
 
   SimRunner();
-  ~SimRunner();  // stops the thread (after the step in progress, if any)
+  ~SimRunner();  // stops the thread; a step in progress is cancelled (undone) between iterations
   SimRunner(const SimRunner&) = delete;
   SimRunner& operator=(const SimRunner&) = delete;
 
@@ -95,7 +95,10 @@ class SimRunner {
   struct Core;                                  // the simulation thread's own state
   using Request = std::function<bool(Core&)>;   // returns true when the change should be published
 
-  void submit(Request request);
+  // Queues `request`; with `interrupt` the step in progress, if any, is cancelled between solver
+  // iterations and undone (Workspace::cancel), so a pause, a reset or another scene takes effect
+  // within an iteration however long the step.
+  void submit(Request request, bool interrupt = false);
   void thread_main();
   void publish(Core& core);
 
@@ -105,6 +108,9 @@ class SimRunner {
   std::condition_variable wake_;
   std::vector<Request> requests_;               // guarded by mutex_
   bool quit_ = false;                           // guarded by mutex_
+  // Workspace::cancel of the thread's steps: raised with an interrupting request (under mutex_),
+  // cleared when the thread takes the requests (under mutex_), so no raise is lost.
+  std::atomic<bool> cancel_step_{false};
   std::atomic<std::uint64_t> published_{0};
   std::atomic<bool> stepping_{false};
   std::atomic<bool> playing_requested_{false};

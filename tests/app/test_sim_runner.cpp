@@ -149,6 +149,44 @@ TEST_CASE("reading snapshots never waits for a slow step", "[app][runner]") {
   runner.set_playing(false);
 }
 
+TEST_CASE("pausing or quitting during a long step returns at once, the step undone", "[app][runner][cancel]") {
+  // 1,000 Newton x 4,000 PCR iterations on the pyramid (210 boxes): uncancelled, its first step
+  // runs for minutes. The pause and the destructor (the app quitting) raise the step's cancel
+  // flag; the thread stops between iterations. The waits below are generous upper bounds for a loaded machine, not
+  // timings: without the cancel neither could end before the step does.
+  const Loaded scene = load("pyramid", [](sim::SceneSpec& s) {
+    s.solver.newton_iterations = 1000;  // within the trace's bound of 2^24 records a step
+    s.solver.linear_iterations = s.solver.linear_iterations_max = 4000;
+    s.solver.newton_tolerance = 0;
+  });
+  {
+    SimRunner runner;
+    runner.load(scene.spec, scene.model);
+    REQUIRE(wait_for(runner, [](const Snapshot& s) { return s.model != nullptr; }));
+    runner.set_real_time(false);
+    runner.set_playing(true);
+    REQUIRE(wait_for(runner, [&](const Snapshot&) { return runner.stepping(); }, 10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    INFO("message '" << runner.latest().message << "', step " << runner.latest().state.step_index);
+    REQUIRE(runner.stepping());  // deep inside the step
+    const auto paused_at = Clock::now();
+    runner.set_playing(false);
+    REQUIRE(wait_for(runner, [&](const Snapshot& s) { return !runner.stepping() && !s.message.empty(); }, 30));
+    const double pause_ms = std::chrono::duration<double, std::milli>(Clock::now() - paused_at).count();
+    const Snapshot& s = runner.latest();
+    INFO("pause returned after " << pause_ms << " ms: " << s.message);
+    CHECK(s.state.step_index == 0);  // the step was undone, not taken
+    CHECK(s.message.find("stopped during a step") != std::string::npos);
+    CHECK_FALSE(runner.playing_requested());
+
+    runner.set_playing(true);  // again, then quit while it steps
+    REQUIRE(wait_for(runner, [&](const Snapshot&) { return runner.stepping(); }, 10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    REQUIRE(runner.stepping());
+  }  // ~SimRunner: must return, not wait for the step
+  SUCCEED("the destructor returned during the step");
+}
+
 TEST_CASE("parameter patches match a recompile of the edited spec", "[app][properties]") {
   auto spec = sim::load_scene_file(test::scene_path("workcell"));
   REQUIRE(spec.ok());

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <utility>
 
 #include "sim/scene_io.hpp"
 #include "solver/linear_solvers.hpp"
@@ -89,6 +90,7 @@ sim::SceneSpec catenary_arch(sim::NcpFunction ncp) {
 struct ArchRun {
   Real drift = 0;            // max displacement of any stone [m]
   Real energy_gain = 0;      // max rise of the potential energy above its start [J]
+  Real weight = 0;           // of all the stones [N]
   int failed = 0, unconverged = 0;
 };
 
@@ -105,6 +107,7 @@ ArchRun run_arch(const sim::SceneSpec& spec, Real seconds) {
   };
   const Real e0 = potential(s);
   ArchRun out;
+  for (int b = 0; b < m.body_count; ++b) out.weight += kG / m.body_inv_mass[b];
   const int steps = static_cast<int>(std::lround(seconds / m.dt));
   for (int i = 0; i < steps; ++i) {
     const sim::StepReport r = sim::step(m, s, control, ws);
@@ -144,7 +147,6 @@ sim::Model load_shipped(const std::string& name) {
   REQUIRE(spec.ok());
   return test::compile(*spec);
 }
-
 }  // namespace
 
 TEST_CASE("a catenary arch of 20 voussoirs stands 10 s within 1 mm under FB and min-map at default settings",
@@ -155,7 +157,11 @@ TEST_CASE("a catenary arch of 20 voussoirs stands 10 s within 1 mm under FB and 
                              << r.failed << " failed, " << r.unconverged << " unconverged steps");
     CHECK(r.failed == 0);
     CHECK(r.drift < 1e-3);
-    CHECK(r.energy_gain < 1e-3);  // no energy from the solver: the stones may settle, never rise
+    // No energy from the solver: the stones may settle, never rise, beyond the position
+    // tolerance: a mean rise of newton_tolerance (1e-6 m) over the 610 kg arch is 6 mJ. Measured
+    // (max over the run): FB 0.3 mJ, min-map 1.4 mJ (0.23 um) at 40 PCR iterations; 9.5 mm of
+    // drift before the adaptive Newton loop.
+    CHECK(r.energy_gain < r.weight * sim::SolverOptions{}.newton_tolerance);
   }
 }
 
@@ -325,17 +331,20 @@ RunResiduals run_residuals(const sim::Model& m, int steps) {
 
 TEST_CASE("at its cap the default solve ends no worse than the paper's fixed protocol on scenes that never converge",
           "[scene][solver][newton]") {
-  // The pile and the rope run every step to the iteration cap. The paper's protocol: 6 Newton
-  // iterations at t = 0.75, 20 PCR each, no tolerance. Before the inexact-Newton escalation
-  // (linear_iterations_max = 20) the default ended worse in complementarity on both
-  // (table_pile 2.4e-3 against 1.7e-3 m, rope 1.8e-2 against 1.5e-2 m).
-  for (const char* name : {"table_pile", "rope"}) {
+  // Every shipped scene whose steps run to the iteration cap at default settings. The paper's
+  // protocol: 6 Newton iterations at t = 0.75, 20 PCR each, no tolerance. With 20 PCR iterations
+  // by default and no escalation the default ended worse in complementarity (table_pile 2.4e-3
+  // against 1.7e-3 m, rope 1.8e-2 against 1.5e-2 m); with escalation to 40 but a default budget
+  // of 20, friction_spread still did (2.6e-5 against 3.4e-6 m).
+  const std::pair<const char*, int> scenes[] = {{"table_pile", 300},     {"rope", 300},          {"friction_spread", 300},
+                                                {"friction_channel", 300}, {"friction_texture", 300}, {"sdf_bowl", 300},
+                                                {"soft_cube", 150},      {"pyramid", 60},        {"cloth", 60}};
+  for (const auto& [name, steps] : scenes) {
     const sim::Model m = load_shipped(name);
     sim::Model paper = m;
     paper.solver.line_search = false;
     paper.solver.newton_iterations = 6;
     paper.solver.newton_tolerance = 0;
-    const int steps = 300;
     const RunResiduals ours = run_residuals(m, steps), theirs = run_residuals(paper, steps);
     INFO(name << ": normal " << ours.normal << " (paper " << theirs.normal << "), friction " << ours.friction << " ("
               << theirs.friction << "), bilateral " << ours.bilateral << " (" << theirs.bilateral << "), complementarity "

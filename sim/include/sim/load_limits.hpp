@@ -40,6 +40,13 @@ inline constexpr int kMaxSolverIterations = 100000;
 // substeps x (pgs_iterations + 1)): the records one step's solver trace reserves.
 inline constexpr double kMaxTraceRecordsPerStep = double(1 << 24);
 
+// ---- physical ranges of a scene (compile_model; the scene loader with the line) -------------
+// The time step [s]: at 0.1 s a body falls 0.1 m in one step under gravity; a larger step is a
+// unit mistake (dt="1e300" ran to positions of -inf).
+inline constexpr Real kMaxTimeStep = Real(0.1);
+// |gravity| [m/s^2]: 100 g. (Gravity 1e9 sent a box to z = -69,527 m in one step.)
+inline constexpr Real kMaxGravity = Real(1000);
+
 // ---- generated and baked geometry --------------------------------------------------------------
 inline constexpr int kMaxRopeSegments = 100000;
 inline constexpr int kMaxClothSegments = 2000;  // per side

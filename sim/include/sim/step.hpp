@@ -3,6 +3,7 @@
 // Nothing inside throws; numerical trouble is reported in the StepReport.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct Workspace {
   // When set, step() records its input and the Newton solve's every iterate into it (the last
   // substep's solve; sim/solve_capture.hpp). Null (the default): nothing is recorded or allocated.
   SolveCapture* capture = nullptr;
+  // When set, the solver reads it between iterations (Newton and linear, relaxed loads): once it
+  // is true the step stops, is undone (the state as at its start) and reports kStepCancelled.
+  // The app's quit and pause and the CLI's Ctrl+C raise it; the owner clears it.
+  const std::atomic<bool>* cancel = nullptr;
 
   std::unique_ptr<detail::StepSolver> solver;  // created for options.kind, re-created when it changes
   std::unique_ptr<detail::CollisionScratch> collision;

@@ -78,6 +78,9 @@ enum StepFlags : std::uint32_t {
   kStepInvalidInput = 1u << 3,     // state or control sized for another model
   kStepJointViolated = 1u << 4,    // a joint row violated after the solve beyond
                                    // SolverOptions::joint_{angle,position}_error_limit (blow-up)
+  kStepOutOfBounds = 1u << 5,      // a body or particle beyond SolverOptions::world_bound or faster
+                                   // than speed_limit / angular_speed_limit (blow-up)
+  kStepCancelled = 1u << 6,        // Workspace::cancel was raised: stopped between iterations
 };
 
 // A step with warnings was taken, but not as asked: the CLI and the app count and show them.

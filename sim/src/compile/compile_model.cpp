@@ -12,6 +12,7 @@
 #include "compile/body_inertia.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
+#include "compile/scene_ranges.hpp"
 #include "compile/visual_shapes.hpp"
 #include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
@@ -176,6 +177,7 @@ Result<Model> compile_model(const SceneSpec& spec) {
   m.solver = spec.solver;
   if (!(spec.dt > 0) || !std::isfinite(spec.dt))
     return Error{where({spec.source_file, 0}, "scene") + ": dt must be > 0"};
+  if (std::string e = detail::check_scene_ranges(spec); !e.empty()) return Error{e};
   if (std::string e = check_solver_counts(spec.solver); !e.empty())
     return Error{where({spec.source_file, 0}, "solver") + ": " + e};
 

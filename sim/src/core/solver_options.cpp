@@ -116,11 +116,13 @@ std::string set_int(SolverOptions& o, std::string_view key, std::string_view val
 template <int SolverOptions::*Field>
 std::string get_int(const SolverOptions& o) { return std::to_string(o.*Field); }
 
-// Reals in a range: [0, inf) (NonNegative), (0, 1] (UnitInterval) or (0, 2) (Relaxation).
-enum class Range { NonNegative, UnitInterval, Relaxation };
+// Reals in a range: [0, inf) (NonNegative), (0, inf] (Positive), (0, 1] (UnitInterval) or (0, 2)
+// (Relaxation).
+enum class Range { NonNegative, Positive, UnitInterval, Relaxation };
 constexpr bool in_range(Range r, Real v) {
   switch (r) {
     case Range::NonNegative: return v >= 0;
+    case Range::Positive: return v > 0;
     case Range::UnitInterval: return v > 0 && v <= 1;
     case Range::Relaxation: return v > 0 && v < 2;  // projected SOR converges for 0 < ω < 2
   }
@@ -129,6 +131,7 @@ constexpr bool in_range(Range r, Real v) {
 constexpr std::string_view describe(Range r) {
   switch (r) {
     case Range::NonNegative: return "a number >= 0";
+    case Range::Positive: return "a number > 0 (inf: off)";
     case Range::UnitInterval: return "a number in (0, 1]";
     case Range::Relaxation: return "a number in (0, 2)";
   }
@@ -216,6 +219,9 @@ constexpr OptionField kOptionFields[] = {
      get_real<&O::joint_angle_error_limit>},
     {"joint_position_error_limit", set_real<&O::joint_position_error_limit, Range::NonNegative>,
      get_real<&O::joint_position_error_limit>},
+    {"world_bound", set_real<&O::world_bound, Range::Positive>, get_real<&O::world_bound>},
+    {"speed_limit", set_real<&O::speed_limit, Range::Positive>, get_real<&O::speed_limit>},
+    {"angular_speed_limit", set_real<&O::angular_speed_limit, Range::Positive>, get_real<&O::angular_speed_limit>},
     {"pgs_iterations", set_int<&O::pgs_iterations, 1>, get_int<&O::pgs_iterations>},
     {"pgs_relaxation", set_real<&O::pgs_relaxation, Range::Relaxation>, get_real<&O::pgs_relaxation>},
 };

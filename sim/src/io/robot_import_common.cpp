@@ -15,13 +15,6 @@
 
 namespace sim::io {
 
-std::string number_text(Real v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
-
 std::optional<std::array<float, 4>> rgba_attribute(const AttrSet& a, const Warnings& warnings) {
   auto v = a.reals("rgba", 4, 4);
   if (!v) return std::nullopt;

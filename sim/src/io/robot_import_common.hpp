@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/number_text.hpp"
 #include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/robot_import.hpp"
@@ -62,7 +63,7 @@ Result<ImportResult> import_file(const std::string& path, const ImportOptions& o
                                                                     const ImportOptions&));
 
 // A number for messages, names and warnings: 6 significant digits ("0.5", "1e-05").
-std::string number_text(Real v);
+using sim::number_text;
 
 class AttrSet;
 // An rgba attribute (URDF <color rgba>, MJCF rgba): 4 numbers; components outside [0, 1] are

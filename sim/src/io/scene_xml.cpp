@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "collision/structure_expression.hpp"
+#include "core/number_text.hpp"
 #include "io/generated_geometry.hpp"
 #include "io/xml_element.hpp"
 #include "sim/field_table.hpp"
@@ -31,6 +32,7 @@
 #include "sim/structure_texture.hpp"
 #include "sim/sdf.hpp"
 #include "sim/soft_body.hpp"
+#include "sim/tet_mesh_io.hpp"
 
 namespace sim {
 
@@ -125,6 +127,14 @@ std::string contained_path(const XmlElement& e, std::string_view attribute, cons
   return path;
 }
 
+// scale="s" (uniform) or "sx sy sz" (per axis) of a mesh: each factor > 0.
+Vec3 scale_attribute(const XmlElement& e) {
+  const auto k = e.reals("scale", 0, Range::Positive);
+  if (k->size() == 1) return Vec3::Constant((*k)[0]);
+  if (k->size() != 3) e.fail_attribute("scale", "expected 1 or 3 numbers");
+  return Vec3((*k)[0], (*k)[1], (*k)[2]);
+}
+
 // Vertices (the "v x y z" lines) of a Wavefront OBJ file.
 std::vector<Vec3> read_obj_vertices(const XmlElement& e, const std::string& path) {
   std::string why;
@@ -173,6 +183,13 @@ class SceneParser {
       if (auto name = scene.text("name")) spec_.name = *name;
       spec_.dt = scene.real_or("dt", spec_.dt, Range::Positive);
       spec_.gravity = scene.vec3_or("gravity", spec_.gravity);
+      // The physical ranges (sim/load_limits.hpp; compile_model checks them too, without a line).
+      if (spec_.dt > limits::kMaxTimeStep)
+        scene.fail_attribute("dt", number_text(spec_.dt) + " s is above the largest time step, " +
+                                       number_text(limits::kMaxTimeStep) + " s (docs/LIMITS.md)");
+      if (spec_.gravity.norm() > limits::kMaxGravity)
+        scene.fail_attribute("gravity", "|g| = " + number_text(spec_.gravity.norm()) + " m/s^2 is above " +
+                                            number_text(limits::kMaxGravity) + " m/s^2 (docs/LIMITS.md)");
     } else {
       // An included file's own scene attributes are checked but the including scene's win.
       scene.real("dt", Range::Positive);
@@ -442,11 +459,7 @@ class SceneParser {
     }
     if (type == "convex" || type == "mesh") {
       if (e.has("scale")) {
-        Vec3 scale = Vec3::Ones();
-        auto k = e.reals("scale", 0, Range::Positive);
-        if (k->size() == 1) scale.setConstant((*k)[0]);
-        else if (k->size() == 3) scale = Vec3((*k)[0], (*k)[1], (*k)[2]);
-        else e.fail_attribute("scale", "expected 1 or 3 numbers");
+        const Vec3 scale = scale_attribute(e);
         for (Vec3& p : s.vertices) p = p.cwiseProduct(scale);
       }
     }
@@ -748,16 +761,62 @@ class SceneParser {
   }
 
   // <softbody>: an FEM soft body (sim/soft_body.hpp) over a generated box of tetrahedra,
-  // box="lx ly lz" divisions="nx ny nz" (6 tets per cell), placed by pos/euler.
+  // box="lx ly lz" divisions="nx ny nz" (6 tets per cell), or over a tetrahedral mesh file,
+  // mesh="part.msh" (Gmsh, TetGen .node/.ele, VTK .vtk/.vtu; sim/tet_mesh_io.hpp) scaled by
+  // scale="s" or "sx sy sz"; placed by pos/euler.
   void parse_softbody(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
-                 attribute_list({"name", "box", "divisions", "velocity", "E", "nu", "lambda", "mu", "density", "damping",
-                                 "model", "compliance", "radius", "pin", "material", "faces", "tets"},
+                 attribute_list({"name", "box", "divisions", "mesh", "scale", "velocity", "E", "nu", "lambda", "mu",
+                                 "density", "damping", "model", "compliance", "radius", "pin", "material", "faces", "tets"},
                                 true));
     no_children(e);
     const SoftMaterialSpec m = soft_material(e);
     if (e.has("tets")) return soft_body_over_particles(e, m);
-    if (!e.has("box")) e.fail("missing required attribute 'box' (the generated block of tetrahedra) or 'tets'");
+    e.exactly_one_of({"box", "mesh"});
+    const TetMesh mesh = e.has("mesh") ? soft_body_mesh_file(e, file) : soft_body_box(e);
+    if (spec_.particles.size() + mesh.points.size() > static_cast<std::size_t>(limits::kMaxParticleCount))
+      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
+    SoftBodyPlacement place;
+    place.pose = e.pose();
+    place.velocity = e.vec3_or("velocity", Vec3::Zero());
+    place.particle_radius = e.real_or("radius", Real(0.005), Range::Positive);
+    place.faces = e.boolean("faces").value_or(true);
+    std::optional<NameRef> material;
+    if (auto mat = e.text("material")) material = name_ref(e, "material", *mat);
+    const std::string name = e.text("name").value_or("");
+
+    std::string error;
+    const int first = add_soft_body(spec_, mesh, m, place, name, error);
+    if (first < 0) e.fail(error);
+    spec_.soft_bodies.back().source = e.location();
+    for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) {
+      spec_.particles[i].source = e.location();
+      particle_material_.push_back(material);
+    }
+    // pin="x0 z1 ...": the particles on those faces of the mesh's bounding box (in its own frame)
+    // get zero mass (fixed in space).
+    Vec3 lo = mesh.points.front(), hi = mesh.points.front();
+    for (const Vec3& p : mesh.points) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    const std::string pin = e.text("pin").value_or("none");
+    for (std::string_view token : io::split_tokens(pin)) {
+      if (token == "none") continue;
+      if (token.size() != 2 || (token[0] != 'x' && token[0] != 'y' && token[0] != 'z') || (token[1] != '0' && token[1] != '1'))
+        e.fail_attribute("pin", "expected none or faces x0 x1 y0 y1 z0 z1, got " + in_quotes(token));
+      const int axis = token[0] - 'x';
+      const Real side = token[1] == '0' ? lo[axis] : hi[axis];
+      const Real tolerance = Real(1e-9) * std::max(hi[axis] - lo[axis], Real(1e-12));
+      for (std::size_t i = 0; i < mesh.points.size(); ++i)
+        if (std::abs(mesh.points[i][axis] - side) <= tolerance) spec_.particles[static_cast<std::size_t>(first) + i].mass = 0;
+    }
+  }
+
+  // <softbody box divisions>: the generated block, 6 tets per cell, centred at the origin.
+  static TetMesh soft_body_box(const XmlElement& e) {
+    for (const char* a : {"scale"})
+      if (e.has(a)) e.fail_attribute(a, "only with mesh= (box= gives the size)");
     const Vec3 size = *e.vec3("box", Range::Positive);
     int n[3] = {1, 1, 1};
     if (auto text = e.text("divisions")) {
@@ -771,39 +830,23 @@ class SceneParser {
         n[k] = static_cast<int>(v[k]);
       }
     }
-    const std::size_t points = static_cast<std::size_t>(n[0] + 1) * (n[1] + 1) * (n[2] + 1);
-    if (spec_.particles.size() + points > static_cast<std::size_t>(limits::kMaxParticleCount))
-      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
-    SoftBodyPlacement place;
-    place.pose = e.pose();
-    place.velocity = e.vec3_or("velocity", Vec3::Zero());
-    place.particle_radius = e.real_or("radius", Real(0.005), Range::Positive);
-    place.faces = e.boolean("faces").value_or(true);
-    std::optional<NameRef> material;
-    if (auto mat = e.text("material")) material = name_ref(e, "material", *mat);
-    const std::string name = e.text("name").value_or("");
+    return box_tet_mesh(size, n[0], n[1], n[2]);
+  }
 
-    const TetMesh mesh = box_tet_mesh(size, n[0], n[1], n[2]);
-    std::string error;
-    const int first = add_soft_body(spec_, mesh, m, place, name, error);
-    if (first < 0) e.fail(error);
-    spec_.soft_bodies.back().source = e.location();
-    for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) {
-      spec_.particles[i].source = e.location();
-      particle_material_.push_back(material);
+  // <softbody mesh="file" scale>: the tets of a mesh file beside the scene (contained like every
+  // referenced file), in the file's own frame scaled about its origin. The readers' errors name
+  // the mesh file and its line; the attribute's line is added.
+  static TetMesh soft_body_mesh_file(const XmlElement& e, const std::string& file) {
+    if (e.has("divisions")) e.fail_attribute("divisions", "only with box= (the mesh file gives the tets)");
+    const std::string path = contained_path(e, "mesh", file, *e.text("mesh"));
+    auto read = read_tet_mesh(path);
+    if (!read.ok()) e.fail_attribute("mesh", read.error());
+    TetMesh mesh = std::move(read.value());
+    if (e.has("scale")) {
+      const Vec3 scale = scale_attribute(e);
+      for (Vec3& p : mesh.points) p = p.cwiseProduct(scale);
     }
-    // pin="x0 z1 ...": the particles on those faces of the box get zero mass (fixed in space).
-    const std::string pin = e.text("pin").value_or("none");
-    for (std::string_view token : io::split_tokens(pin)) {
-      if (token == "none") continue;
-      if (token.size() != 2 || (token[0] != 'x' && token[0] != 'y' && token[0] != 'z') || (token[1] != '0' && token[1] != '1'))
-        e.fail_attribute("pin", "expected none or faces x0 x1 y0 y1 z0 z1, got " + in_quotes(token));
-      const int axis = token[0] - 'x';
-      const Real side = token[1] == '0' ? Real(-0.5) : Real(0.5);
-      for (std::size_t i = 0; i < mesh.points.size(); ++i)
-        if (std::abs(mesh.points[i][axis] - side * size[axis]) <= Real(1e-9) * size[axis])
-          spec_.particles[static_cast<std::size_t>(first) + i].mass = 0;
-    }
+    return mesh;
   }
 
   // The material attributes of <softbody>: model, compliance, E and nu or lambda and mu, density, damping.

@@ -10,6 +10,7 @@
 #include "collision/collide.hpp"
 #include "core/parallel.hpp"
 #include "kernels/contact_kernels.hpp"
+#include "pipeline/state_bounds_check.hpp"
 #include "pipeline/step_input_check.hpp"
 #include "solver/newton_solver.hpp"
 #include "solver/step_solver.hpp"
@@ -76,8 +77,9 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   ws.trace.linear_residuals.reserve(static_cast<std::size_t>(substeps) * cap.linear_residuals);
   // A failed step is undone whole: the state at its start is kept (its vectors keep their
   // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
-  if (substeps > 1) ws.step_start = state;
+  ws.step_start = state;
   ws.solver->capture = ws.capture;
+  ws.solver->cancel = ws.cancel;
   if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)
     ws.capture->clear_solve();
     ws.capture->start = state;
@@ -91,8 +93,10 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
     generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
     report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
     ws.solver->solve(model, options, h, state, control, ws.contacts, ws.trace, report);
+    // The solver flags what its rows see; the bounds of free motion no row sees.
+    if (report.ok()) detail::check_state_bounds(model, options, state, detail::BoundsCheckAt::StepResult, report);
     if (!report.ok()) {
-      if (substeps > 1) state = ws.step_start;  // a single solve leaves the state untouched itself
+      state = ws.step_start;
       if (substeps > 1) report.message += " (substep " + std::to_string(sub + 1) + " of " + std::to_string(substeps) +
                                           "; the whole step was undone)";
       break;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "pipeline/state_bounds_check.hpp"
 #include "sim/load_limits.hpp"
 
 namespace sim::detail {
@@ -20,12 +21,8 @@ long first_non_finite(const Real* data, std::size_t count) {
 // and 3 per particle.
 std::string owner(const Model& m, long index, int per_body) {
   const long body_scalars = static_cast<long>(per_body) * m.body_count;
-  if (index < body_scalars) {
-    const int b = static_cast<int>(index / per_body);
-    const std::string name = b < static_cast<int>(m.body_name.size()) ? m.body_name[b] : std::string();
-    return "body " + (name.empty() ? std::to_string(b) : "'" + name + "'");
-  }
-  return "particle " + std::to_string((index - body_scalars) / 3);
+  return element_name(m, static_cast<int>(index < body_scalars ? index / per_body
+                                                                : m.body_count + (index - body_scalars) / 3));
 }
 
 void refuse(StepReport& report, const std::string& what, Real value, const std::string& where) {
@@ -74,7 +71,8 @@ bool check_step_input(const Model& model, const SolverOptions& options, const St
              control.particle_force[p][k], "particle " + std::to_string(p));
       return false;
     }
-  return true;
+  // A body or particle already beyond the world bound or the speed limits (a file, an edit).
+  return check_state_bounds(model, options, state, BoundsCheckAt::StepInput, report);
 }
 
 }  // namespace sim::detail

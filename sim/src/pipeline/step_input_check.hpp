@@ -15,7 +15,8 @@ namespace sim::detail {
 // True when every entry of state.q, state.u and the control is finite and the options' counts
 // are within sim/load_limits.hpp (the trace is reserved from them); otherwise sets
 // kStepInvalidInput (with kStepNonFinite for a non-finite value) and the message in `report`
-// and returns false.
+// and returns false. Then the state's bounds (pipeline/state_bounds_check.hpp): a body or
+// particle beyond them is refused with kStepOutOfBounds.
 bool check_step_input(const Model& model, const SolverOptions& options, const State& state, const Control& control,
                       StepReport& report);
 

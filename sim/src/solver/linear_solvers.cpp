@@ -15,6 +15,7 @@ const char* to_string(LinearBreakdown b) {
     case LinearBreakdown::NonFinite: return "non-finite values";
     case LinearBreakdown::Stagnated: return "stagnation";
     case LinearBreakdown::Factorisation: return "factorisation failed";
+    case LinearBreakdown::Cancelled: return "cancelled";
   }
   return "?";
 }
@@ -50,6 +51,15 @@ void setup_diagonal(const SchurSystem& A, LinearScratch& s) {
   for (int i = 0; i < n; ++i) s.inv_diag[i] = s.diag[i] > 0 ? Real(1) / s.diag[i] : Real(0);
 }
 
+// Every iterative solver's exit test, before each iteration: the residual is within `stop`, or
+// the step was cancelled (LinearScratch::cancel; the iterate so far is returned).
+bool converged_or_cancelled(LinearSolveStats& st, Real stop, const LinearScratch& s) {
+  if (st.final_residual <= stop) return true;
+  if (!s.cancelled()) return false;
+  st.breakdown = LinearBreakdown::Cancelled;
+  return true;
+}
+
 // Preconditioned conjugate residual (§8.2, notes/nsn-solver.md): minimises ‖b − A x‖_P over the
 // Krylov space, one A-product per iteration.
 LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
@@ -67,7 +77,7 @@ LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iteration
   st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop) break;
+    if (converged_or_cancelled(st, stop, s)) break;
     if (!(rho > 0)) {  // z ≠ 0 here (r ≠ 0): zᵀAz <= 0 means A is not positive definite
       st.breakdown = krylov_breakdown(rho, st);
       break;
@@ -112,7 +122,7 @@ LinearSolveStats pcg(const SchurSystem& A, const VecX& b, VecX& x, int iteration
   st.initial_residual = st.final_residual = std::sqrt(std::max(rz, Real(0)));
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop) break;
+    if (converged_or_cancelled(st, stop, s)) break;
     if (!(rz > 0)) {
       st.breakdown = krylov_breakdown(rz, st);
       break;
@@ -151,7 +161,7 @@ LinearSolveStats jacobi(const SchurSystem& A, const VecX& b, VecX& x, int iterat
   st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop) break;
+    if (converged_or_cancelled(st, stop, s)) break;
     parallel_for(n, [&](int i) { x[i] += omega * s.inv_diag[i] * s.r[i]; });
     A.apply(x, s.ap, s.dofs1, s.dofs2);
     parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
@@ -174,7 +184,7 @@ LinearSolveStats gauss_seidel(const SchurSystem& A, const VecX& b, VecX& x, int 
   st.initial_residual = st.final_residual = p_norm(n, b, s.inv_diag, parts);
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
-    if (st.final_residual <= stop) break;
+    if (converged_or_cancelled(st, stop, s)) break;
     for (int i = 0; i < n; ++i) {
       if (!(s.diag[i] > 0)) continue;
       const Real ax = A.j_row(i, z) + A.diag_c(i) * x[i];

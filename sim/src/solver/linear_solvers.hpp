@@ -5,6 +5,7 @@
 // (so PCR's record is monotone, eq. 69) and the same measure for every solver, so they compare.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "sim/solver_options.hpp"
@@ -16,8 +17,8 @@ namespace sim {
 // non-positive curvature (ρ = zᵀAz <= 0 or pᵀAp <= 0 with a non-zero residual: A is not
 // positive definite, e.g. negative compliance, or lost it to round-off); NonFinite: NaN or Inf in
 // b, A or the iterate; Stagnated: iterations ran but the residual did not fall below ‖b‖_P;
-// Factorisation: the direct solver's LDLᵀ failed.
-enum class LinearBreakdown : int { None = 0, NotPositive, NonFinite, Stagnated, Factorisation };
+// Factorisation: the direct solver's LDLᵀ failed; Cancelled: LinearScratch::cancel was raised.
+enum class LinearBreakdown : int { None = 0, NotPositive, NonFinite, Stagnated, Factorisation, Cancelled };
 const char* to_string(LinearBreakdown b);
 
 struct LinearSolveStats {
@@ -32,7 +33,11 @@ struct LinearScratch {
   VecX diag, inv_diag, r, z, p, ap, az, tmp_rows;
   VecX dofs1, dofs2, dofs3;
   std::vector<Real> partials;
+  // Workspace::cancel (null: none): read each iteration; once raised the solve returns early with
+  // the iterate so far (breakdown Cancelled).
+  const std::atomic<bool>* cancel = nullptr;
   void resize(int rows, int dofs);
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 
 // Solves A x = b with `solver` for at most `iterations` iterations (or until the residual falls

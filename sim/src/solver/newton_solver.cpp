@@ -370,7 +370,7 @@ bool evaluate_iterate(const IterateContext& x, SolverScratch& s, NewtonIteration
 // skipped); it is the fallback of every other solver. Jacobi's growth is its own divergence (the
 // paper's comparison), reported but not rescued.
 bool needs_fallback(LinearSolver solver, LinearBreakdown b) {
-  if (b == LinearBreakdown::None || solver == LinearSolver::GaussSeidel) return false;
+  if (b == LinearBreakdown::None || b == LinearBreakdown::Cancelled || solver == LinearSolver::GaussSeidel) return false;
   if (solver == LinearSolver::Jacobi) return b != LinearBreakdown::Stagnated;
   return true;
 }
@@ -438,6 +438,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   const int dofs = m.dof_count();
   for (VecX* v : {&s.g, &s.g_prev, &s.du_prev, &s.jt, &s.hinv, &s.dofs1, &s.du_slip}) v->setZero(dofs);
   s.dof_shift.assign(3 * m.particle_count, Real(0));
+  s.linear.cancel = s.cancel;
   prepare_step(m, o, h, state, control, contacts, s);
   RowSet& rows = s.rows;
 
@@ -500,6 +501,11 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       trace.iterations.push_back(it);
       break;
     }
+    if (s.cancel && s.cancel->load(std::memory_order_relaxed)) {  // Workspace::cancel
+      report.flags |= kStepCancelled;
+      trace.iterations.push_back(it);
+      break;
+    }
     converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
     const bool stall = o.line_search && o.newton_tolerance > 0 && o.newton_stall_iterations > 0 &&
                        stalled >= o.newton_stall_iterations;
@@ -521,6 +527,13 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
     it.linear_breakdown = static_cast<int>(ls.breakdown);
+    if (ls.breakdown == LinearBreakdown::Cancelled) {
+      report.flags |= kStepCancelled;
+      report.linear_iterations += ls.iterations;
+      trace.iterations.push_back(it);
+      report.timings.solve += ms_since(ts);
+      break;
+    }
     if (needs_fallback(o.linear_solver, ls.breakdown)) {
       // Redo the solve with Gauss–Seidel and say so in the trace and the report.
       report.warnings |= kStepLinearFallback;
@@ -658,8 +671,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   auto ti = Clock::now();
   if (report.flags != kStepOk) {
     if (report.message.empty())
-      report.message = (report.flags & kStepNonFinite) ? "non-finite values in the Newton iteration"
-                                                       : "residual exploded above divergence_limit";
+      report.message = (report.flags & kStepCancelled)  ? "cancelled during Newton iteration " + std::to_string(newton + 1)
+                       : (report.flags & kStepNonFinite) ? "non-finite values in the Newton iteration"
+                                                         : "residual exploded above divergence_limit";
     report.timings.integrate += ms_since(ti);
     return;  // the caller rolls the state back to the step's start
   }

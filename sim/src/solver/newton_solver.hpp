@@ -46,6 +46,7 @@ struct SolverScratch {
   std::vector<std::int8_t> active_prev;   // active set of the previous Newton iteration
   std::vector<int> warm_order;            // scratch: contacts sorted by key (State::warm_start)
   SolveCapture* capture = nullptr;        // the solver debugger's capture of this solve (null: none)
+  const std::atomic<bool>* cancel = nullptr;  // Workspace::cancel (null: none)
 };
 
 }  // namespace sim::detail

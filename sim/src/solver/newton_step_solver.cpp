@@ -16,6 +16,7 @@ class NewtonStepSolver final : public StepSolver {
   void solve(const Model& model, const SolverOptions& options, Real h, State& state, const Control& control,
              const ContactBuffer& contacts, SolverTrace& trace, StepReport& report) override {
     scratch_.capture = capture;
+    scratch_.cancel = cancel;
     newton_solve_step(model, options, h, state, control, contacts, scratch_, trace, report);
   }
 

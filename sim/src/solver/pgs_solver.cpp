@@ -179,6 +179,11 @@ class PgsStepSolver final : public StepSolver {
     bool converged = false, measuring = false;
     IterationTrace it;
     for (;;) {
+      if (cancel && cancel->load(std::memory_order_relaxed)) {  // Workspace::cancel, between sweeps
+        report.flags |= kStepCancelled;
+        report.message = "cancelled after projected Gauss-Seidel sweep " + std::to_string(sweeps);
+        break;
+      }
       it = IterationTrace{};
       const bool finite = sweep(sys, contacts, h, o.pgs_relaxation, /*update=*/!measuring, s.u, it);
       if (measuring && finite) measure_momentum(m, sys, s, it);

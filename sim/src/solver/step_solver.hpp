@@ -5,6 +5,7 @@
 // provide; the contract is in the comments below.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "constraint/rows.hpp"
@@ -56,6 +57,9 @@ class StepSolver {
   // The capture the next solves fill (Workspace::capture, set by step(); null: none). Solvers that
   // cannot record their iterates leave it unfilled (SolveCapture::filled stays false).
   SolveCapture* capture = nullptr;
+  // Workspace::cancel, set by step(): read between iterations; once raised the solve stops with
+  // kStepCancelled and leaves `state` untouched.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The registry: the solver of each kind (solver/step_solver.cpp, one line per kind).
