@@ -17,12 +17,16 @@ int import_message_count(const sim::SceneSpec& spec) {
   return n;
 }
 
-QString import_messages_text(const sim::SceneSpec& spec) {
+QString import_messages_text(const sim::SceneSpec& spec, const QStringList& load_warnings) {
   QString out;
   for (const sim::RobotIncludeSpec& r : spec.robots) {
     if (r.warnings.empty()) continue;
     out += QStringLiteral("%1 (%2):\n").arg(QFileInfo(QString::fromStdString(r.file)).fileName()).arg(r.warnings.size());
     for (const std::string& w : r.warnings) out += QStringLiteral("  ") + QString::fromStdString(w) + QLatin1Char('\n');
+  }
+  if (!load_warnings.isEmpty()) {
+    out += QStringLiteral("load warnings (%1):\n").arg(load_warnings.size());
+    for (const QString& w : load_warnings) out += QStringLiteral("  warning: ") + w + QLatin1Char('\n');
   }
   return out;
 }
@@ -49,15 +53,23 @@ ImportMessagesDialog::ImportMessagesDialog(QWidget* parent) : QDialog(parent) {
   layout->addWidget(buttons);
 }
 
-bool ImportMessagesDialog::set_scene(const sim::SceneSpec& spec) {
+bool ImportMessagesDialog::set_scene(const sim::SceneSpec& spec, const QStringList& load_warnings) {
   const int count = import_message_count(spec);
-  summary_->setText(count == 0   ? tr("The robots of this scene imported without simplifications.")
+  QString summary = count == 0 ? QString()
                     : count == 1 ? tr("1 feature of the robot files was dropped or approximated on import "
-                                      "(file:line: element: what):")
+                                      "(file:line: element: what).")
                                  : tr("%1 features of the robot files were dropped or approximated on import "
-                                      "(file:line: element: what):").arg(count));
-  list_->setPlainText(import_messages_text(spec));
-  return count > 0;
+                                      "(file:line: element: what).").arg(count);
+  if (!load_warnings.isEmpty())
+    summary += (summary.isEmpty() ? QString() : QStringLiteral(" ")) +
+               (load_warnings.size() == 1
+                    ? tr("1 load warning (a damaged SDF cache entry is deleted and baked again):")
+                    : tr("%1 load warnings (a damaged SDF cache entry is deleted and baked again):")
+                          .arg(load_warnings.size()));
+  if (summary.isEmpty()) summary = tr("The robots of this scene imported without simplifications.");
+  summary_->setText(summary);
+  list_->setPlainText(import_messages_text(spec, load_warnings));
+  return count > 0 || !load_warnings.isEmpty();
 }
 
 QString ImportMessagesDialog::text() const { return list_->toPlainText(); }

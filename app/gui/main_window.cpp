@@ -541,7 +541,7 @@ bool MainWindow::open_scene(const QString& path) {
 
 void MainWindow::show_import_messages(bool always) {
   if (!import_messages_) import_messages_ = new ImportMessagesDialog(this);
-  const bool any = import_messages_->set_scene(document_->spec());
+  const bool any = import_messages_->set_scene(document_->spec(), document_->open_warnings());
   if (any || always) import_messages_->show();
   else import_messages_->hide();
 }

@@ -12,6 +12,7 @@
 #include "sim/recompile.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/sdf.hpp"
 #include "ui/solver_panel.hpp"
 
 namespace coulomb::gui {
@@ -148,6 +149,9 @@ bool SceneDocument::open_spec(sim::SceneSpec spec, const QString& path, QString*
   spec_ = std::move(spec);
   path_ = path;
   open_note_ = q(sim::describe_initial_overlaps(*model));
+  open_warnings_.clear();
+  for (const auto& mesh : model->meshes)
+    for (const std::string& w : mesh->cache_problems) open_warnings_ << q(w);
   has_scene_ = true;
   undo_.clear();
   undo_.setClean();

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUndoStack>
 #include <memory>
 #include <string>
@@ -43,6 +44,10 @@ class SceneDocument : public QObject {
   // What the last open_file/open_spec's compile has to say (robot link pairs filtered from
   // self-collision for overlapping at the initial pose); empty when nothing.
   const QString& open_note() const { return open_note_; }
+  // Warnings of the last open_file/open_spec's compile that the user must see (SDF cache entries
+  // found damaged or truncated, deleted and baked again, or not written: SdfMesh::cache_problems),
+  // one per line; empty when none. The main window lists them with the import simplifications.
+  const QStringList& open_warnings() const { return open_warnings_; }
   // How open_file opens a robot description (a URDF's base fixed or free).
   void set_description_options(const sim::DescriptionOptions& options) { description_options_ = options; }
   const sim::DescriptionOptions& description_options() const { return description_options_; }
@@ -110,6 +115,7 @@ class SceneDocument : public QObject {
   sim::SceneSpec spec_;
   QString path_;
   QString open_note_;
+  QStringList open_warnings_;
   sim::DescriptionOptions description_options_;
   bool has_scene_ = false;
   QUndoStack undo_;

@@ -1,6 +1,7 @@
 // The import simplifications on open (app/gui/import_messages_dialog.*): opening an MJCF model
 // whose import dropped or approximated something shows a non-modal dialog listing each with
-// file:line; a scene without any hides it. Skips with a message when there is no display.
+// file:line; a scene without any hides it. The same dialog lists an SDF cache entry found
+// damaged on open (deleted and baked again). Skips with a message when there is no display.
 #include <catch2/catch.hpp>
 
 #include <QAction>
@@ -14,6 +15,7 @@
 #include "gui/main_window.hpp"
 #include "gui/scene_document.hpp"
 #include "support/parse_checks.hpp"
+#include "support/scoped_resources.hpp"
 #include "support/scratch_files.hpp"
 
 using namespace coulomb::gui;
@@ -79,4 +81,56 @@ TEST_CASE("File > URDF robots open with a free base frees the root link", "[app]
   free_base->setChecked(true);
   REQUIRE(window.open_scene(path));
   CHECK_FALSE(window.document().spec().bodies.at(0).fixed);
+}
+
+TEST_CASE("opening a scene whose SDF cache entry is damaged lists the re-bake with the load messages",
+          "[app][window][sdf]") {
+  if (!app_test::window_system_or_skip("the SDF cache warning test")) return;
+  const fs::path dir = test::scratch_dir("app_cache_problems");
+  const test::TempDir cache("coulomb-app-cache-problems");
+  const test::ScopedEnv cache_env("COULOMB_CACHE", cache.path.string());
+  // A tetrahedron collides through its baked SDF, which goes through the cache.
+  test::write_file(dir / "tetra.xml", test::xml_lines({
+      "<scene>",
+      "  <world><plane/></world>",
+      "  <body pos='0 0 1'><mesh vertices='0 0 0 0.1 0 0 0 0.1 0 0 0 0.1' triangles='0 2 1 0 1 3 0 3 2 1 2 3'/></body>",
+      "</scene>",
+  }));
+  const QString scene = QString::fromStdString((dir / "tetra.xml").string());
+  MainWindow window(app_test::window_options("incline", dir, nullptr));
+  QStringList errors;
+  window.set_error_reporter([&](const QString& title, const QString& text) { errors << title + ": " + text; });
+  app_test::show_loaded(window);
+
+  // First open: baked and written to the cache, nothing to say.
+  REQUIRE(window.open_scene(scene));
+  CHECK(window.document().open_warnings().isEmpty());
+  auto* dialog = window.findChild<QDialog*>(QStringLiteral("import_messages"));
+  CHECK((dialog == nullptr || !dialog->isVisible()));
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::recursive_directory_iterator(cache.path))
+    if (e.path().extension() == ".vdb") entries.push_back(e.path());
+  REQUIRE(entries.size() == 1);
+
+  // The entry replaced by what a bake on a full disk left (issue 13): the next open reports it,
+  // deletes it and bakes again; the scene opens.
+  fs::copy_file(fs::path(COULOMB_SOURCE_DIR) / "tests/data/bad-inputs/vdb_cache_truncated_by_full_disk.vdb", entries[0],
+                fs::copy_options::overwrite_existing);
+  REQUIRE(window.open_scene(scene));
+  CHECK(errors.isEmpty());
+  REQUIRE(window.document().open_warnings().size() == 1);
+  dialog = window.findChild<QDialog*>(QStringLiteral("import_messages"));
+  REQUIRE(dialog != nullptr);
+  CHECK(app_test::pump_until([&] { return dialog->isVisible(); }));
+  const QString text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("import_messages_list"))->toPlainText();
+  INFO(text.toStdString());
+  const QString entry = QString::fromStdString(entries[0].string());
+  CHECK(text.contains(QStringLiteral("warning: sdf cache: ") + entry + QStringLiteral(": not a cache entry")));
+  CHECK(text.contains(QStringLiteral("entry deleted, baking again")));
+  CHECK(fs::file_size(entries[0]) > 64);  // baked again, whole
+
+  // The third open reads the re-baked entry: nothing to report, the dialog goes away.
+  REQUIRE(window.open_scene(scene));
+  CHECK(window.document().open_warnings().isEmpty());
+  CHECK_FALSE(dialog->isVisible());
 }

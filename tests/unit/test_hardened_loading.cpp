@@ -15,6 +15,7 @@
 #include <string>
 
 #include "collision/collide.hpp"
+#include "sdf/sdf_band_estimate.hpp"
 #include "sim/compile.hpp"
 #include "sim/load_limits.hpp"
 #include "sim/recording.hpp"
@@ -153,6 +154,49 @@ TEST_CASE("hardened loading: an SDF band of 1e9 voxels is refused at its attribu
   m = sim::compile_model(spec);
   REQUIRE_FALSE(m.ok());
   CHECK(contains(m.error(), "gives 10000 voxels along the mesh's 1 m extent (at most 2048)"));
+}
+
+TEST_CASE("hardened loading: an SDF band whose voxels, estimated from the mesh's area, exceed the bound is refused",
+          "[unit][io][limits][sdf]") {
+  // sdf_grid_band_100.xml: a 4-triangle tetrahedron of 1 m with sdf_band 100 at the default
+  // spacing (1/64 m). Its grid box (18.6 M voxels) is within 2^30, but the bake took 13 s.
+  const Real area = Real(1.5) + std::sqrt(Real(3)) / 2, voxel = Real(1) / 64, band = 100;
+  const sim::TriangleMesh tetra{{sim::Vec3(0, 0, 0), sim::Vec3(1, 0, 0), sim::Vec3(0, 1, 0), sim::Vec3(0, 0, 1)},
+                                {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}},
+                                {}};
+  // The estimate: both sides of the surface (2 area / voxel^2 x band) plus the ball of radius band.
+  const double expected = 2 * area / (voxel * voxel) * band + 4.0 / 3.0 * M_PI * band * band * band;
+  CHECK(sim::estimate_sdf_band_voxels(tetra.vertices, tetra.triangles, voxel, band) == Approx(expected).epsilon(1e-12));
+  REQUIRE(expected > sim::limits::kMaxSdfBandVoxels);
+  const std::string path = bad_input("sdf_grid_band_100.xml");
+  const auto spec = sim::load_scene_file(path);  // within the attribute's own bound (256)
+  REQUIRE(spec.ok());
+  const auto m = sim::compile_model(spec.value());
+  REQUIRE_FALSE(m.ok());
+  INFO(m.error());
+  CHECK(m.error().rfind(path + ":3: <mesh>: an SDF band of 100 voxels (sdf_band 100, spacing 0.01562 m) would hold about "
+                        "6.127e+06 voxels around this mesh (at most 4.194e+06): lower sdf_band or raise sdf_voxel", 0) == 0);
+  // bake_sdf (coulomb bake, the app's baker) refuses it before OpenVDB runs, too.
+  sim::SdfBakeOptions o;
+  o.use_cache = false;
+  o.band = band;
+  const auto baked = sim::bake_sdf(tetra, o);
+  REQUIRE_FALSE(baked.ok());
+  CHECK(contains(baked.error(), "sdf: a band of 100 voxels at 0.015625 m would hold about 6127038 voxels"));
+  // The estimate against OpenVDB's own count on a band it bakes quickly (20 voxels, interior not
+  // filled): the same order, so the bound means what it says.
+  o.band = 20;
+  o.fill_interior = false;
+  sim::SdfBakeReport report;
+  REQUIRE(sim::bake_sdf(tetra, o, &report).ok());
+  const double estimate = sim::estimate_sdf_band_voxels(tetra.vertices, tetra.triangles, voxel, 20);
+  INFO("band 20: " << report.active_voxels << " active voxels, estimated " << estimate);
+  CHECK(double(report.active_voxels) > 0.5 * estimate);
+  CHECK(double(report.active_voxels) < 3 * estimate);
+  // The 256^3 SDF of the [sdf_bench] benchmark (a 20k-triangle sphere, band 3): ~1.1 M, within half the bound.
+  const sim::TriangleMesh sphere = sim::make_sphere_mesh(0.5, 5);
+  CHECK(sim::estimate_sdf_band_voxels(sphere.vertices, sphere.triangles, Real(1.04) / 256, 3) <
+        sim::limits::kMaxSdfBandVoxels / 2);
 }
 
 TEST_CASE("hardened loading: special files are refused before open, a FIFO without blocking",

@@ -57,6 +57,9 @@ inline constexpr int kMaxParticleCount = 1 << 22;  // admits a 2000 x 2000 cloth
 inline constexpr Real kMaxSdfBand = 256;
 inline constexpr int kMaxSdfResolution = 2048;
 inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 30);
+// The active voxels of the band a bake makes, estimated from the mesh's area before baking
+// (estimate_sdf_band_voxels, sim/src/sdf/sdf_band_estimate.hpp): 2 area / voxel² × band + (4π/3) band³.
+inline constexpr double kMaxSdfBandVoxels = double(std::uint64_t(1) << 22);
 
 // ---- tetrahedral meshes (.msh, .node/.ele, .vtk/.vtu; TetGen output) ------------------------
 // One tet-mesh file [bytes] (binary .msh of 2^24 tets is ~0.7 GB), nodes and tetrahedra in one

@@ -136,24 +136,10 @@ void dispatch(const Collider& first, const Collider& second, Real max_sep, Narro
 
 void process_pair(const Model& model, const CollisionScratch& sc, std::uint64_t pair, Real dt, Real margin,
                   NarrowScratch& ns, std::vector<Contact>& out) {
-  const int i = pair_first(pair), j = pair_second(pair);
-  const CollisionObject& oi = sc.objects[i];
-  const CollisionObject& oj = sc.objects[j];
-  // Side a: the particle, else the side that can move, else the lower index; b is the other.
-  bool i_is_a = true;
-  if ((oi.particle >= 0) != (oj.particle >= 0)) i_is_a = oi.particle >= 0;
-  else if (oi.is_static != oj.is_static) i_is_a = !oi.is_static;
-  const int ia = i_is_a ? i : j, ib = i_is_a ? j : i;
-  const CollisionObject& a = sc.objects[ia];
-  const CollisionObject& b = sc.objects[ib];
-  const Real thickness = a.thickness + b.thickness;
-  const Real pair_margin = margin + dt * (a.speed + b.speed);
-  ns.contacts.clear();
-  const SdfObject &sa = sc.sdf.objects[ia], &sb = sc.sdf.objects[ib];
-  if (sc.sdf.any_mesh && (sa.kind == SdfKind::Mesh || sb.kind == SdfKind::Mesh))
-    collide_sdf(sa, sb, pair_margin + thickness, sc.sdf.options, ns, &sc.sdf.stats);
-  else
-    dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
+  const PairSides sides = narrow_pair(sc, pair, dt, margin, ns);
+  const CollisionObject& a = sc.objects[sides.a];
+  const CollisionObject& b = sc.objects[sides.b];
+  const Real thickness = sides.thickness;
   const std::uint64_t pair_key = hash_combine(object_key(a), object_key(b));
   for (const RawContact& rc : ns.contacts) {
     Contact& c = out.emplace_back();
@@ -433,6 +419,37 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
 }
 
 }  // namespace
+
+PairSides narrow_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, Real margin, NarrowScratch& ns) {
+  const int i = pair_first(pair), j = pair_second(pair);
+  const CollisionObject& oi = sc.objects[i];
+  const CollisionObject& oj = sc.objects[j];
+  // Side a: the particle, else the side that can move, else the lower index; b is the other.
+  bool i_is_a = true;
+  if ((oi.particle >= 0) != (oj.particle >= 0)) i_is_a = oi.particle >= 0;
+  else if (oi.is_static != oj.is_static) i_is_a = !oi.is_static;
+  const int ia = i_is_a ? i : j, ib = i_is_a ? j : i;
+  const CollisionObject& a = sc.objects[ia];
+  const CollisionObject& b = sc.objects[ib];
+  const Real thickness = a.thickness + b.thickness;
+  const Real pair_margin = margin + dt * (a.speed + b.speed);
+  ns.contacts.clear();
+  const SdfObject &sa = sc.sdf.objects[ia], &sb = sc.sdf.objects[ib];
+  if (sc.sdf.any_mesh && (sa.kind == SdfKind::Mesh || sb.kind == SdfKind::Mesh))
+    collide_sdf(sa, sb, pair_margin + thickness, sc.sdf.options, ns, &sc.sdf.stats);
+  else
+    dispatch(sc.colliders[ia], sc.colliders[ib], pair_margin + thickness, ns);
+  return {ia, ib, thickness};
+}
+
+void prepare_pairs(const Model& model, const State& state, Real dt, Real margin, CollisionScratch& scratch) {
+  prepare_hulls(model, scratch);
+  place_objects(model, state, dt, margin, scratch);
+  find_pairs(model, dt, margin, scratch);
+  build_colliders(model, scratch);
+  build_sdf_objects(model, scratch);
+}
+
 }  // namespace detail
 
 void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
@@ -441,11 +458,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   out.clear();
   if (static_cast<int>(state.q.size()) < model.coord_count() || static_cast<int>(state.u.size()) < model.dof_count())
     return;
-  prepare_hulls(model, scratch);
-  place_objects(model, state, dt, margin, scratch);
-  find_pairs(model, dt, margin, scratch);
-  build_colliders(model, scratch);
-  build_sdf_objects(model, scratch);
+  prepare_pairs(model, state, dt, margin, scratch);
 
   const std::size_t pair_count = scratch.pairs.size();
   // Below scratch.parallel_pairs the calling thread does it all, writing straight into `out`: a

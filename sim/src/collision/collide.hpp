@@ -68,6 +68,19 @@ struct CollisionScratch {
   std::vector<std::uint64_t> pair_sorted;
 };
 
+// The first stages of generate_contacts: objects placed at `state` with their boxes grown by
+// the motion over `dt` and half the margin, candidate pairs (sweep and prune, planes, the skip
+// rules below) sorted in scratch.pairs, and the colliders and SDF views of the objects in them.
+void prepare_pairs(const Model& model, const State& state, Real dt, Real margin, CollisionScratch& scratch);
+
+// The narrowphase of one candidate pair of scratch.pairs: its raw points in ns.contacts (each
+// RawContact::separation() below margin + dt (s_a + s_b) + thickness), sides as in the Contacts.
+struct PairSides {
+  int a = -1, b = -1;  // object indices: a is the particle, else the side that can move, else the lower
+  Real thickness = 0;  // the sum of both sides' thicknesses [m]; the gap is separation - thickness
+};
+PairSides narrow_pair(const CollisionScratch& scratch, std::uint64_t pair, Real dt, Real margin, NarrowScratch& ns);
+
 }  // namespace detail
 
 // Clears `out` and fills it with the contacts of this step: for every pair of shapes (and of a

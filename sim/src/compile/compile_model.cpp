@@ -16,6 +16,7 @@
 #include "compile/visual_shapes.hpp"
 #include "io/generated_geometry.hpp"
 #include "sdf/mesh_shape.hpp"
+#include "sdf/sdf_band_estimate.hpp"
 #include "sim/compile.hpp"
 #include "sim/field_table.hpp"
 #include "sim/load_limits.hpp"
@@ -102,6 +103,13 @@ std::string check_sdf_grid_size(const ShapeSpec& s, Real contact_margin) {
     return w + ": the SDF grid would span " + g(voxels) + " voxels (band " + g(band) +
            " voxels, spacing " + g(voxel) + " m; at most " + g(limits::kMaxSdfGridVoxels) +
            "): raise sdf_voxel or lower the contact margin";
+  // The band's own voxels, estimated from the surface area: a small mesh in a wide band stays
+  // far inside the box bound above and still baked for a minute (issue 13).
+  const double band_voxels = estimate_sdf_band_voxels(s.vertices, s.triangles, voxel, Real(band));
+  if (!(band_voxels <= limits::kMaxSdfBandVoxels))
+    return w + ": an SDF band of " + g(band) + " voxels (sdf_band " + g(s.sdf_band) + ", spacing " + g(voxel) +
+           " m) would hold about " + g(band_voxels) + " voxels around this mesh (at most " +
+           g(limits::kMaxSdfBandVoxels) + "): lower sdf_band or raise sdf_voxel";
   return {};
 }
 

@@ -19,8 +19,10 @@
 #include <sstream>
 
 #include "sdf/mesh_clean.hpp"
+#include "sdf/sdf_band_estimate.hpp"
 #include "sdf/sdf_cache.hpp"
 #include "sdf/sdf_grid_impl.hpp"
+#include "sim/load_limits.hpp"
 
 namespace sim {
 
@@ -198,6 +200,11 @@ Result<std::shared_ptr<const SdfGrid>> bake_sdf(const TriangleMesh& mesh, const 
     return Error{"sdf: voxel size " + std::to_string(voxel) + " m gives more than " +
                  std::to_string(int(kMaxVoxelsAlongExtent)) + " voxels along the mesh"};
   const double band = std::max(double(options.band), 1.0);
+  if (const double estimate = estimate_sdf_band_voxels(clean.vertices, clean.triangles, Real(voxel), Real(band));
+      !(estimate <= limits::kMaxSdfBandVoxels))
+    return Error{"sdf: a band of " + std::to_string(std::lround(band)) + " voxels at " + std::to_string(voxel) +
+                 " m would hold about " + std::to_string(std::llround(estimate)) + " voxels around this mesh (at most " +
+                 std::to_string(std::llround(limits::kMaxSdfBandVoxels)) + "): lower the band or raise the voxel size"};
   r.voxel_size = Real(voxel);
   r.band = Real(band);
   report_progress(options, "check", 1);
