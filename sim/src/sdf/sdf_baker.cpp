@@ -20,6 +20,7 @@
 
 #include "sdf/mesh_clean.hpp"
 #include "sdf/sdf_cache.hpp"
+#include "sim/atomic_file.hpp"
 #include "sdf/sdf_grid_impl.hpp"
 
 namespace sim {
@@ -127,7 +128,7 @@ std::string vdb_bytes(const VdbGrids& g, const std::string& path, std::string& e
 std::string write_vdb(const VdbGrids& g, const std::string& path) {
   std::string error;
   const std::string bytes = vdb_bytes(g, path, error);
-  return error.empty() ? detail::write_file_atomically(path, {bytes}) : error;
+  return error.empty() ? sim::write_file_atomically(path, {bytes}) : error;
 }
 
 // A cache entry: header with checksum and parameters, then the .vdb bytes.
