@@ -149,12 +149,18 @@ TEST_CASE("every writer writes its file whole when nothing fails, with no tempor
       const fs::path dir = test::scratch_dir(std::string("atomic_ok_") + w.file);
       const fs::path path = dir / w.file;
       test::write_file(path, "previous contents");
+      fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
       CHECK(w.write(path.string()) == "");
       CHECK(read_all(path) != "previous contents");
       CHECK(fs::file_size(path) > 16);
       CHECK(listing(dir) == std::vector<std::string>{w.file});
-      CHECK((fs::status(path).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write |
-                                                                   fs::perms::group_read | fs::perms::others_read));
+      // The replaced file's permissions are kept; a new file is rw-r--r--.
+      CHECK((fs::status(path).permissions() & fs::perms::all) ==
+            (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+      const fs::path fresh = dir / (std::string("new_") + w.file);
+      CHECK(w.write(fresh.string()) == "");
+      CHECK((fs::status(fresh).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write |
+                                                                    fs::perms::group_read | fs::perms::others_read));
     }
   }
 }
