@@ -183,7 +183,7 @@ TEST_CASE("a failing fsync or rename keeps the previous file and says which step
   CHECK(listing(dir) == std::vector<std::string>{"out.txt"});
 }
 
-TEST_CASE("a streamed output is invisible until commit; abort or destruction keeps the previous file", "[unit][io][atomic]") {
+TEST_CASE("a streamed output is invisible until commit, abort or destruction keeps the previous file", "[unit][io][atomic]") {
   const fs::path dir = test::scratch_dir("atomic_stream");
   const fs::path path = dir / "record.csv";
   test::write_file(path, "previous");
@@ -255,7 +255,7 @@ TEST_CASE("a symbolic link at the destination is written through to its target",
   CHECK(read_all(dir / "real" / "later.xml") == "created");
 }
 
-TEST_CASE("read-only files, folders and special files are refused; a read-only file is replaced when allowed", "[unit][io][atomic]") {
+TEST_CASE("read-only files, folders and special files are refused, a read-only file is replaced when allowed", "[unit][io][atomic]") {
   const fs::path dir = test::scratch_dir("atomic_refusals");
   const fs::path ro = dir / "ro.txt";
   test::write_file(ro, "kept");
