@@ -25,21 +25,23 @@ int bake_command(int argc, char** argv, int first) {
   auto args = parse_args_with_short_out(argc, argv, first, {"out", "voxel", "resolution", "band", "cache-dir"},
                                         {"no-fill", "no-cache", "quiet"});
   if (!args || args->positional.size() != 1) {
-    if (!args) std::fprintf(stderr, "coulomb bake: %s\n", args.error().c_str());
+    if (!args) print_error("bake", args.error());
     usage();
     return 2;
   }
   sim::SdfBakeOptions options;
-  double voxel = 0, resolution = options.resolution, band = options.band;
-  if (!number_option(*args, "voxel", "bake", voxel) || !number_option(*args, "resolution", "bake", resolution) ||
-      !number_option(*args, "band", "bake", band))
-    return 2;
-  if (voxel < 0 || resolution < 1 || band < 1) {
-    std::fprintf(stderr, "coulomb bake: --voxel must be > 0, --resolution and --band >= 1\n");
+  double voxel = 0, band = options.band;
+  int resolution = options.resolution;
+  // --voxel above 0 (absent: from --resolution), --resolution 1 .. 4096 voxels along the
+  // largest extent, --band 1 .. 256 voxels (the scene attribute's limit).
+  if (!number_option(*args, "voxel", "bake", voxel, {0, 1e6, true}) ||
+      !integer_option(*args, "resolution", "bake", resolution, 1, 4096) ||
+      !number_option(*args, "band", "bake", band, {1, 256})) {
+    usage();
     return 2;
   }
   options.voxel_size = voxel;
-  options.resolution = static_cast<int>(resolution);
+  options.resolution = resolution;
   options.band = band;
   options.fill_interior = !args->has_flag("no-fill");
   options.use_cache = !args->has_flag("no-cache");
@@ -55,17 +57,18 @@ int bake_command(int argc, char** argv, int first) {
   }
 
   const std::string& path = args->positional[0];
+  if (!check_outputs(*args, "bake", {"out"}, {path})) return 2;
   auto mesh = sim::load_triangle_mesh(path);
   if (!mesh) {
-    std::fprintf(stderr, "coulomb bake: %s\n", mesh.error().c_str());
+    print_error("bake", mesh.error());
     return 1;
   }
   std::printf("%s: %zu vertices, %zu triangles\n", path.c_str(), mesh->vertices.size(), mesh->triangles.size());
   sim::SdfBakeReport report;
   auto grid = sim::bake_sdf(*mesh, options, &report);
-  for (const std::string& w : report.warnings) std::fprintf(stderr, "coulomb bake: warning: %s\n", w.c_str());
+  for (const std::string& w : report.warnings) print_error("bake", "warning: " + w);
   if (!grid) {
-    std::fprintf(stderr, "coulomb bake: %s\n", grid.error().c_str());
+    print_error("bake", grid.error());
     return 1;
   }
   const sim::SdfGrid& g = *grid.value();

@@ -134,15 +134,20 @@ void print_json(const std::vector<BenchResult>& results) {
 int bench_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads"}, {"json"});
   if (!args || args->positional.size() != 1) {
-    if (!args) std::fprintf(stderr, "coulomb bench: %s\n", args.error().c_str());
+    if (!args) print_error("bench", args.error());
+    std::fprintf(stderr, "usage: coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
+                         "                     [--set solver.key=value ...] [--threads N] [--json]\n");
+    return 2;
+  }
+  int steps = 300, warmup = 30, repeats = 3;
+  if (!integer_option(*args, "steps", "bench", steps, 1, kMaxSteps) ||
+      !integer_option(*args, "warmup", "bench", warmup, 0, kMaxSteps) ||
+      !integer_option(*args, "repeats", "bench", repeats, 1, 1000000) || !check_common_options(*args, "bench")) {
     std::fprintf(stderr, "usage: coulomb bench <scene|all> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
                          "                     [--set solver.key=value ...] [--threads N] [--json]\n");
     return 2;
   }
   ThreadLimit threads(*args);
-  const int steps = args->value("steps") ? std::max(1, std::atoi(args->value("steps")->c_str())) : 300;
-  const int warmup = args->value("warmup") ? std::max(0, std::atoi(args->value("warmup")->c_str())) : 30;
-  const int repeats = args->value("repeats") ? std::max(1, std::atoi(args->value("repeats")->c_str())) : 3;
   std::vector<std::string> names;
   if (args->positional[0] == "all") names = shipped_scenes();
   else names.push_back(args->positional[0]);
@@ -155,7 +160,7 @@ int bench_command(int argc, char** argv, int first) {
         std::fprintf(stderr, "coulomb bench: skipping %s: %s\n", name.c_str(), scene.error().c_str());
         continue;
       }
-      std::fprintf(stderr, "coulomb bench: %s\n", scene.error().c_str());
+      print_error("bench", scene.error());
       return 1;
     }
     if (!args->has_flag("json")) std::fprintf(stderr, "bench %s ... %s\n", name.c_str(), load_summary(*scene).c_str());

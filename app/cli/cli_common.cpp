@@ -3,13 +3,16 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include "sim/atomic_file.hpp"
 #include "sim/compile.hpp"
+#include "sim/escape.hpp"
 #include "sim/resource_policy.hpp"
 #include "sim/scene_io.hpp"
 
@@ -35,20 +38,67 @@ std::vector<std::string> Args::values(const std::string& name) const {
   return out;
 }
 
-bool number_option(const Args& args, const char* name, const char* command, double& out) {
+namespace {
+
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string parse_number_argument(const std::string& name, const std::string& text, const NumberRange& range, double& out) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  const std::string expected = std::string(" (expected a number ") + (range.min_exclusive ? "> " : ">= ") +
+                               shown(range.min) + (range.max < 1e300 ? " and <= " + shown(range.max) : std::string()) + ")";
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+    return "--" + name + ": '" + sim::escape_control_characters(text) + "' is not a number" + expected;
+  if (v < range.min || (range.min_exclusive && v == range.min) || v > range.max)
+    return "--" + name + ": " + text + " is out of range" + expected;
+  out = v;
+  return {};
+}
+
+std::string parse_integer_argument(const std::string& name, const std::string& text, long long min, long long max,
+                                   long long& out) {
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  const std::string expected = " (expected " + std::to_string(min) + " .. " + std::to_string(max) + ")";
+  if (text.empty() || ec != std::errc() || ptr != end)
+    return "--" + name + ": '" + sim::escape_control_characters(text) + "' is not a whole number" + expected;
+  if (v < min || v > max) return "--" + name + ": " + text + " is out of range" + expected;
+  out = v;
+  return {};
+}
+
+bool number_option(const Args& args, const char* name, const char* command, double& out, const NumberRange& range) {
   const auto v = args.value(name);
   if (!v) return true;
-  try {
-    std::size_t used = 0;
-    const double x = std::stod(*v, &used);
-    if (used == v->size() && std::isfinite(x)) {
-      out = x;
-      return true;
-    }
-  } catch (const std::exception&) {
+  if (std::string e = parse_number_argument(name, *v, range, out); !e.empty()) {
+    print_error(command, e);
+    return false;
   }
-  std::fprintf(stderr, "coulomb %s: --%s needs a number, got '%s'\n", command, name, v->c_str());
-  return false;
+  return true;
+}
+
+bool integer_option(const Args& args, const char* name, const char* command, int& out, long long min, long long max) {
+  const auto v = args.value(name);
+  if (!v) return true;
+  long long n = 0;
+  if (std::string e = parse_integer_argument(name, *v, min, max, n); !e.empty()) {
+    print_error(command, e);
+    return false;
+  }
+  out = static_cast<int>(n);
+  return true;
+}
+
+void print_error(const char* command, const std::string& message) {
+  std::fprintf(stderr, "coulomb %s: %s\n", command, sim::escape_control_characters(message, true).c_str());
 }
 
 sim::Result<Args> parse_args_with_short_out(int argc, char** argv, int first, const std::vector<std::string>& value_options,
@@ -206,9 +256,8 @@ sim::Result<LoadedScene> load_scene(const std::string& name_or_path, const Args&
   if (!spec) return sim::Error{spec.error()};
   const auto loaded = std::chrono::steady_clock::now();
   if (auto dt = args.value("dt")) {
-    char* end = nullptr;
-    const double v = std::strtod(dt->c_str(), &end);
-    if (end == dt->c_str() || *end != '\0' || !(v > 0)) return sim::Error{"--dt: bad value '" + *dt + "'"};
+    double v = 0;
+    if (std::string e = parse_number_argument("dt", *dt, kTimeStepRange, v); !e.empty()) return sim::Error{e};
     spec->dt = static_cast<sim::Real>(v);
   }
   if (std::string e = apply_solver_overrides(spec->solver, args); !e.empty()) return sim::Error{e};
@@ -247,6 +296,45 @@ std::string load_summary(const LoadedScene& scene) {
   return out;
 }
 
+std::vector<std::string> scene_input_files(const LoadedScene& scene) {
+  const sim::SceneSpec& spec = scene.spec;
+  std::vector<std::string> files{spec.source_file};
+  auto add = [&](const std::string& f) {
+    if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+  };
+  // Every element names the file it came from: the includes are among them.
+  for (const auto& x : spec.materials) add(x.source.file);
+  for (const auto& x : spec.world_shapes) add(x.source.file);
+  for (const auto& x : spec.bodies) {
+    add(x.source.file);
+    for (const auto& shape : x.shapes) add(shape.source.file);
+  }
+  for (const auto& x : spec.particles) add(x.source.file);
+  for (const auto& x : spec.distances) add(x.source.file);
+  for (const auto& x : spec.soft_bodies) add(x.source.file);
+  for (const auto& x : spec.joints) add(x.source.file);
+  for (const auto& r : spec.robots) add(r.path);
+  // Texture grains, relative to the scene's folder.
+  const fs::path dir = fs::path(spec.source_file).parent_path();
+  auto texture = [&](const sim::StructureFieldSpec& g) {
+    if (!g.texture.empty()) add(fs::path(g.texture).is_absolute() ? g.texture : (dir / g.texture).string());
+  };
+  for (const auto& m : spec.materials) texture(m.structure);
+  for (const auto& b : spec.bodies) texture(b.structure);
+  return files;
+}
+
+bool check_outputs(const Args& args, const char* command, std::initializer_list<const char*> output_options,
+                   const std::vector<std::string>& inputs) {
+  for (const char* option : output_options)
+    if (const auto out = args.value(option))
+      if (std::string e = sim::refuse_input_as_output(*out, inputs); !e.empty()) {
+        print_error(command, "--" + std::string(option) + " " + e);
+        return false;
+      }
+  return true;
+}
+
 bool is_robot_import_error(const std::string& error) {
   return error.find(": <robot>: attribute 'file': cannot import") != std::string::npos;
 }
@@ -257,10 +345,17 @@ struct ThreadLimit::Impl {
 };
 
 ThreadLimit::ThreadLimit(const Args& args) {
-  if (auto t = args.value("threads")) {
-    const int n = std::atoi(t->c_str());
-    if (n > 0) impl_ = new Impl(n);
-  }
+  // Checked by check_common_options before; an unparsable value here leaves the default.
+  long long n = 0;
+  if (auto t = args.value("threads"); t && parse_integer_argument("threads", *t, 0, kMaxThreads, n).empty() && n > 0)
+    impl_ = new Impl(static_cast<int>(n));
+}
+
+bool check_common_options(const Args& args, const char* command) {
+  int threads = 0;
+  double dt = 0;
+  return integer_option(args, "threads", command, threads, 0, kMaxThreads) &&
+         number_option(args, "dt", command, dt, kTimeStepRange);
 }
 
 ThreadLimit::~ThreadLimit() { delete impl_; }

@@ -1,6 +1,7 @@
 // Shared pieces of the headless subcommands: argument parsing, scene lookup, option overrides.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,9 +31,25 @@ sim::Result<Args> parse_args(int argc, char** argv, int first, const std::vector
 // parse_args with "-o FILE" accepted as "--out FILE" (bake, tetmesh).
 sim::Result<Args> parse_args_with_short_out(int argc, char** argv, int first, const std::vector<std::string>& value_options,
                                             const std::vector<std::string>& bare_flags);
-// The value of --name as a finite number into `out` (left as it is when the option is absent);
-// false, after "coulomb <command>: --name needs a number, got '...'" on stderr, when it is not one.
-bool number_option(const Args& args, const char* name, const char* command, double& out);
+// The one parser of numeric arguments (issue 19): the whole text must be a number (std::from_chars:
+// no trailing characters, no "nan" or "inf", nothing out of range of the type) inside
+// [min, max] (above min when `min_exclusive`). Returns "" and sets `out`, else the complaint
+// ("--steps: 'abc' is not a whole number (expected 0 .. 1000000000)").
+struct NumberRange {
+  double min = -1e300, max = 1e300;
+  bool min_exclusive = false;
+};
+std::string parse_number_argument(const std::string& name, const std::string& text, const NumberRange& range, double& out);
+std::string parse_integer_argument(const std::string& name, const std::string& text, long long min, long long max,
+                                   long long& out);
+// The value of --name into `out` (left as it is when the option is absent); false, after
+// "coulomb <command>: <complaint>" on stderr, when it does not parse or is out of range (the
+// caller prints its usage and exits with 2).
+bool number_option(const Args& args, const char* name, const char* command, double& out, const NumberRange& range = {});
+bool integer_option(const Args& args, const char* name, const char* command, int& out, long long min, long long max);
+// The printable form of a message that may quote file content or arguments: control characters
+// escaped (sim::escape_control_characters), printed as "coulomb <command>: <message>".
+void print_error(const char* command, const std::string& message);
 
 // "arch" -> <scenes dir>/arch.xml; a path is used as is. Errors name what was tried.
 sim::Result<std::string> resolve_scene(const std::string& name_or_path);
@@ -75,8 +92,23 @@ std::string load_summary(const LoadedScene& scene);
 // "nsn (fischer_burmeister/effective_mass/pcr), at most 16 x 20 iterations" or
 // "pgs: projected Gauss-Seidel (...), at most 100 sweeps, relaxation 1": the solver a run uses.
 std::string describe_solver(const sim::SolverOptions& options);
+// The files a loaded scene was read from: the scene, its includes, robot descriptions, texture
+// images (what an output of the run must not replace).
+std::vector<std::string> scene_input_files(const LoadedScene& scene);
+// False, after "coulomb <command>: <file>: is an input of this run ..." on stderr, when the value
+// of one of `output_options` is the same file as one of `inputs` (sim::refuse_input_as_output).
+bool check_outputs(const Args& args, const char* command, std::initializer_list<const char*> output_options,
+                   const std::vector<std::string>& inputs);
 // Whether a load error is a <robot> element's import (e.g. ../shared/robots absent).
 bool is_robot_import_error(const std::string& error);
+
+// Step counts (--steps, --every, --capture-step, bench's --steps): 0 .. 1e9.
+inline constexpr long long kMaxSteps = 1000000000;
+// --threads N: 0 (the default: TBB's choice) .. kMaxThreads; --dt s: above 0, at most 1 s.
+inline constexpr long long kMaxThreads = 1024;
+inline constexpr NumberRange kTimeStepRange{0, 1, true};
+// Checks --threads and --dt where given (false after the complaint on stderr: usage, exit 2).
+bool check_common_options(const Args& args, const char* command);
 
 // Applies --threads N (0 or absent: TBB default) for the life of the returned object.
 class ThreadLimit {

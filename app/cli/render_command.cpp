@@ -42,10 +42,7 @@ sim::Result<render::Overlays> parse_overlays(const std::string& list) {
   return o;
 }
 
-int positive(const Args& args, const char* name, int fallback, int lowest) {
-  const auto v = args.value(name);
-  return v ? std::max(lowest, std::atoi(v->c_str())) : fallback;
-}
+constexpr double kDegree = 3.14159265358979323846 / 180.0;
 
 void print_usage() {
   std::fprintf(stderr,
@@ -67,7 +64,7 @@ int render_command(int argc, char** argv, int first) {
                           "zoom", "samples", "dt", "set", "threads", "color-by", "slice-axis", "slice-pos", "geometry"},
                          {"validation"});
   if (!args) {
-    std::fprintf(stderr, "coulomb render: %s\n", args.error().c_str());
+    print_error("render", args.error());
     print_usage();
     return 2;
   }
@@ -77,7 +74,7 @@ int render_command(int argc, char** argv, int first) {
   }
   auto overlays = parse_overlays(args->value("overlay").value_or(""));
   if (!overlays) {
-    std::fprintf(stderr, "coulomb render: %s\n", overlays.error().c_str());
+    print_error("render", overlays.error());
     return 2;
   }
   const auto field = render::parse_element_field(args->value("color-by").value_or("none"));
@@ -94,8 +91,22 @@ int render_command(int argc, char** argv, int first) {
     }
     overlays->sdf_slice_axis = (*axis)[0] - 'x';
   }
-  if (const auto pos = args->value("slice-pos"))
-    overlays->sdf_slice_position = std::clamp(float(std::atof(pos->c_str())), 0.0f, 1.0f);
+  int frames = 1, width = 1280, height = 720, steps_per_frame = 4, samples = 4, selected = -1;
+  double slice_pos = overlays->sdf_slice_position, yaw_deg = -2.2 / kDegree, pitch_deg = 0.5 / kDegree, zoom = 1;
+  if (!integer_option(*args, "frames", "render", frames, 1, 1000000) ||
+      !integer_option(*args, "width", "render", width, 16, 16384) ||
+      !integer_option(*args, "height", "render", height, 16, 16384) ||
+      !integer_option(*args, "steps-per-frame", "render", steps_per_frame, 0, 1000000) ||
+      !integer_option(*args, "samples", "render", samples, 1, 64) ||
+      !integer_option(*args, "select", "render", selected, -1, 1 << 30) ||
+      !number_option(*args, "slice-pos", "render", slice_pos, {0, 1}) ||
+      !number_option(*args, "yaw", "render", yaw_deg, {-3600, 3600}) ||
+      !number_option(*args, "pitch", "render", pitch_deg, {-90, 90}) ||
+      !number_option(*args, "zoom", "render", zoom, {0, 1000, true}) || !check_common_options(*args, "render")) {
+    print_usage();
+    return 2;
+  }
+  overlays->sdf_slice_position = float(slice_pos);
   // Robots' visual shapes (default), their collision shapes, or both (visuals see-through).
   render::GeometryView geometry;
   if (const auto g = args->value("geometry")) {
@@ -106,16 +117,11 @@ int render_command(int argc, char** argv, int first) {
       return 2;
     }
   }
-  const int frames = positive(*args, "frames", 1, 1);
-  const int width = positive(*args, "width", 1280, 16);
-  const int height = positive(*args, "height", 720, 16);
-  const int steps_per_frame = positive(*args, "steps-per-frame", 4, 0);
-  const int samples = positive(*args, "samples", 4, 1);
 
   ThreadLimit threads(*args);
   auto scene = load_scene(args->positional[0], *args);
   if (!scene) {
-    std::fprintf(stderr, "coulomb render: %s\n", scene.error().c_str());
+    print_error("render", scene.error());
     return 1;
   }
   const sim::Model& model = scene->model;
@@ -129,11 +135,11 @@ int render_command(int argc, char** argv, int first) {
   }
   auto renderer = render::OffscreenRenderer::create((*context)->context(), width, height, samples);
   if (!renderer) {
-    std::fprintf(stderr, "coulomb render: %s\n", renderer.error().c_str());
+    print_error("render", renderer.error());
     return 1;
   }
   if (auto set = (*renderer)->set_model(model); !set) {
-    std::fprintf(stderr, "coulomb render: %s\n", set.error().c_str());
+    print_error("render", set.error());
     return 1;
   }
   const std::filesystem::path out_dir(*args->value("out"));
@@ -147,14 +153,11 @@ int render_command(int argc, char** argv, int first) {
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
-  constexpr float kDegree = 3.14159265f / 180.0f;
-  const float yaw = args->value("yaw") ? float(std::atof(args->value("yaw")->c_str())) * kDegree : -2.2f;
-  const float pitch = args->value("pitch") ? float(std::atof(args->value("pitch")->c_str())) * kDegree : 0.5f;
-  const float zoom = args->value("zoom") ? std::max(0.01f, float(std::atof(args->value("zoom")->c_str()))) : 1.0f;
+  const float yaw = float(yaw_deg * kDegree), pitch = float(pitch_deg * kDegree);
   render::FrameInput input;
   input.overlays = *overlays;
   input.geometry = geometry;
-  input.selected_body = args->value("select") ? std::atoi(args->value("select")->c_str()) : -1;
+  input.selected_body = selected;
   render::ContactOverlay contacts;
   input.contacts = &contacts;
   std::vector<float> element_values;
@@ -177,7 +180,7 @@ int render_command(int argc, char** argv, int first) {
     if (f == 0) {
       // One camera for the whole sequence, framed on the first frame, so a video does not wobble.
       input.camera = render::frame_bounds(render::scene_bounds(model, state.q), (*renderer)->aspect(), yaw, pitch);
-      input.camera.distance /= zoom;
+      input.camera.distance /= float(zoom);
     }
     input.q = state.q;
     if (auto done = (*renderer)->render(input, pixels); !done) {
@@ -189,7 +192,7 @@ int render_command(int argc, char** argv, int first) {
     std::snprintf(name, sizeof name, "frame_%04d.png", f);
     const std::string path = (out_dir / name).string();
     if (auto written = render::write_png(path, width, height, pixels); !written) {
-      std::fprintf(stderr, "coulomb render: %s\n", written.error().c_str());
+      print_error("render", written.error());
       return 1;
     }
     std::printf("wrote %s (t = %.3f s, %d contacts, %.1f ms)\n", path.c_str(), double(state.time), contacts.size(),

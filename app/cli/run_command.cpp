@@ -2,7 +2,7 @@
 // residuals; optionally writes the solver trace (JSON) and the states (CSV).
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <optional>
 #include <string>
 
 #include "cli/cli_common.hpp"
@@ -10,73 +10,87 @@
 #include "cli/interrupt.hpp"
 #include "cli/state_csv.hpp"
 #include "cli/trace_json.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/recording.hpp"
 #include "sim/solve_capture.hpp"
 #include "sim/step.hpp"
 
 namespace coulomb {
 
+namespace {
+
+void usage() {
+  std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
+                       "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
+                       "                   [--every K] [--quiet] [--free-base]\n"
+                       "                   [--capture-step N --capture folder [--capture-system K]]\n"
+                       "  --steps N: 0 .. 1000000000 (default 600); --every K: 1 .. 1000000000; --dt s: (0, 1];\n"
+                       "    --threads N: 0 (default) .. 1024\n"
+                       "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n"
+                       "  --capture-step N: keep every Newton iterate of step N (0-based) in the capture folder\n"
+                       "    (coulomb solve-captured re-solves it); --capture-system K: also its Newton system at\n"
+                       "    iteration K in Matrix Market format\n"
+                       "  outputs are written to a temporary file and renamed over the file at the end; none may be\n"
+                       "    one of the run's input files\n");
+}
+
+}  // namespace
+
 int run_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session", "capture-step", "capture", "capture-system"}, {"quiet", "free-base"});
   if (!args) {
-    std::fprintf(stderr, "coulomb run: %s\n", args.error().c_str());
+    print_error("run", args.error());
+    usage();
     return 2;
   }
   if (args->positional.size() != 1) {
-    std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
-                         "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
-                         "                   [--every K] [--quiet] [--free-base]\n"
-                         "                   [--capture-step N --capture folder [--capture-system K]]\n"
-                         "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n"
-                         "  --capture-step N: keep every Newton iterate of step N (0-based) in the capture folder\n"
-                         "    (coulomb solve-captured re-solves it); --capture-system K: also its Newton system at\n"
-                         "    iteration K in Matrix Market format\n");
+    usage();
+    return 2;
+  }
+  int steps = 600, every = 1, capture_step = -1, capture_system = -1;
+  if (!integer_option(*args, "steps", "run", steps, 0, kMaxSteps) || !integer_option(*args, "every", "run", every, 1, kMaxSteps) ||
+      !integer_option(*args, "capture-step", "run", capture_step, 0, kMaxSteps) ||
+      !integer_option(*args, "capture-system", "run", capture_system, 0, 1 << 30) || !check_common_options(*args, "run")) {
+    usage();
+    return 2;
+  }
+  if ((capture_step >= 0) != args->value("capture").has_value() || (capture_system >= 0 && capture_step < 0)) {
+    std::fprintf(stderr, "coulomb run: --capture-step N (a step number) goes with --capture folder, "
+                         "--capture-system K (a Newton iteration) with both\n");
     return 2;
   }
   ThreadLimit threads(*args);
   auto scene = load_scene(args->positional[0], *args);
   if (!scene) {
-    std::fprintf(stderr, "coulomb run: %s\n", scene.error().c_str());
+    print_error("run", scene.error());
     return 1;
   }
   const sim::Model& model = scene->model;
-  const int steps = args->value("steps") ? std::atoi(args->value("steps")->c_str()) : 600;
-  const int every = args->value("every") ? std::max(1, std::atoi(args->value("every")->c_str())) : 1;
   const bool quiet = args->has_flag("quiet");
-  auto whole_number = [&](const char* name, int fallback) -> int {
-    const auto v = args->value(name);
-    if (!v) return fallback;
-    char* end = nullptr;
-    const long n = std::strtol(v->c_str(), &end, 10);
-    return end != v->c_str() && *end == '\0' && n >= 0 && n < (1L << 30) ? static_cast<int>(n) : -2;
-  };
-  const int capture_step = whole_number("capture-step", -1), capture_system = whole_number("capture-system", -1);
-  if (capture_step == -2 || capture_system == -2 || (capture_step >= 0) != args->value("capture").has_value() ||
-      (capture_system >= 0 && capture_step < 0)) {
-    std::fprintf(stderr, "coulomb run: --capture-step N (a step number) goes with --capture folder, "
-                         "--capture-system K (a Newton iteration) with both\n");
-    return 2;
-  }
+  // No output may replace one of the files this run reads (`--trace scene.xml`).
+  if (!check_outputs(*args, "run", {"trace", "record", "save-session"}, scene_input_files(*scene))) return 2;
   sim::SolveCapture capture;
   capture.system_iteration = capture_system;
 
-  std::ofstream trace_file, record_file;
+  // The trace and the states go to temporary files beside their destinations, renamed over them
+  // at the end (sim/atomic_file.hpp): a failed or interrupted run leaves the previous files.
+  std::optional<sim::AtomicFile> trace_file, record_file;
   if (auto p = args->value("trace")) {
-    trace_file.open(*p);
-    if (!trace_file) {
-      std::fprintf(stderr, "coulomb run: cannot write %s\n", p->c_str());
+    trace_file.emplace(*p);
+    if (!trace_file->ok()) {
+      print_error("run", trace_file->error());
       return 1;
     }
-    trace_file << "[\n";
+    trace_file->write("[\n");
   }
   if (auto p = args->value("record")) {
-    record_file.open(*p);
-    if (!record_file) {
-      std::fprintf(stderr, "coulomb run: cannot write %s\n", p->c_str());
+    record_file.emplace(*p);
+    if (!record_file->ok()) {
+      print_error("run", record_file->error());
       return 1;
     }
-    write_state_csv_header(record_file);
-    write_state_csv(record_file, model, sim::make_initial_state(model));
+    write_state_csv_header(record_file->stream());
+    write_state_csv(record_file->stream(), model, sim::make_initial_state(model));
   }
 
   sim::State state = sim::make_initial_state(model);
@@ -111,7 +125,7 @@ int run_command(int argc, char** argv, int first) {
     }
     if (i == capture_step) {
       if (auto saved = sim::save_capture(capture, model, args->positional[0], *args->value("capture")); !saved) {
-        std::fprintf(stderr, "coulomb run: %s\n", saved.error().c_str());
+        print_error("run", saved.error());
         return 1;
       }
       std::printf("step %d captured in %s: %zu iterates of %d rows%s\n", i, args->value("capture")->c_str(),
@@ -134,17 +148,25 @@ int run_command(int argc, char** argv, int first) {
                   r.newton_iterations, r.linear_iterations, r.contact_count, double(ws.trace.final_normal_max),
                   double(ws.trace.final_friction_max), double(ws.trace.final_bilateral_max),
                   double(ws.trace.final_complementarity_max));
-    if (trace_file.is_open()) {
-      if (i > 0) trace_file << ",\n";
-      write_trace_json(trace_file, i, double(state.time), r, ws.trace);
+    if (trace_file) {
+      if (i > 0) trace_file->write(",\n");
+      write_trace_json(trace_file->stream(), i, double(state.time), r, ws.trace);
     }
-    if (record_file.is_open()) write_state_csv(record_file, model, state);
+    if (record_file) write_state_csv(record_file->stream(), model, state);
   }
-  if (trace_file.is_open()) trace_file << "\n]\n";
+  if (trace_file) trace_file->write("\n]\n");
+  // Committed (renamed over the destinations) only now; a failure names the file and the reason.
+  for (std::optional<sim::AtomicFile>* out : {&trace_file, &record_file}) {
+    if (!*out) continue;
+    if (std::string e = (*out)->commit(); !e.empty()) {
+      print_error("run", e);
+      return 1;
+    }
+  }
   if (session_path) {
     session.final_hash = sim::state_hash(state);
     if (auto saved = sim::save_recording(session, *session_path); !saved) {
-      std::fprintf(stderr, "coulomb run: %s\n", saved.error().c_str());
+      print_error("run", saved.error());
       return 1;
     }
     std::printf("session saved to %s (%zu steps)\n", session_path->c_str(), session.controls.size());

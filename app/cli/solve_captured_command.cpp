@@ -45,7 +45,7 @@ void print_series(const sim::SolveCapture& a, const sim::SolveCapture* b) {
 int solve_captured_command(int argc, char** argv, int first) {
   auto args = parse_args(argc, argv, first, {"set", "scene", "export-system", "out", "threads"}, {});
   if (!args || args->positional.size() != 1) {
-    if (!args) std::fprintf(stderr, "coulomb solve-captured: %s\n", args.error().c_str());
+    if (!args) print_error("solve-captured", args.error());
     std::fprintf(stderr, "usage: coulomb solve-captured <capture folder> [--set solver.key=value ...] [--scene file]\n"
                          "                              [--export-system K --out folder] [--threads N]\n");
     return 2;
@@ -55,7 +55,7 @@ int solve_captured_command(int argc, char** argv, int first) {
   const std::string rec_path = (std::filesystem::path(folder) / "step.rec").string();
   auto rec = sim::load_recording(rec_path);
   if (!rec) {
-    std::fprintf(stderr, "coulomb solve-captured: %s\n", rec.error().c_str());
+    print_error("solve-captured", rec.error());
     return 1;
   }
   if (rec->controls.size() != 1) {
@@ -65,12 +65,12 @@ int solve_captured_command(int argc, char** argv, int first) {
   }
   auto captured = sim::load_capture_iterates(folder);
   if (!captured) {
-    std::fprintf(stderr, "coulomb solve-captured: %s\n", captured.error().c_str());
+    print_error("solve-captured", captured.error());
     return 1;
   }
   auto scene_path = recording_scene(rec_path, *rec, *args);
   if (!scene_path) {
-    std::fprintf(stderr, "coulomb solve-captured: %s\n", scene_path.error().c_str());
+    print_error("solve-captured", scene_path.error());
     return 1;
   }
   // The scene without --set (the overrides apply to the recorded options below).
@@ -80,26 +80,25 @@ int solve_captured_command(int argc, char** argv, int first) {
                            scene_args.options.end());
   auto scene = load_scene(*scene_path, scene_args);
   if (!scene) {
-    std::fprintf(stderr, "coulomb solve-captured: %s\n", scene.error().c_str());
+    print_error("solve-captured", scene.error());
     return 1;
   }
   sim::Model& model = scene->model;
   model.dt = rec->dt;
   if (std::string e = rec->mismatch(model); !e.empty()) {
-    std::fprintf(stderr, "coulomb solve-captured: %s: %s\n", rec_path.c_str(), e.c_str());
+    print_error("solve-captured", rec_path + ": " + e);
     return 1;
   }
   sim::SolverOptions options = rec->options;
   if (std::string e = apply_solver_overrides(options, *args); !e.empty()) {
-    std::fprintf(stderr, "coulomb solve-captured: %s\n", e.c_str());
+    print_error("solve-captured", e);
     return 2;
   }
   const bool comparison = !args->values("set").empty();
   int system_iteration = -1;
   if (auto k = args->value("export-system")) {
-    char* end = nullptr;
-    const long v = std::strtol(k->c_str(), &end, 10);
-    if (end == k->c_str() || *end != '\0' || v < 0 || v > options.newton_iterations || !args->value("out")) {
+    long long v = -1;
+    if (!parse_integer_argument("export-system", *k, 0, options.newton_iterations, v).empty() || !args->value("out")) {
       std::fprintf(stderr, "coulomb solve-captured: --export-system expects a Newton iteration 0..%d and --out folder\n",
                    options.newton_iterations);
       return 2;
@@ -144,7 +143,7 @@ int solve_captured_command(int argc, char** argv, int first) {
       return 1;
     }
     if (auto saved = sim::save_capture(exported.capture, model, *scene_path, *args->value("out")); !saved) {
-      std::fprintf(stderr, "coulomb solve-captured: %s\n", saved.error().c_str());
+      print_error("solve-captured", saved.error());
       return 1;
     }
     std::printf("Newton system of iteration %d written to %s (system_{J,Hinv,C,b,x}.mtx)\n", system_iteration,

@@ -10,6 +10,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/tet_mesh_generate.hpp"
 #include "sim/tet_mesh_io.hpp"
 #include "sim/tet_mesh_quality.hpp"
@@ -51,7 +52,7 @@ class Stages {
 
 int fail(const std::string& message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "coulomb tetmesh: %s\n", message.c_str());
+  print_error("tetmesh", message);
   return 1;
 }
 
@@ -65,7 +66,7 @@ int tetmesh_command(int argc, char** argv, int first) {
   auto args = parse_args_with_short_out(argc, argv, first,
                                         {"out", "max-volume", "edge", "quality", "min-dihedral", "time-limit"}, {"quiet"});
   if (!args || args->positional.size() != 1) {
-    if (!args) std::fprintf(stderr, "coulomb tetmesh: %s\n", args.error().c_str());
+    if (!args) print_error("tetmesh", args.error());
     usage();
     return 2;
   }
@@ -84,8 +85,9 @@ int tetmesh_command(int argc, char** argv, int first) {
   else if (!(time_limit > 0)) bad = "--time-limit must be > 0";
   const std::string out = args->value("out").value_or("");
   if (bad.empty() && !out.empty()) bad = ends_with_msh(out);
+  if (bad.empty() && !out.empty()) bad = sim::refuse_input_as_output(out, {args->positional[0]});
   if (!bad.empty()) {
-    std::fprintf(stderr, "coulomb tetmesh: %s\n", bad.c_str());
+    print_error("tetmesh", bad);
     usage();
     return 2;
   }

@@ -24,8 +24,10 @@
 #include <QVulkanInstance>
 
 #include "cli/cli_common.hpp"
+#include "gui/image_file.hpp"
 #include "gui/import_messages_dialog.hpp"
 #include "gui/property_panel.hpp"
+#include "gui/save_decision.hpp"
 #include "gui/friction_authoring.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/scene_tree_panel.hpp"
@@ -546,14 +548,36 @@ void MainWindow::show_import_messages(bool always) {
   else import_messages_->hide();
 }
 
+bool MainWindow::confirm_save(const QString& path, bool& replace_read_only, QString& note) {
+  const SavePlan plan = plan_save(path.toStdString());
+  if (!plan.error.empty()) {
+    report_error(tr("Cannot save scene"), QString::fromStdString(plan.error));
+    return false;
+  }
+  for (const std::string& question : plan.questions) {
+    const QString text = QString::fromStdString(question);
+    const bool yes = confirm_prompt_ ? confirm_prompt_(tr("Save scene"), text)
+                                     : QMessageBox::question(this, tr("Save scene"), text) == QMessageBox::Yes;
+    if (!yes) {
+      statusBar()->showMessage(tr("Not saved"), 5000);
+      return false;
+    }
+  }
+  replace_read_only = plan.replace_read_only;
+  for (const std::string& n : plan.notes) note += QStringLiteral(" (") + QString::fromStdString(n) + QStringLiteral(")");
+  return true;
+}
+
 bool MainWindow::save() {
   if (document_->path().isEmpty()) return save_as(QString());
-  QString error;
-  if (!document_->save(&error)) {
+  bool replace_read_only = false;
+  QString error, note;
+  if (!confirm_save(document_->path(), replace_read_only, note)) return false;
+  if (!document_->save(&error, replace_read_only)) {
     report_error(tr("Cannot save scene"), error);
     return false;
   }
-  statusBar()->showMessage(tr("Saved %1").arg(document_->path()), 5000);
+  statusBar()->showMessage(tr("Saved %1").arg(document_->path()) + note, 5000);
   return true;
 }
 
@@ -568,8 +592,10 @@ bool MainWindow::save_as(const QString& requested) {
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".xml");
   }
-  QString error;
-  if (!document_->save_as(path, &error)) {
+  bool replace_read_only = false;
+  QString error, note;
+  if (!confirm_save(path, replace_read_only, note)) return false;
+  if (!document_->save_as(path, &error, replace_read_only)) {
     report_error(tr("Cannot save scene"), error);
     return false;
   }
@@ -577,7 +603,7 @@ bool MainWindow::save_as(const QString& requested) {
   settings_->setValue(QStringLiteral("files/last_scene"), QFileInfo(path).absoluteFilePath());
   settings_->setValue(QStringLiteral("files/last_dir"), QFileInfo(path).absolutePath());
   settings_->setValue(QStringLiteral("files/last_save_dir"), QFileInfo(path).absolutePath());
-  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  statusBar()->showMessage(tr("Saved %1").arg(path) + note, 5000);
   return true;
 }
 
@@ -695,8 +721,8 @@ bool MainWindow::save_screenshot(const QString& requested) {
     if (path.isEmpty()) return false;
     settings_->setValue(QStringLiteral("files/last_screenshot_dir"), QFileInfo(path).absolutePath());
   }
-  if (!image.save(path, "PNG")) {
-    report_error(tr("Cannot save a screenshot"), tr("%1: cannot write the image").arg(path));
+  if (const QString error = save_png_atomically(image, path); !error.isEmpty()) {
+    report_error(tr("Cannot save a screenshot"), error);
     return false;
   }
   statusBar()->showMessage(tr("Saved screenshot %1").arg(path), 5000);

@@ -72,6 +72,10 @@ class MainWindow : public QMainWindow {
   void set_error_reporter(std::function<void(const QString& title, const QString& text)> reporter) {
     error_reporter_ = std::move(reporter);
   }
+  // Save's yes/no questions (a read-only file, other hard links: gui/save_decision.hpp).
+  void set_confirm_prompt(std::function<bool(const QString& title, const QString& text)> prompt) {
+    confirm_prompt_ = std::move(prompt);
+  }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -89,6 +93,8 @@ class MainWindow : public QMainWindow {
   void add_recent(const QString& path);
   void rebuild_recent_menu();
   bool maybe_save();
+  // Asks plan_save's questions for `path`; false (nothing saved) on a no or a refused path.
+  bool confirm_save(const QString& path, bool& replace_read_only, QString& note);
   void report_error(const QString& title, const QString& text);
   void refresh_status();
   void update_title();
@@ -127,6 +133,7 @@ class MainWindow : public QMainWindow {
 
   std::function<CloseChoice()> close_prompt_;
   std::function<void(const QString&, const QString&)> error_reporter_;
+  std::function<bool(const QString&, const QString&)> confirm_prompt_;
 };
 
 }  // namespace coulomb::gui

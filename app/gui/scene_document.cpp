@@ -162,20 +162,22 @@ bool SceneDocument::open_spec(sim::SceneSpec spec, const QString& path, QString*
   return true;
 }
 
-bool SceneDocument::save(QString* error) {
+bool SceneDocument::save(QString* error, bool replace_read_only) {
   if (path_.isEmpty()) {
     if (error) *error = QStringLiteral("the scene has no file yet (use Save As)");
     return false;
   }
-  return save_as(path_, error);
+  return save_as(path_, error, replace_read_only);
 }
 
-bool SceneDocument::save_as(const QString& path, QString* error) {
+bool SceneDocument::save_as(const QString& path, QString* error, bool replace_read_only) {
   if (!has_scene_) {
     if (error) *error = QStringLiteral("no scene to save");
     return false;
   }
-  auto saved = sim::save_scene_file(spec_, path.toStdString());
+  sim::AtomicWriteOptions options;
+  options.replace_read_only = replace_read_only;
+  auto saved = sim::save_scene_file(spec_, path.toStdString(), options);
   if (!saved) {
     if (error) *error = q(saved.error());
     return false;

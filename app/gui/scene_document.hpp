@@ -36,8 +36,10 @@ class SceneDocument : public QObject {
   bool open_file(const QString& path, QString* error);
   // The same for a spec already in memory (`path` may be empty: an unsaved scene).
   bool open_spec(sim::SceneSpec spec, const QString& path, QString* error);
-  bool save(QString* error);                         // to path(); fails without one
-  bool save_as(const QString& path, QString* error); // atomic; path() becomes `path`
+  bool save(QString* error, bool replace_read_only = false);  // to path(); fails without one
+  // Atomic (sim/atomic_file.hpp); path() becomes `path`. A read-only file is replaced only with
+  // `replace_read_only` (the user said yes: gui/save_decision.hpp).
+  bool save_as(const QString& path, QString* error, bool replace_read_only = false);
 
   bool has_scene() const { return has_scene_; }
   const QString& path() const { return path_; }

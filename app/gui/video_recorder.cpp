@@ -1,5 +1,7 @@
 #include "gui/video_recorder.hpp"
 
+#include "gui/image_file.hpp"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -66,10 +68,10 @@ void VideoRecorder::capture() {
     return;
   }
   const QString path = QDir(directory_).filePath(QStringLiteral("frame_%1.png").arg(frames_, 6, 10, QLatin1Char('0')));
-  if (!image.save(path, "PNG")) {
+  if (const QString error = save_png_atomically(image, path); !error.isEmpty()) {
     recording_ = false;
     timer_.stop();
-    done(false, tr("%1: cannot write the frame").arg(path));
+    done(false, error);
     return;
   }
   ++frames_;

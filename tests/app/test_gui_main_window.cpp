@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "app/main_window_support.hpp"
 #include "app/qt_test_app.hpp"
@@ -277,6 +278,38 @@ TEST_CASE("the main window restores the last scene, saves, and reports bad files
   }
   window.action(QStringLiteral("save"))->trigger();
   CHECK_FALSE(window.document().modified());
+  // A read-only file: Save asks first (gui/save_decision.hpp); a no leaves the file as it was and
+  // the edit unsaved, a yes replaces it and it stays read-only.
+  {
+    const fs::path file = copy.toStdString();
+    auto contents = [&] {
+      std::ifstream in(file, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const auto read_only = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+    fs::permissions(file, read_only);
+    const std::string saved = contents();
+    REQUIRE(window.document().set_property({{ItemKind::Joint, 0}, "lower"}, -0.5, &error));
+    QStringList questions;
+    bool answer = false;
+    window.set_confirm_prompt([&](const QString&, const QString& text) {
+      questions << text;
+      return answer;
+    });
+    CHECK_FALSE(window.save());
+    REQUIRE(questions.size() == 1);
+    CHECK(questions.front().contains(QStringLiteral("is read-only")));
+    CHECK(window.document().modified());
+    CHECK(contents() == saved);
+    answer = true;
+    CHECK(window.save());
+    CHECK(questions.size() == 2);
+    CHECK_FALSE(window.document().modified());
+    CHECK(contents() != saved);
+    CHECK((fs::status(file).permissions() & fs::perms::all) == read_only);
+    CHECK(errors.size() == 1);  // no error dialog on the way
+    fs::permissions(file, read_only | fs::perms::owner_write);
+  }
   window.set_close_prompt([] { return MainWindow::CloseChoice::Cancel; });  // must not be asked
   REQUIRE(window.open_scene(app_test::scene_path("incline")));
   REQUIRE(window.open_scene(copy));

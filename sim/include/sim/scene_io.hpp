@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "sim/atomic_file.hpp"
 #include "sim/result.hpp"
 #include "sim/spec.hpp"
 
@@ -46,11 +47,14 @@ Result<SceneSpec> load_description(const std::string& path, const DescriptionOpt
 // its place, with the edits of its bodies and joints since the import as <body>/<joint>
 // overrides; its `file` is written as stored (save_scene_file re-relativises it).
 std::string write_scene_xml(const SceneSpec& spec);
-// Saves atomically: the XML goes to a temporary file in the target's directory, is checked to
+// Saves through sim::write_file_atomically (sim/atomic_file.hpp): the XML is checked to
 // read back (and refused when the format cannot hold part of the spec, e.g. triangle meshes, or
 // an edit of an imported robot body's shapes that its <robot> element cannot express), with
-// relative <robot file> paths rewritten to reach the same files from the new location, flushed to disk (fsync) and renamed over `path`; on any failure the temporary
-// file is removed and an existing file at `path` is left as it was. Errors read "path: message".
-Result<bool> save_scene_file(const SceneSpec& spec, const std::string& path);
+// relative <robot file> paths rewritten to reach the same files from the new location, then written to a temporary file beside the
+// target, flushed to disk (fsync) and renamed over it; on any failure the temporary file is
+// removed and an existing file at `path` is left as it was. A symbolic link is written through to
+// its target; a read-only file is refused unless `options.replace_read_only` (the app asks first:
+// gui/save_decision.hpp). Errors read "path: message".
+Result<bool> save_scene_file(const SceneSpec& spec, const std::string& path, const AtomicWriteOptions& options = {});
 
 }  // namespace sim

@@ -1,5 +1,6 @@
 #include "sim/recording.hpp"
 
+#include "sim/atomic_file.hpp"
 #include "sim/load_limits.hpp"
 
 #include <cmath>
@@ -117,12 +118,11 @@ std::string Recording::mismatch(const Model& model) const {
 }
 
 Result<bool> save_recording(const Recording& r, const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path temp = target.parent_path() / (target.filename().string() + ".tmp");
+  // Through the one output writer (sim/atomic_file.hpp): a new temporary file beside `path`,
+  // never a fixed name, never through a planted link; fsync, rename.
+  AtomicFile file(path);
   {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return Error{path + ": cannot write"};
+    std::ostream& out = file.stream();
     Writer w(out);
     out.write(kMagic, sizeof kMagic);
     w.pod(static_cast<std::uint32_t>(sizeof(Real)));
@@ -153,12 +153,8 @@ Result<bool> save_recording(const Recording& r, const std::string& path) {
       w.vector(c.particle_force);
     }
     w.pod(r.final_hash);
-    out.flush();
-    if (!out) return Error{path + ": write failed"};
   }
-  std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) return Error{path + ": cannot replace (" + ec.message() + ")"};
+  if (std::string e = file.commit(); !e.empty()) return Error{e};
   return true;
 }
 

@@ -8,12 +8,8 @@
 //   per component) that the parser's normalisation maps exactly onto the stored value;
 // - everything is explicit: shapes name their material, thickness and density; joints give both
 //   frames; generated particles and distances (rope, cloth, includes) come out one by one.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +21,7 @@
 #include <vector>
 
 #include "io/generated_geometry.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/resource_policy.hpp"
 #include "sim/field_table.hpp"
 #include "sim/recording.hpp"
@@ -623,23 +620,6 @@ class Writer {
   std::string out_;
 };
 
-std::string errno_text(int error) { return std::strerror(error); }
-
-// Writes all of `text` to `fd`; false (errno set) on failure.
-bool write_all(int fd, const std::string& text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 bool same_sdf_options(const SdfContactOptions& a, const SdfContactOptions& b) {
   return a.vertices == b.vertices && a.edges == b.edges && a.faces == b.faces && a.particle_faces == b.particle_faces &&
@@ -826,10 +806,15 @@ SceneSpec with_robot_files_for(const SceneSpec& spec, const std::string& path) {
 
 std::string write_scene_xml(const SceneSpec& spec) { return Writer(spec).write(); }
 
-Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string& path) {
+Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string& path, const AtomicWriteOptions& options) {
   if (path.empty()) return Error{"(no file name): cannot save a scene without a file name"};
   const SceneSpec spec = with_robot_files_for(spec_as_edited, path);
   const std::string text = write_scene_xml(spec);
+  // A destination that cannot be replaced is refused before any texture is written.
+  if (const DestinationInfo dest = destination_info(path); !dest.error.empty())
+    return Error{path + ": cannot write: " + dest.error + " (nothing written)"};
+  else if (dest.exists && dest.read_only && !options.replace_read_only)
+    return Error{path + ": cannot write: the file is read-only (not replaced)"};
   // Painted textures first: the read-back check below loads them.
   if (std::string e = save_grain_textures(spec, path); !e.empty()) return Error{path + ": " + e + "; not saved"};
   // Refuse to replace a file with one that would not read back (e.g. a spec edited into a state
@@ -850,48 +835,9 @@ Result<bool> save_scene_file(const SceneSpec& spec_as_edited, const std::string&
     return Error{path + ": the scene file format cannot hold " + what + "; not saved"};
   }
 
-  std::error_code ec;
-  fs::path target(path);
-  if (fs::is_symlink(target, ec)) {
-    const fs::path resolved = fs::canonical(target, ec);
-    if (!ec) target = resolved;
-  }
-  if (fs::is_directory(target, ec)) return Error{path + ": is a directory"};
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  std::vector<char> temp_buf(temp.begin(), temp.end());
-  temp_buf.push_back('\0');
-  const int fd = ::mkstemp(temp_buf.data());
-  if (fd < 0) return Error{path + ": cannot create a temporary file in " + dir.string() + " (" + errno_text(errno) + ")"};
-  temp = temp_buf.data();
-
-  auto fail = [&](const std::string& what, int error) -> Result<bool> {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return Error{path + ": " + what + " (" + errno_text(error) + ")"};
-  };
-  // Keep the permissions of the file being replaced; a new file gets rw-r--r-- (as the umask allows).
-  struct stat existing {};
-  const mode_t mode = ::stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : mode_t(0644);
-  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions", errno);
-  if (!write_all(fd, text)) return fail("write failed", errno);
-  if (::fsync(fd) != 0) return fail("cannot flush to disk", errno);
-  if (::close(fd) != 0) {
-    const int error = errno;
-    ::unlink(temp.c_str());
-    return Error{path + ": write failed (" + errno_text(error) + ")"};
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temp.c_str());
-    return Error{path + ": cannot replace the file (" + errno_text(error) + ")"};
-  }
-  // Make the rename itself durable; failure here leaves a complete file either way.
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
+  // Temporary file beside the target, checked writes, fsync, rename (sim/atomic_file.hpp); a
+  // symbolic link is written through to its target, a read-only file only when `options` allow.
+  if (std::string e = write_file_atomically(path, {text}, options); !e.empty()) return Error{e};
   return true;
 }
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sdf/sdf_cache.hpp"  // detail::write_file_atomically
+#include "sim/atomic_file.hpp"
 #include "sim/load_limits.hpp"
 #include "sim/model.hpp"
 #include "sim/recording.hpp"
@@ -151,7 +151,7 @@ Result<bool> save_capture(const SolveCapture& c, const Model& model, const std::
   input.record(c.control);
   if (auto saved = save_recording(input, (dir / "step.rec").string()); !saved) return Error{saved.error()};
   auto write = [&](const char* name, const std::string& bytes) {
-    return detail::write_file_atomically((dir / name).string(), {bytes});
+    return sim::write_file_atomically((dir / name).string(), {bytes});
   };
   std::string e = write("capture.json", capture_json(c, scene_file));
   if (e.empty()) e = write("iterates.bin", capture_bin(c));

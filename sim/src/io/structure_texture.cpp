@@ -2,11 +2,14 @@
 // / OpenEXR files (sim/structure_texture.hpp).
 #include "sim/structure_texture.hpp"
 
+#include "sim/atomic_file.hpp"
+
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfInputFile.h>
 #include <ImfOutputFile.h>
+#include <ImfStdIO.h>
 #include <png.h>
 
 #include <algorithm>
@@ -17,7 +20,6 @@
 #include <filesystem>
 #include <memory>
 #include <numbers>
-#include <random>
 
 namespace sim {
 
@@ -29,22 +31,6 @@ std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext;
-}
-
-// A temporary name beside `path` (same directory: the rename stays on one file system).
-std::string temporary_beside(const std::string& path) {
-  std::random_device rd;
-  return path + ".tmp" + std::to_string(rd() % 1000000u) + lower_extension(path);
-}
-
-std::string finish_atomic(const std::string& temp, const std::string& path, std::string error) {
-  std::error_code ec;
-  if (error.empty()) {
-    std::filesystem::rename(temp, path, ec);
-    if (ec) error = path + ": cannot replace the file: " + ec.message();
-  }
-  if (!error.empty()) std::filesystem::remove(temp, ec);
-  return error;
 }
 
 // ---- PNG ---------------------------------------------------------------------------------------
@@ -123,7 +109,19 @@ Result<StructureTexture> read_png(const std::string& path) {
   return out;
 }
 
-std::string write_png(const StructureTexture& t, const std::string& path) {
+// libpng's output into a string (the encoded file, written whole by write_file_atomically).
+void png_append(png_structp png, png_bytep data, png_size_t n) {
+  auto* bytes = static_cast<std::string*>(png_get_io_ptr(png));
+  try {
+    bytes->append(reinterpret_cast<const char*>(data), n);
+  } catch (...) {
+    png_error(png, "out of memory");
+  }
+}
+void png_no_flush(png_structp) {}
+
+// The texture as PNG file bytes into `bytes`; an error message, "" on success.
+std::string encode_png(const StructureTexture& t, const std::string& path, std::string& bytes) {
   const int depth = t.bit_depth == 8 ? 8 : 16;
   const float scale = depth == 16 ? 65535.0f : 255.0f;
   const std::size_t stride = 3 * static_cast<std::size_t>(t.width) * (depth / 8);
@@ -140,9 +138,6 @@ std::string write_png(const StructureTexture& t, const std::string& path) {
         else row[k] = png_byte(q);
       }
   }
-  PngFile f;
-  f.file = std::fopen(path.c_str(), "wb");
-  if (!f.file) return path + ": cannot open for writing";
   std::string message;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &message, png_error_to_jump, png_warning_ignored);
   if (!png) return path + ": cannot initialise libpng";
@@ -153,14 +148,13 @@ std::string write_png(const StructureTexture& t, const std::string& path) {
     png_destroy_write_struct(&png, &info);
     return path + ": " + (message.empty() ? std::string("PNG write failed") : message);
   }
-  png_init_io(png, f.file);
+  png_set_write_fn(png, &bytes, png_append, png_no_flush);
   png_set_IHDR(png, info, png_uint_32(t.width), png_uint_32(t.height), depth, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   png_write_image(png, rows.data());
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  if (std::fflush(f.file) != 0 || std::ferror(f.file)) return path + ": write failed";
   return {};
 }
 
@@ -202,7 +196,8 @@ Result<StructureTexture> read_exr(const std::string& path) {
   }
 }
 
-std::string write_exr(const StructureTexture& t, const std::string& path) {
+// The texture as OpenEXR file bytes into `bytes`; an error message, "" on success.
+std::string encode_exr(const StructureTexture& t, const std::string& path, std::string& bytes) {
   try {
     std::vector<float> rgb(t.texels.size());
     const std::size_t row = 3 * static_cast<std::size_t>(t.width);
@@ -210,15 +205,19 @@ std::string write_exr(const StructureTexture& t, const std::string& path) {
       std::copy_n(t.texels.data() + row * (t.height - 1 - y), row, rgb.data() + row * y);
     Imf::Header header(t.width, t.height);
     for (const char* c : {"R", "G", "B"}) header.channels().insert(c, Imf::Channel(Imf::FLOAT));
-    Imf::OutputFile file(path.c_str(), header);
-    Imf::FrameBuffer fb;
-    const std::size_t xs = 3 * sizeof(float), ys = xs * static_cast<std::size_t>(t.width);
-    char* base = reinterpret_cast<char*>(rgb.data());
-    fb.insert("R", Imf::Slice(Imf::FLOAT, base, xs, ys));
-    fb.insert("G", Imf::Slice(Imf::FLOAT, base + sizeof(float), xs, ys));
-    fb.insert("B", Imf::Slice(Imf::FLOAT, base + 2 * sizeof(float), xs, ys));
-    file.setFrameBuffer(fb);
-    file.writePixels(t.height);
+    Imf::StdOSStream stream;
+    {
+      Imf::OutputFile file(stream, header);
+      Imf::FrameBuffer fb;
+      const std::size_t xs = 3 * sizeof(float), ys = xs * static_cast<std::size_t>(t.width);
+      char* base = reinterpret_cast<char*>(rgb.data());
+      fb.insert("R", Imf::Slice(Imf::FLOAT, base, xs, ys));
+      fb.insert("G", Imf::Slice(Imf::FLOAT, base + sizeof(float), xs, ys));
+      fb.insert("B", Imf::Slice(Imf::FLOAT, base + 2 * sizeof(float), xs, ys));
+      file.setFrameBuffer(fb);
+      file.writePixels(t.height);
+    }  // the file's destructor writes the line offsets
+    bytes = stream.str();
     return {};
   } catch (const std::exception& e) {
     return path + ": " + e.what();
@@ -303,8 +302,9 @@ std::string save_structure_texture(const StructureTexture& texture, const std::s
     return path + ": the texture is empty or its texels do not match its size";
   const std::string ext = lower_extension(path);
   if (ext != ".png" && ext != ".exr") return path + ": unknown texture format \"" + ext + "\" (expected .png or .exr)";
-  const std::string temp = temporary_beside(path);
-  return finish_atomic(temp, path, ext == ".png" ? write_png(texture, temp) : write_exr(texture, temp));
+  std::string bytes;
+  const std::string error = ext == ".png" ? encode_png(texture, path, bytes) : encode_exr(texture, path, bytes);
+  return error.empty() ? write_file_atomically(path, {bytes}) : error;
 }
 
 int paint_structure_texture(StructureTexture& t, TextureBrushMode mode, const Vec2& center, Real radius_uv, Real aspect,

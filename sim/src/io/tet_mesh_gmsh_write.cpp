@@ -4,7 +4,7 @@
 // write_file_atomically (temporary file, every byte checked, fsync, rename).
 #include <charconv>
 
-#include "sdf/sdf_cache.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/tet_mesh_io.hpp"
 
 namespace sim {
@@ -65,7 +65,7 @@ std::string write_gmsh_msh(const TetMesh& mesh, const std::string& path) {
     out += '\n';
   }
   out += "$EndElements\n";
-  return detail::write_file_atomically(path, {out});
+  return sim::write_file_atomically(path, {out});
 }
 
 }  // namespace sim

@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include "sim/escape.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +32,7 @@ std::string in_quotes(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
   out.push_back('\'');
-  out.append(s);
+  out.append(escape_control_characters(s));
   out.push_back('\'');
   return out;
 }
@@ -56,9 +58,11 @@ std::string join(const std::vector<std::string_view>& names) {
 
 std::string format_error(const std::string& file, int line, std::string_view element,
                          std::string_view what) {
-  // Built by appending (GCC 12 warns spuriously, -Wrestrict, on chained operator+ here).
+  // Built by appending (GCC 12 warns spuriously, -Wrestrict, on chained operator+ here). The
+  // file name, the element and the text may all come from a file: control characters escaped
+  // (sim/escape.hpp; `what` keeps its line breaks, the others are one line).
   std::string out;
-  out.append(file.empty() ? std::string_view("<scene>") : std::string_view(file));
+  out.append(file.empty() ? std::string("<scene>") : escape_control_characters(file));
   if (line > 0) {
     out.push_back(':');
     out.append(std::to_string(line));
@@ -66,10 +70,10 @@ std::string format_error(const std::string& file, int line, std::string_view ele
   out.append(": ");
   if (!element.empty()) {
     out.push_back('<');
-    out.append(element);
+    out.append(escape_control_characters(element));
     out.append(">: ");
   }
-  out.append(what);
+  out.append(escape_control_characters(what, true));
   return out;
 }
 

@@ -1,10 +1,11 @@
 // Triangle meshes from files through Assimp (every format it reads, in a child process:
 // io/assimp_mesh_read.hpp), and a plain OBJ writer for generated meshes.
-#include <fstream>
 #include <iomanip>
+#include <sstream>
 
 #include "sdf/mesh_io.hpp"
 
+#include "sim/atomic_file.hpp"
 #include "sim/sdf.hpp"
 
 namespace sim {
@@ -32,14 +33,12 @@ Result<TriangleMesh> triangle_mesh_from_assimp(const io::AssimpMesh& in, const s
 }
 
 std::string save_obj(const TriangleMesh& mesh, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return path + ": cannot open for writing";
+  std::ostringstream out;
   out << "# " << mesh.vertices.size() << " vertices, " << mesh.triangles.size() << " triangles\n";
   out << std::setprecision(9);
   for (const Vec3& v : mesh.vertices) out << "v " << v.x() << ' ' << v.y() << ' ' << v.z() << '\n';
   for (const auto& t : mesh.triangles) out << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << '\n';
-  out.flush();
-  return out ? std::string() : path + ": write failed";
+  return write_file_atomically(path, {out.view()});
 }
 
 }  // namespace sim

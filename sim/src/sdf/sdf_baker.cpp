@@ -21,6 +21,7 @@
 #include "sdf/mesh_clean.hpp"
 #include "sdf/sdf_band_estimate.hpp"
 #include "sdf/sdf_cache.hpp"
+#include "sim/atomic_file.hpp"
 #include "sdf/sdf_grid_impl.hpp"
 #include "sim/load_limits.hpp"
 
@@ -129,7 +130,7 @@ std::string vdb_bytes(const VdbGrids& g, const std::string& path, std::string& e
 std::string write_vdb(const VdbGrids& g, const std::string& path) {
   std::string error;
   const std::string bytes = vdb_bytes(g, path, error);
-  return error.empty() ? detail::write_file_atomically(path, {bytes}) : error;
+  return error.empty() ? sim::write_file_atomically(path, {bytes}) : error;
 }
 
 // A cache entry: header with checksum and parameters, then the .vdb bytes.

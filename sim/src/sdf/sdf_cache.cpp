@@ -2,6 +2,7 @@
 #include "sdf/sdf_cache.hpp"
 
 #include "io/fd_io.hpp"
+#include "sim/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -66,36 +67,9 @@ std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
-std::string write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return path + ": cannot write: " + errno_text();
-  std::string error;
-  ::fchmod(fd, 0644);  // mkostemp's 0600 would keep other users from reading an output file
-  for (std::string_view part : parts)
-    if (error.empty() && !io::write_all(fd, part.data(), part.size())) error = errno_text();
-  if (error.empty() && ::fsync(fd) != 0) error = "fsync: " + errno_text();
-  if (::close(fd) != 0 && error.empty()) error = "close: " + errno_text();
-  if (error.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) error = "rename: " + errno_text();
-  if (!error.empty()) {
-    ::unlink(tmp.c_str());
-    return path + ": cannot write: " + error + " (nothing written)";
-  }
-  // The rename itself is durable once the directory is synced (best effort: not every file
-  // system allows fsync on a directory).
-  if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
-    ::fsync(d);
-    ::close(d);
-  }
-  return {};
-}
-
 std::string write_sdf_cache_entry(const std::string& path, const SdfCacheKeyParams& params, std::string_view vdb_bytes) {
   const std::string header = make_header(params, vdb_bytes);
-  return write_file_atomically(path, {header, vdb_bytes});
+  return sim::write_file_atomically(path, {header, vdb_bytes});
 }
 
 SdfCacheEntry read_sdf_cache_entry(const std::string& path, const SdfCacheKeyParams& params) {

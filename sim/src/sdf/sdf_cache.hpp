@@ -6,7 +6,6 @@
 // leaves no entry, and a damaged or truncated one is detected before OpenVDB reads a byte of it.
 #pragma once
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -30,15 +29,10 @@ std::string ensure_directory(const std::string& dir);
 // "<dir>/<key>.vdb"
 std::string sdf_cache_path(const std::string& dir, const std::string& key);
 
-// Writes the concatenated `parts` to `path` atomically: a temporary file in the same directory,
-// every byte written (an error or a short write, as on a full disk, fails), fsync, rename over
-// `path`, fsync of the directory. Returns an error message naming `path` (and errno's text),
-// empty on success; on failure the temporary file is removed and `path` is not created.
-std::string write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts);
-
 inline constexpr std::size_t kSdfCacheHeaderBytes = 64;
 
-// Writes a cache entry (header + `vdb_bytes`) atomically; an error message, empty on success.
+// Writes a cache entry (header + `vdb_bytes`) through sim::write_file_atomically
+// (sim/atomic_file.hpp); an error message, empty on success.
 std::string write_sdf_cache_entry(const std::string& path, const SdfCacheKeyParams& params, std::string_view vdb_bytes);
 
 // Reads and checks a cache entry: the .vdb bytes, or (error non-empty) what is wrong with it:
