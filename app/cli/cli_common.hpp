@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/load_limits.hpp"
 #include "sim/model.hpp"
 #include "sim/recording.hpp"
 #include "sim/result.hpp"
@@ -104,9 +105,10 @@ bool is_robot_import_error(const std::string& error);
 
 // Step counts (--steps, --every, --capture-step, bench's --steps): 0 .. 1e9.
 inline constexpr long long kMaxSteps = 1000000000;
-// --threads N: 0 (the default: TBB's choice) .. kMaxThreads; --dt s: above 0, at most 1 s.
+// --threads N: 0 (the default: TBB's choice) .. kMaxThreads; --dt s: above 0, at most the
+// scene's largest time step (sim::limits::kMaxTimeStep, 0.1 s).
 inline constexpr long long kMaxThreads = 1024;
-inline constexpr NumberRange kTimeStepRange{0, 1, true};
+inline constexpr NumberRange kTimeStepRange{0, sim::limits::kMaxTimeStep, true};
 // Checks --threads and --dt where given (false after the complaint on stderr: usage, exit 2).
 bool check_common_options(const Args& args, const char* command);
 
