@@ -197,6 +197,42 @@ TEST_CASE("hardened loading: an SDF band whose voxels, estimated from the mesh's
   const sim::TriangleMesh sphere = sim::make_sphere_mesh(0.5, 5);
   CHECK(sim::estimate_sdf_band_voxels(sphere.vertices, sphere.triangles, Real(1.04) / 256, 3) <
         sim::limits::kMaxSdfBandVoxels / 2);
+  // Its filled interior: the sphere's volume over voxel³, (π/6) 256³ / 1.04³ ≈ 7.8e6, within 2^24.
+  const double sphere_interior = sim::estimate_sdf_interior_voxels(sphere.vertices, sphere.triangles, Real(1.04) / 256);
+  CHECK(sphere_interior == Approx(M_PI / 6 * std::pow(256 / 1.04, 3)).epsilon(0.01));
+  CHECK(sphere_interior < sim::limits::kMaxSdfInteriorVoxels);
+}
+
+TEST_CASE("hardened loading: a filled SDF interior is bounded before the bake", "[unit][io][limits][sdf]") {
+  // A closed 10 m cube at 330 voxels a side: its band (3 voxels, ~3.9e6 estimated) and its box
+  // pass their bounds, but all 3.6e7 voxels inside would be filled (OpenVDB: over a minute and
+  // GBs here). Refused before baking, by the scene's compile (with the line) and by bake_sdf;
+  // without filling (--no-fill) the interior does not count.
+  const sim::TriangleMesh cube = sim::make_box_mesh(sim::Vec3(5, 5, 5));
+  const Real voxel = Real(10) / 330;
+  const double inside = sim::estimate_sdf_interior_voxels(cube.vertices, cube.triangles, voxel);
+  CHECK(inside == Approx(330.0 * 330 * 330).epsilon(1e-9));
+  CHECK(sim::estimate_sdf_band_voxels(cube.vertices, cube.triangles, voxel, 3) < sim::limits::kMaxSdfBandVoxels);
+  sim::SdfBakeOptions o;
+  o.use_cache = false;
+  o.voxel_size = voxel;
+  o.band = 3;
+  const auto baked = sim::bake_sdf(cube, o);
+  REQUIRE_FALSE(baked.ok());
+  CHECK(contains(baked.error(), "sdf: the filled interior at 0.030303 m would hold about 35937000 voxels (at most 16777216)"));
+  const auto dir = test::scratch_dir("hardened_sdf_interior");
+  test::write_file(dir / "cube.xml", "<scene>\n<body name=\"block\" pos=\"0 0 10\">\n"
+                                     "  <mesh sdf_voxel=\"0.030303\" vertices=\"-5 -5 -5  5 -5 -5  5 5 -5  -5 5 -5  "
+                                     "-5 -5 5  5 -5 5  5 5 5  -5 5 5\" triangles=\"0 2 1  0 3 2  4 5 6  4 6 7  "
+                                     "0 1 5  0 5 4  1 2 6  1 6 5  2 3 7  2 7 6  3 0 4  3 4 7\"/>\n</body>\n</scene>\n");
+  const std::string path = (dir / "cube.xml").string();
+  const auto spec = sim::load_scene_file(path);
+  INFO((spec.ok() ? std::string() : spec.error()));
+  REQUIRE(spec.ok());
+  const auto m = sim::compile_model(spec.value());
+  REQUIRE_FALSE(m.ok());
+  INFO(m.error());
+  CHECK(m.error().rfind(path + ":3: <mesh>: the SDF's filled interior would hold about 3.594e+07 voxels", 0) == 0);
 }
 
 TEST_CASE("hardened loading: special files are refused before open, a FIFO without blocking",

@@ -60,6 +60,10 @@ inline constexpr double kMaxSdfGridVoxels = double(std::uint64_t(1) << 30);
 // The active voxels of the band a bake makes, estimated from the mesh's area before baking
 // (estimate_sdf_band_voxels, sim/src/sdf/sdf_band_estimate.hpp): 2 area / voxel² × band + (4π/3) band³.
 inline constexpr double kMaxSdfBandVoxels = double(std::uint64_t(1) << 22);
+// The interior voxels a signed bake fills (enclosed volume / voxel³, estimate_sdf_interior_voxels):
+// a closed cube at 200 voxels a side (8e6) baked in 6 s and 0.2 GB here, at 900 it would need
+// several GB; 2^24 admits the 256³ benchmark sphere (7.8e6).
+inline constexpr double kMaxSdfInteriorVoxels = double(std::uint64_t(1) << 24);
 
 // ---- tetrahedral meshes (.msh, .node/.ele, .vtk/.vtu; TetGen output) ------------------------
 // One tet-mesh file [bytes] (binary .msh of 2^24 tets is ~0.7 GB), nodes and tetrahedra in one

@@ -110,6 +110,11 @@ std::string check_sdf_grid_size(const ShapeSpec& s, Real contact_margin) {
     return w + ": an SDF band of " + g(band) + " voxels (sdf_band " + g(s.sdf_band) + ", spacing " + g(voxel) +
            " m) would hold about " + g(band_voxels) + " voxels around this mesh (at most " +
            g(limits::kMaxSdfBandVoxels) + "): lower sdf_band or raise sdf_voxel";
+  // And the interior a scene's (signed, filled) bake makes active.
+  const double interior_voxels = estimate_sdf_interior_voxels(s.vertices, s.triangles, voxel);
+  if (!(interior_voxels <= limits::kMaxSdfInteriorVoxels))
+    return w + ": the SDF's filled interior would hold about " + g(interior_voxels) + " voxels (spacing " + g(voxel) +
+           " m; at most " + g(limits::kMaxSdfInteriorVoxels) + "): raise sdf_voxel";
   return {};
 }
 

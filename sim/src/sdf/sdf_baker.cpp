@@ -206,6 +206,12 @@ Result<std::shared_ptr<const SdfGrid>> bake_sdf(const TriangleMesh& mesh, const 
     return Error{"sdf: a band of " + std::to_string(std::lround(band)) + " voxels at " + std::to_string(voxel) +
                  " m would hold about " + std::to_string(std::llround(estimate)) + " voxels around this mesh (at most " +
                  std::to_string(std::llround(limits::kMaxSdfBandVoxels)) + "): lower the band or raise the voxel size"};
+  if (const double interior = estimate_sdf_interior_voxels(clean.vertices, clean.triangles, Real(voxel));
+      options.fill_interior && r.signed_field && !(interior <= limits::kMaxSdfInteriorVoxels))
+    return Error{"sdf: the filled interior at " + std::to_string(voxel) + " m would hold about " +
+                 std::to_string(std::llround(interior)) + " voxels (at most " +
+                 std::to_string(std::llround(limits::kMaxSdfInteriorVoxels)) +
+                 "): raise the voxel size, or bake without filling the interior (--no-fill)"};
   r.voxel_size = Real(voxel);
   r.band = Real(band);
   report_progress(options, "check", 1);

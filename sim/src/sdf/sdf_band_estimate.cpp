@@ -25,4 +25,18 @@ double estimate_sdf_band_voxels(const std::vector<Vec3>& vertices, const std::ve
   return 2 * area / (h * h) * b + 4.0 / 3.0 * kPi * b * b * b;
 }
 
+double estimate_sdf_interior_voxels(const std::vector<Vec3>& vertices, const std::vector<std::array<int, 3>>& triangles,
+                                    Real voxel_size) {
+  if (!(voxel_size > 0)) return 0;
+  const int n = static_cast<int>(vertices.size());
+  double six_volume = 0;  // Σ v0 · (v1 × v2): six times the signed enclosed volume
+  for (const auto& t : triangles) {
+    if (t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= n || t[1] >= n || t[2] >= n) continue;
+    const double v = double(vertices[t[0]].dot(vertices[t[1]].cross(vertices[t[2]])));
+    if (std::isfinite(v)) six_volume += v;
+  }
+  const double h = double(voxel_size);
+  return std::abs(six_volume) / 6 / (h * h * h);
+}
+
 }  // namespace sim

@@ -18,4 +18,11 @@ namespace sim {
 double estimate_sdf_band_voxels(const std::vector<Vec3>& vertices, const std::vector<std::array<int, 3>>& triangles,
                                 Real voxel_size, Real band);
 
+// The interior voxels a signed bake with the interior filled (SdfBakeOptions::fill_interior, the
+// scenes' default) makes active: the enclosed volume |Σ v0 · (v1 × v2)| / 6 (divergence theorem;
+// triangles as above) over voxel_size³. compile_model and bake_sdf refuse a bake above
+// limits::kMaxSdfInteriorVoxels.
+double estimate_sdf_interior_voxels(const std::vector<Vec3>& vertices, const std::vector<std::array<int, 3>>& triangles,
+                                    Real voxel_size);
+
 }  // namespace sim
