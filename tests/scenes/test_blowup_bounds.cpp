@@ -138,6 +138,11 @@ TEST_CASE("scene parameters out of range are refused at load with file and line"
   INFO(e);
   CHECK(e.find("odd.xml:3") != std::string::npos);
   CHECK(e.find("'bullet': initial speed 1e+06 m/s is above solver speed_limit 1000 m/s") != std::string::npos);
+  // A shape larger than the world bound (a box 1e5 m long: 5e4 m from its centre), with its line.
+  const std::string huge = error_of("<scene>\n" + ground + "\n<body name=\"b\" pos=\"0 0 1\">\n<box size=\"1e5 1 1\"/></body></scene>");
+  INFO(huge);
+  CHECK(huge.find("odd.xml:4") != std::string::npos);
+  CHECK(huge.find("its size (50000 m from its origin) is beyond solver world_bound 10000 m") != std::string::npos);
   // ... unless the scene raises its own limit.
   CHECK(error_of("<scene>\n<solver speed_limit=\"1e7\"/>" + ground +
                  "\n<body name=\"bullet\" pos=\"0 0 1\" velocity=\"0 0 -1e6\"><sphere radius=\"0.01\"/></body></scene>")

@@ -1,5 +1,7 @@
 #include "compile/scene_ranges.hpp"
 
+#include <algorithm>
+
 #include "compile/body_inertia.hpp"
 #include "core/number_text.hpp"
 #include "sim/load_limits.hpp"
@@ -22,6 +24,22 @@ std::string check_motion(const SolverOptions& o, const Vec3& position, const Vec
   return {};
 }
 
+// A shape's reach from its frame's origin [m]: half extents, radius + half length, or the
+// farthest vertex; 0 for a plane (unbounded by design).
+Real shape_reach(const ShapeSpec& s) {
+  if (s.type == ShapeType::Plane) return 0;
+  Real reach = std::max(s.half_extents.cwiseAbs().maxCoeff(), s.radius + s.half_length);
+  for (const Vec3& v : s.vertices) reach = std::max(reach, v.cwiseAbs().maxCoeff());
+  return reach;
+}
+
+std::string check_shape(const SolverOptions& o, const ShapeSpec& s) {
+  const Real reach = shape_reach(s);
+  if (reach <= o.world_bound) return {};
+  return where(s.source, "shape") + ": its size (" + number_text(reach) + " m from its origin) is beyond solver world_bound " +
+         number_text(o.world_bound) + " m";
+}
+
 }  // namespace
 
 std::string check_scene_ranges(const SceneSpec& spec) {
@@ -32,9 +50,14 @@ std::string check_scene_ranges(const SceneSpec& spec) {
   if (!(spec.gravity.norm() <= limits::kMaxGravity))
     return scene + ": |gravity| = " + number_text(spec.gravity.norm()) + " m/s^2 is above " + number_text(limits::kMaxGravity) +
            " m/s^2 (docs/LIMITS.md)";
-  for (const BodySpec& b : spec.bodies)
+  for (const ShapeSpec& s : spec.world_shapes)
+    if (std::string e = check_shape(spec.solver, s); !e.empty()) return e;
+  for (const BodySpec& b : spec.bodies) {
     if (std::string e = check_motion(spec.solver, b.pose.pos, b.linear_velocity, b.angular_velocity); !e.empty())
       return where(b.source, "body") + ": '" + b.name + "': " + e;
+    for (const ShapeSpec& s : b.shapes)
+      if (std::string e = check_shape(spec.solver, s); !e.empty()) return e;
+  }
   for (std::size_t i = 0; i < spec.particles.size(); ++i) {
     const ParticleSpec& p = spec.particles[i];
     if (std::string e = check_motion(spec.solver, p.position, p.velocity, Vec3::Zero()); !e.empty())
