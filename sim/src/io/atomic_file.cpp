@@ -191,6 +191,7 @@ struct AtomicFile::Impl : std::streambuf {
 
   bool put(const char* s, std::size_t n) noexcept {
     if (!healthy()) return false;
+    if (n == 0) return true;  // an empty write (an empty vector's data() may be null: no memcpy)
     const std::size_t room = static_cast<std::size_t>(epptr() - pptr());
     if (n <= room) {
       std::memcpy(pptr(), s, n);
