@@ -314,6 +314,7 @@ std::vector<std::string> scene_input_files(const LoadedScene& scene) {
   for (const auto& x : spec.soft_bodies) add(x.source.file);
   for (const auto& x : spec.joints) add(x.source.file);
   for (const auto& r : spec.robots) add(r.path);
+  for (const auto& f : spec.resource_files) add(f);  // meshes, tet meshes, textures, robot meshes
   // Texture grains, relative to the scene's folder.
   const fs::path dir = fs::path(spec.source_file).parent_path();
   auto texture = [&](const sim::StructureFieldSpec& g) {

@@ -2,7 +2,7 @@
 # Issue 19 end to end through the CLI: outputs that never lie. Prints what happened; CTest
 # matches the lines.
 #   safe_outputs.sh COULOMB SCENE input      --trace / --record / --save-session onto the scene or an
-#                                            included file, replay --csv onto the recording: refused
+#                                            included file or a mesh, replay --csv onto the recording: refused
 #                                            (exit 2), the inputs unchanged
 #   safe_outputs.sh COULOMB SCENE efbig MESH every output with files limited to 1 KiB (a write fails
 #                                            part way): exit 1, the previous file kept, no temporary
@@ -52,8 +52,13 @@ case $3 in
     run "session" "$coulomb" run "$dir/scene.xml" --steps 2 --save-session "$dir/session.rec"
     cp "$dir/session.rec" "$dir/session.orig"
     run "replay csv onto the recording" "$coulomb" replay "$dir/session.rec" --csv "$dir/session.rec"
+    # A file the scene references (a convex hull's OBJ) is an input too.
+    printf 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' >"$dir/hull.obj"
+    printf '<scene>\n  <body name="h" pos="0 0 1"><convex file="hull.obj"/></body>\n</scene>\n' >"$dir/hull_scene.xml"
+    cp "$dir/hull.obj" "$dir/hull.orig"
+    run "trace onto a mesh" "$coulomb" run "$dir/hull_scene.xml" --steps 2 --trace "$dir/hull.obj"
     cmp -s "$dir/scene.xml" "$dir/scene.orig" && cmp -s "$dir/part.xml" "$dir/part.orig" &&
-      cmp -s "$dir/session.rec" "$dir/session.orig" && echo "inputs unchanged"
+      cmp -s "$dir/session.rec" "$dir/session.orig" && cmp -s "$dir/hull.obj" "$dir/hull.orig" && echo "inputs unchanged"
     ;;
   efbig | tmpfs)
     mode=$3

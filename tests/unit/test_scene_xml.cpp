@@ -8,10 +8,12 @@
 #include <fstream>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "sim/scene_io.hpp"
 #include "support/parse_checks.hpp"
 #include "support/scratch_files.hpp"
+#include "support/shared_robots.hpp"
 
 namespace {
 
@@ -472,6 +474,9 @@ TEST_CASE("scene xml: include and convex file resolve relative to the scene file
   CHECK(s.source.line == 4);
   CHECK(s.source.file.find("rock.xml") != std::string::npos);
   CHECK(spec.joints.size() == 1);
+  // The mesh file is recorded among the scene's resource files (outputs must not overwrite it).
+  REQUIRE(spec.resource_files.size() == 1);
+  CHECK(std::filesystem::equivalent(spec.resource_files[0], dir / "parts" / "meshes" / "tet.obj"));
 
   // Errors inside an included file name that file.
   test::write_file(dir / "parts" / "bad.xml", "<scene>\n  <sphere radius=\"1\"/>\n</scene>\n");
@@ -701,4 +706,26 @@ TEST_CASE("scene xml: damaged files never crash the parser", "[unit][io]") {
     if (!r.ok()) CHECK(r.error().rfind("beam.xml:", 0) == 0);
   }
   CHECK(failures > 0);
+}
+
+TEST_CASE("scene xml: a robot's description and mesh files are recorded as the scene's resource files",
+          "[unit][io][robot]") {
+  if (!test::shared_robots_available()) {
+    WARN("skipped: ../shared/robots is absent");
+    return;
+  }
+  auto r = sim::load_scene_file(std::string(COULOMB_SOURCE_DIR) + "/assets/scenes/fetch.xml");
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  const std::vector<std::string>& files = r->resource_files;
+  int urdf = 0, meshes = 0;
+  for (const std::string& f : files) {
+    INFO(f);
+    CHECK(std::filesystem::is_regular_file(f));  // resolved paths of files that were read
+    const std::string ext = std::filesystem::path(f).extension().string();
+    urdf += ext == ".urdf" ? 1 : 0;
+    meshes += ext == ".STL" || ext == ".stl" || ext == ".dae" ? 1 : 0;
+  }
+  CHECK(urdf == 1);
+  CHECK(meshes >= 10);  // fetch.urdf names 42 <mesh> elements, most of them found
 }

@@ -252,7 +252,14 @@ struct SceneSpec {
   std::vector<JointSpec> joints;
   std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order
   std::vector<KeyframeSpec> keyframes;     // <keyframe> elements, in document order
+  // Every other file the loaders read for this scene, as resolved paths: meshes, tet meshes,
+  // textures, robot descriptions and their meshes (the scene and its includes are the elements'
+  // source files). Derived on load, never written; outputs must not overwrite any of them.
+  std::vector<std::string> resource_files;
 };
+
+// Adds `path` to spec.resource_files once.
+void add_resource_file(SceneSpec& spec, const std::string& path);
 
 // The robot include whose bodies (joints) contain index `body` (`joint`); -1: none.
 int robot_of_body(const SceneSpec& spec, int body);

@@ -2,7 +2,14 @@
 // include ranges) consistent.
 #include "sim/spec.hpp"
 
+#include <algorithm>
+
 namespace sim {
+
+void add_resource_file(SceneSpec& spec, const std::string& path) {
+  if (!path.empty() && std::find(spec.resource_files.begin(), spec.resource_files.end(), path) == spec.resource_files.end())
+    spec.resource_files.push_back(path);
+}
 
 int robot_of_body(const SceneSpec& spec, int body) {
   for (std::size_t r = 0; r < spec.robots.size(); ++r) {

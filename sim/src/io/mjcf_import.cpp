@@ -717,6 +717,7 @@ class MjcfParser {
       error = why;
       return nullptr;
     }
+    add_resource_file(out_.scene, asset.path);
     return mesh_cache_.get(asset.path, asset.scale, error);
   }
 

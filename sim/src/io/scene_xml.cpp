@@ -198,6 +198,15 @@ class SceneParser {
     for (const XMLElement* child : scene.children()) parse_scene_child(child, file, depth);
   }
 
+  // A file an element references (mesh, tet mesh, texture, robot), resolved and contained
+  // (contained_path), and recorded in SceneSpec::resource_files.
+  std::string resource(const XmlElement& e, std::string_view attribute, const std::string& file,
+                       const std::string& value) {
+    std::string path = contained_path(e, attribute, file, value);
+    add_resource_file(spec_, path);
+    return path;
+  }
+
   void parse_scene_child(const XMLElement* el, const std::string& file, int depth) {
     const std::string_view name = el->Name();
     if (name == "solver") return parse_solver(el, file);
@@ -407,7 +416,7 @@ class SceneParser {
           e.fail_attribute("vertices", "expected x y z triples, got " + std::to_string(v->size()) + " numbers");
         for (std::size_t i = 0; i + 2 < v->size(); i += 3) s.vertices.emplace_back((*v)[i], (*v)[i + 1], (*v)[i + 2]);
       } else {
-        s.vertices = read_obj_vertices(e, contained_path(e, "file", file, *e.text("file")));
+        s.vertices = read_obj_vertices(e, resource(e, "file", file, *e.text("file")));
       }
       if (s.vertices.size() < 4)
         e.fail("a convex shape needs at least 4 vertices (got " + std::to_string(s.vertices.size()) + ")");
@@ -417,7 +426,7 @@ class SceneParser {
       if (e.has("file")) {
         if (e.has("vertices") || e.has("triangles") || e.has("uvs"))
           e.fail("give either file or vertices, triangles (and uvs)");
-        auto mesh = load_triangle_mesh(contained_path(e, "file", file, *e.text("file")));
+        auto mesh = load_triangle_mesh(resource(e, "file", file, *e.text("file")));
         if (!mesh) e.fail_attribute("file", mesh.error());
         s.vertices = std::move(mesh.value().vertices);
         s.triangles = std::move(mesh.value().triangles);
@@ -510,7 +519,7 @@ class SceneParser {
     if (g.kind == K::Expression) g.expression = e.required_text("angle");
     if (g.kind == K::Texture) {
       g.texture = e.required_text("texture");
-      auto image = load_structure_texture(contained_path(e, "texture", file, g.texture));
+      auto image = load_structure_texture(resource(e, "texture", file, g.texture));
       if (!image) e.fail_attribute("texture", image.error());
       g.image = std::make_shared<const StructureTexture>(std::move(image.value()));
     }
@@ -836,9 +845,9 @@ class SceneParser {
   // <softbody mesh="file" scale>: the tets of a mesh file beside the scene (contained like every
   // referenced file), in the file's own frame scaled about its origin. The readers' errors name
   // the mesh file and its line; the attribute's line is added.
-  static TetMesh soft_body_mesh_file(const XmlElement& e, const std::string& file) {
+  TetMesh soft_body_mesh_file(const XmlElement& e, const std::string& file) {
     if (e.has("divisions")) e.fail_attribute("divisions", "only with box= (the mesh file gives the tets)");
-    const std::string path = contained_path(e, "mesh", file, *e.text("mesh"));
+    const std::string path = resource(e, "mesh", file, *e.text("mesh"));
     auto read = read_tet_mesh(path);
     if (!read.ok()) e.fail_attribute("mesh", read.error());
     TetMesh mesh = std::move(read.value());
@@ -1036,7 +1045,7 @@ class SceneParser {
     r.source = e.location();
     r.file = e.required_text("file");
     if (r.file.empty()) e.fail_attribute("file", "must not be empty");
-    r.path = contained_path(e, "file", file, r.file);
+    r.path = resource(e, "file", file, r.file);
     if (auto format = e.text("format")) {
       if (*format != "urdf" && *format != "mjcf")
         e.fail_attribute("format", "expected urdf or mjcf, got " + in_quotes(*format));

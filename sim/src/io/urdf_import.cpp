@@ -271,6 +271,7 @@ class UrdfParser {
       if (!g.path.empty()) {
         const std::string from = package_dir.empty() ? file_ : (fs::path(package_dir) / "package.xml").string();
         if (std::string why = check_resource_path(from, g.path); !why.empty()) a.fail_attribute("filename", why);
+        add_resource_file(out_.scene, g.path);
       }
     } else {
       warnings_.add(file_, shape->GetLineNum(), n, "unsupported geometry, skipped");
@@ -644,6 +645,7 @@ Result<bool> append_robot(SceneSpec& scene, const ImportResult& robot, const Pos
                                     "joint " + in_quotes(j.name) + " is already in the scene (set a name prefix)")};
   if (robot.root_body >= static_cast<int>(robot.scene.bodies.size()))
     return Error{"append_robot: root body index out of range"};
+  for (const std::string& f : robot.scene.resource_files) add_resource_file(scene, f);
 
   // Materials: the scene's own by name, else appended.
   std::vector<int> material_map;
