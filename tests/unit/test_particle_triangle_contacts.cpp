@@ -14,6 +14,7 @@
 #include "collision/particle_triangle_contacts.hpp"
 #include "constraint/row_assembly.hpp"
 #include "core/kinematics.hpp"
+#include "solver/schur_system.hpp"
 #include "sim/soft_body.hpp"
 #include "support/point_triangle_distance.hpp"
 #include "support/scene_builders.hpp"
@@ -137,12 +138,13 @@ TEST_CASE("point-triangle contact rows match central differences of the exact di
       one.contacts.push_back(c);
       sim::RowSet rows;
       sim::assemble_rows(m, one, rows);
-      REQUIRE(rows.count == 3);
-      CHECK(rows.row_entry_first[1] - rows.row_entry_first[0] == 4);  // the particle and three corners
+      REQUIRE(rows.count == rows.first_normal + 3);  // the tets' rows, then the contact's normal and friction
+      const int r = rows.first_normal;
+      CHECK(rows.row_entry_first[r + 1] - rows.row_entry_first[r] == 4);  // the particle and three corners
       sim::Configuration config;
       config.assign(m, s.q.data());
       sim::evaluate_rows(m, one, config, {}, rows);
-      CHECK(rows.row_value[0] == Approx(c.initial_gap).margin(1e-12));
+      CHECK(rows.row_value[r] == Approx(c.initial_gap).margin(1e-12));
       std::mt19937 rng(7);
       std::uniform_real_distribution<Real> d(-1, 1);
       for (int trial = 0; trial < 3; ++trial) {
@@ -156,8 +158,8 @@ TEST_CASE("point-triangle contact rows match central differences of the exact di
         sim::integrate_positions(m, s.q.data(), v.data(), h, minus.data());
         const Real fd = (exact(plus.data()) - exact(minus.data())) / (2 * eps * h);
         INFO("triangle " << c.b.index << ", weights " << c.b.local_point.transpose() << ": gradient·u "
-                         << rows.gradient_dot(0, u.data()) << ", finite difference " << fd);
-        CHECK(rows.gradient_dot(0, u.data()) == Approx(fd).margin(1e-6).epsilon(1e-5));
+                         << rows.gradient_dot(r, u.data()) << ", finite difference " << fd);
+        CHECK(rows.gradient_dot(r, u.data()) == Approx(fd).margin(1e-6).epsilon(1e-5));
       }
     }
   }
