@@ -45,6 +45,16 @@ sim::SoftMaterialSpec material(Real e, Real nu, Real damping = 0.01) {
   return m;
 }
 
+// A scene at dt = 1/120 s (80 linear iterations) with a ground plane of a material of friction
+// μ; returns the material.
+int ground_scene(sim::SceneSpec& spec, const char* name, Real mu) {
+  spec.dt = 1.0 / 120;
+  spec.solver.linear_iterations = 80;
+  const int mat = test::add_material(spec, name, mu);
+  spec.world_shapes.push_back(test::ground_plane(mat));
+  return mat;
+}
+
 int add_mesh(sim::SceneSpec& spec, const sim::TetMesh& mesh, const sim::SoftMaterialSpec& m, const sim::Pose& pose,
              int friction_material, Real radius, const char* name) {
   sim::SoftBodyPlacement place;
@@ -130,10 +140,7 @@ bool particle_in(const sim::Contact& c, int first, int last, bool side_a) {
 TEST_CASE("a soft cube dropped on another comes to rest stacked, its weight carried by the contacts",
           "[scene][fem][softcontact]") {
   sim::SceneSpec spec;
-  spec.dt = 1.0 / 120;
-  spec.solver.linear_iterations = 80;
-  const int rubber = test::add_material(spec, "rubber", 0.8);
-  spec.world_shapes.push_back(test::ground_plane(rubber));
+  const int rubber = ground_scene(spec, "rubber", 0.8);
   const Real radius = 0.004;
   sim::Pose low, high;
   low.pos = Vec3(0, 0, 0.1 + radius);
@@ -226,10 +233,7 @@ struct FoldResult {
 
 FoldResult fold(bool self_collision) {
   sim::SceneSpec spec;
-  spec.dt = 1.0 / 120;
-  spec.solver.linear_iterations = 80;
-  const int felt = test::add_material(spec, "felt", 0.6);
-  spec.world_shapes.push_back(test::ground_plane(felt));
+  const int felt = ground_scene(spec, "felt", 0.6);
   sim::Pose pose;
   pose.pos = Vec3(0, 0, 0.003);
   const Real arm = 0.3, thick = 0.03, gap = 0.015;
@@ -282,11 +286,8 @@ namespace {
 // slab's triangles [m] (negative: the closest approach stayed outside).
 Real rigid_on_slab(bool face_contacts, bool box) {
   sim::SceneSpec spec;
-  spec.dt = 1.0 / 120;
-  spec.solver.linear_iterations = 80;
   spec.sdf.particle_faces = face_contacts;
-  const int rubber = test::add_material(spec, "rubber", 0.8);
-  spec.world_shapes.push_back(test::ground_plane(rubber));
+  const int rubber = ground_scene(spec, "rubber", 0.8);
   sim::Pose pose;
   pose.pos = Vec3(0, 0, 0.05);
   const int first = add_mesh(spec, sim::box_tet_mesh(Vec3(0.4, 0.4, 0.1), 1, 1, 1), material(1e5, 0.3), pose, rubber,
@@ -413,8 +414,7 @@ TEST_CASE("a soft block on an incline sticks below tan θ = μ and slides with g
 TEST_CASE("bench: contact generation on a 10k-tet soft body with and without self contact", "[bench][softcontact]") {
   for (bool self : {false, true}) {
     sim::SceneSpec spec;
-    const int rubber = test::add_material(spec, "rubber", 0.8);
-    spec.world_shapes.push_back(test::ground_plane(rubber));
+    const int rubber = ground_scene(spec, "rubber", 0.8);
     sim::Pose pose;
     pose.pos = Vec3(0, 0, 0.5);
     const int first = add_mesh(spec, sim::box_tet_mesh(Vec3(0.6, 0.6, 0.6), 12, 12, 12), material(1e5, 0.3), pose, rubber,
