@@ -165,7 +165,7 @@ TEST_CASE("point-triangle contact rows match central differences of the exact di
   }
 }
 
-TEST_CASE("surfaces: components, closed flags, exclusions; a soft block at rest has no self contacts",
+TEST_CASE("surfaces: components, closed flags, exclusions, and a soft block at rest has no self contacts",
           "[unit][collision][softcontact]") {
   sim::SceneSpec spec;
   sim::SoftBodyPlacement place;
