@@ -5,6 +5,7 @@
 #include "collision/collide.hpp"
 #include "collision/contact_friction.hpp"
 #include "collision/particle_faces_sdf.hpp"
+#include "collision/particle_triangle_contacts.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
 #include "kernels/body_kernels.hpp"
@@ -468,6 +469,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
     for (std::size_t p = 0; p < pair_count; ++p)
       process_pair(model, scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
     append_particle_face_contacts(model, dt, margin, scratch, out);
+    append_particle_triangle_contacts(model, dt, margin, scratch, out);
     return;
   }
   // Fixed chunks of consecutive pairs in parallel, concatenated in chunk order.
@@ -488,6 +490,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   for (std::size_t k = 0; k < chunk_count; ++k)
     out.contacts.insert(out.contacts.end(), scratch.chunks[k].contacts.begin(), scratch.chunks[k].contacts.end());
   append_particle_face_contacts(model, dt, margin, scratch, out);
+  append_particle_triangle_contacts(model, dt, margin, scratch, out);
 }
 
 }  // namespace sim

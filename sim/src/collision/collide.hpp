@@ -3,13 +3,16 @@
 // Contacts (eq. 9: C_n = n·(p_a - p_b) - d) the solver freezes for the step.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "collision/box_hash.hpp"
 #include "collision/broadphase.hpp"
 #include "collision/geometry.hpp"
 #include "collision/narrowphase.hpp"
 #include "collision/narrowphase_sdf.hpp"
+#include "collision/particle_surfaces.hpp"
 #include "collision/polyhedron.hpp"
 #include "sim/contact.hpp"
 #include "sim/model.hpp"
@@ -66,6 +69,26 @@ struct CollisionScratch {
   SdfCollisionScratch sdf;                   // pairs with a triangle-mesh shape (narrowphase_sdf.hpp)
   std::vector<int> pair_bucket;              // counting sort of pairs by first object
   std::vector<std::uint64_t> pair_sorted;
+  // Point–triangle proximity (particle_triangle_contacts.cpp): per surface triangle its grown box,
+  // the fastest corner's speed, its unit normal and whether all corners are fixed, at the step's
+  // start; the hash over the boxes; the surface particles; per chunk of particles the candidate
+  // triangles of the one in hand and the contacts.
+  struct ProximityChunk {
+    std::vector<int> triangles;
+    std::vector<Contact> contacts;
+  };
+  std::vector<Aabb> triangle_boxes;
+  std::vector<Real> triangle_speed;
+  std::vector<Vec3> triangle_normal;
+  std::vector<char> triangle_static;
+  BoxHash triangle_hash;
+  std::vector<int> surface_particles;
+  std::vector<ProximityChunk> proximity_chunks;
+  int proximity_parallel = 2048;             // surface particles from which the chunks run in parallel
+  ParticleSurfaces surfaces;                 // the model's surfaces (particle_surfaces.hpp), rebuilt when they change
+  // Particle ranges {first, count} whose surfaces collide with themselves (off by default). Set by
+  // the caller (tests, benchmarks) until the scene format carries the switch.
+  std::vector<std::array<int, 2>> self_collision;
 };
 
 // The first stages of generate_contacts: objects placed at `state` with their boxes grown by
@@ -87,8 +110,10 @@ PairSides narrow_pair(const CollisionScratch& scratch, std::uint64_t pair, Real 
 // particle and a shape) whose gap n·(p_a - p_b) - d is below margin + dt (s_a + s_b), with
 // s = |v| + |ω| r the speed bound of each side. Skipped: shapes of the same body, pairs where
 // neither side can move, bodies joined directly by a joint or listed in
-// Model::no_collision_pairs, particle-particle pairs. The order
-// is deterministic (sorted pairs), whatever the thread count.
+// Model::no_collision_pairs, particle-particle pairs (surface particles meet other surfaces' and,
+// with self collision, their own triangles instead: particle_triangle_contacts.hpp, after the
+// cloth-face contacts of particle_faces_sdf.hpp). The order is deterministic (sorted pairs),
+// whatever the thread count.
 void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
                        detail::CollisionScratch& scratch, ContactBuffer& out);
 

@@ -28,6 +28,11 @@ Vec3 closest_point_on_segment(const Vec3& p, const Vec3& a, const Vec3& b, Real&
 void closest_points_segments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2,
                              Real& s, Real& t, Vec3& c1, Vec3& c2);
 
+// Closest point to p on triangle abc and its barycentric weights w (x = w0 a + w1 b + w2 c, each
+// in [0, 1], summing to 1; Ericson, Real-Time Collision Detection, 5.1.5, by Voronoi regions).
+// A degenerate triangle gives the closest point of its edges.
+Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, Real w[3]);
+
 // A unit vector perpendicular to the unit vector d.
 inline Vec3 any_perpendicular(const Vec3& d) {
   Vec3 t1, t2;

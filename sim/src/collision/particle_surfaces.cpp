@@ -1,0 +1,101 @@
+// Surfaces of soft bodies and cloth: union-find over triangles and tets (see particle_surfaces.hpp).
+#include "collision/particle_surfaces.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "collision/geometry.hpp"
+
+namespace sim::detail {
+
+namespace {
+
+int find_root(std::vector<int>& parent, int x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+void unite(std::vector<int>& parent, int a, int b) {
+  a = find_root(parent, a), b = find_root(parent, b);
+  if (a != b) parent[std::max(a, b)] = std::min(a, b);
+}
+
+std::uint64_t surfaces_signature(const Model& m, const std::vector<std::array<int, 2>>& self_collision) {
+  std::uint64_t h = hash_combine(0x5u, static_cast<std::uint64_t>(m.particle_count));
+  for (const auto& t : m.particle_triangles)
+    h = hash_combine(h, (static_cast<std::uint64_t>(t[0]) << 42) ^ (static_cast<std::uint64_t>(t[1]) << 21) ^
+                            static_cast<std::uint64_t>(t[2]));
+  h = hash_combine(h, static_cast<std::uint64_t>(m.tet_count));
+  for (int k : m.tet_particle) h = hash_combine(h, static_cast<std::uint64_t>(k));
+  for (const auto& [first, count] : self_collision)
+    h = hash_combine(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(first)) << 32) ^
+                            static_cast<std::uint32_t>(count));
+  return h | 1u;  // never 0 (0 marks "never built")
+}
+
+}  // namespace
+
+bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 2>>& self_collision,
+                              ParticleSurfaces& out) {
+  const std::uint64_t signature = surfaces_signature(m, self_collision);
+  if (signature == out.signature) return false;
+  out.signature = signature;
+  const int n = m.particle_count;
+  out.particle_surface.assign(n, -1);
+  out.particle_first_triangle.assign(n, -1);
+  out.closed.clear();
+  out.self_collision.clear();
+  out.ring_offset.assign(static_cast<std::size_t>(n) + 1, 0);
+  out.ring.clear();
+  if (m.particle_triangles.empty()) return true;
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (const auto& t : m.particle_triangles) unite(parent, t[0], t[1]), unite(parent, t[0], t[2]);
+  for (int t = 0; t < m.tet_count; ++t)
+    for (int k = 1; k < 4; ++k) unite(parent, m.tet_particle[4 * t], m.tet_particle[4 * t + k]);
+  // Surfaces numbered in the order their first triangle appears.
+  std::vector<int> surface_of_root(n, -1);
+  for (int f = 0; f < static_cast<int>(m.particle_triangles.size()); ++f)
+    for (int p : m.particle_triangles[f]) {
+      const int root = find_root(parent, p);
+      if (surface_of_root[root] < 0) {
+        surface_of_root[root] = out.surface_count();
+        out.closed.push_back(0);
+        out.self_collision.push_back(0);
+      }
+      out.particle_surface[p] = surface_of_root[root];
+      if (out.particle_first_triangle[p] < 0) out.particle_first_triangle[p] = f;
+    }
+  for (int t = 0; t < m.tet_count; ++t) {
+    const int s = surface_of_root[find_root(parent, m.tet_particle[4 * t])];
+    if (s >= 0) out.closed[s] = 1;
+  }
+  for (const auto& [first, count] : self_collision)
+    for (int p = std::max(first, 0); p < std::min(first + std::max(count, 0), n); ++p)
+      if (out.particle_surface[p] >= 0) out.self_collision[out.particle_surface[p]] = 1;
+  // One-rings: every ordered pair of particles of a tet or a triangle, as CSR, sorted and unique.
+  std::vector<std::array<int, 2>> links;
+  auto link_all = [&](const int* k, int size) {
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j)
+        if (i != j) links.push_back({k[i], k[j]});
+  };
+  for (const auto& t : m.particle_triangles) link_all(t.data(), 3);
+  for (int t = 0; t < m.tet_count; ++t) link_all(m.tet_particle.data() + 4 * t, 4);
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  for (const auto& l : links) ++out.ring_offset[l[0] + 1];
+  for (int p = 0; p < n; ++p) out.ring_offset[p + 1] += out.ring_offset[p];
+  out.ring.reserve(links.size());
+  for (const auto& l : links) out.ring.push_back(l[1]);
+  return true;
+}
+
+bool in_particle_ring(const ParticleSurfaces& s, int a, int b) {
+  if (a < 0 || a + 1 >= static_cast<int>(s.ring_offset.size())) return false;
+  const auto begin = s.ring.begin() + s.ring_offset[a];
+  const auto end = s.ring.begin() + s.ring_offset[a + 1];
+  return std::binary_search(begin, end, b);
+}
+
+}  // namespace sim::detail

@@ -1,0 +1,41 @@
+// The surfaces of soft bodies and cloth for point–triangle proximity contacts
+// (particle_triangle_contacts.hpp): the connected components of Model::particle_triangles joined
+// through shared particles and tets (a soft body's boundary is one surface, a cloth sheet
+// another), whether each bounds tets (closed: its triangles are wound counter-clockwise seen from
+// outside, TetMesh's convention, so a particle behind one is inside), whether it collides with
+// itself (particle ranges given by the caller), each corner's lowest-index triangle (the vertex
+// hand-off) and every particle's one-ring through tets and triangles (self-contact exclusions).
+// Kept in the collision scratch and rebuilt only when the model's triangles, tets or the
+// self-collision ranges change (a signature over them is compared every step: O(triangles + tets),
+// no allocation).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/model.hpp"
+
+namespace sim::detail {
+
+struct ParticleSurfaces {
+  std::uint64_t signature = 0;              // of the data below's sources; 0: never built
+  std::vector<int> particle_surface;        // surface of each triangle corner, -1 for other particles (particle_count)
+  std::vector<int> particle_first_triangle; // lowest-index triangle with the particle as a corner, -1 none
+  std::vector<std::uint8_t> closed;         // 1: the surface bounds tets, its triangles face outwards (per surface)
+  std::vector<std::uint8_t> self_collision; // 1: its particles collide with its own triangles (per surface)
+  std::vector<int> ring_offset;             // CSR (particle_count + 1) over ring: the particles sharing a tet or
+  std::vector<int> ring;                    //   a triangle with each, ascending (self-contact exclusions)
+  int surface_count() const { return static_cast<int>(closed.size()); }
+};
+
+// Brings `out` up to date with the model's particle_triangles and tet_particle; `self_collision`
+// lists particle ranges {first, count} whose surfaces collide with themselves (a range that
+// leaves the particles is clipped to them). Returns true when it rebuilt.
+bool update_particle_surfaces(const Model& model, const std::vector<std::array<int, 2>>& self_collision,
+                              ParticleSurfaces& out);
+
+// Whether particle b is in particle a's one-ring (shares a tet or a triangle with it).
+bool in_particle_ring(const ParticleSurfaces& surfaces, int a, int b);
+
+}  // namespace sim::detail

@@ -1,0 +1,449 @@
+// Soft-body contacts (issue 14 item 4): point–triangle proximity between soft bodies and of a
+// body with itself (collision/particle_triangle_contacts.hpp), soft faces against analytic rigid
+// shapes (collision/particle_faces_sdf.cpp), friction on soft bodies. Physical oracles:
+//   - a soft cube dropped on another rests stacked: no particle of one inside the other's tets,
+//     and the contacts between them carry the top cube's weight (Σ λ_n = m g); at rest the step
+//     allocates nothing;
+//   - a soft U-shaped bar whose upper arm sags onto its lower arm does not pass through itself
+//     with self collision (no particle inside a tet it is not a corner of), and does without;
+//   - a rigid sphere, or a box coming down on an edge, on a coarse slab whose particles are 40 cm
+//     apart stays out of the slab's top face (face contacts against the shape's own distance), and
+//     sinks through it without;
+//   - a soft block on an incline sticks below tan θ = μ and slides above it with the closed-form
+//     acceleration g (sin θ − μ cos θ);
+//   - the cost of contact generation on a 10k-tet body, with and without self contact (printed).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "collision/collide.hpp"
+#include "collision/particle_triangle_contacts.hpp"
+#include "sim/soft_body.hpp"
+#include "sim/step.hpp"
+#include "support/point_triangle_distance.hpp"
+#include "support/scene_builders.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+constexpr Real kG = 9.81;
+
+sim::SoftMaterialSpec material(Real e, Real nu, Real damping = 0.01) {
+  sim::SoftMaterialSpec m;
+  m.youngs_modulus = e;
+  m.poisson_ratio = nu;
+  m.density = 1000;
+  m.damping = damping;
+  return m;
+}
+
+// A scene at dt = 1/120 s (80 linear iterations) with a ground plane of a material of friction
+// μ; returns the material.
+int ground_scene(sim::SceneSpec& spec, const char* name, Real mu) {
+  spec.dt = 1.0 / 120;
+  spec.solver.linear_iterations = 80;
+  const int mat = test::add_material(spec, name, mu);
+  spec.world_shapes.push_back(test::ground_plane(mat));
+  return mat;
+}
+
+int add_mesh(sim::SceneSpec& spec, const sim::TetMesh& mesh, const sim::SoftMaterialSpec& m, const sim::Pose& pose,
+             int friction_material, Real radius, const char* name) {
+  sim::SoftBodyPlacement place;
+  place.pose = pose;
+  place.material = friction_material;
+  place.particle_radius = radius;
+  std::string error;
+  const int first = sim::add_soft_body(spec, mesh, m, place, name, error);
+  INFO(error);
+  REQUIRE(first >= 0);
+  return first;
+}
+
+Vec3 position(const sim::Model& m, const sim::State& s, int p) {
+  const Real* q = s.q.data() + m.particle_coord(p);
+  return Vec3(q[0], q[1], q[2]);
+}
+
+Vec3 velocity(const sim::Model& m, const sim::State& s, int p) {
+  const Real* u = s.u.data() + m.particle_dof(p);
+  return Vec3(u[0], u[1], u[2]);
+}
+
+// Barycentric point-in-tet: the smallest of x's four barycentric coordinates in tet t (positive:
+// strictly inside).
+Real inside_tet(const sim::Model& m, const sim::State& s, int t, const Vec3& x) {
+  Vec3 c[4];
+  for (int k = 0; k < 4; ++k) c[k] = position(m, s, m.tet_particle[4 * t + k]);
+  sim::Mat3 d;
+  d << c[1] - c[0], c[2] - c[0], c[3] - c[0];
+  const Vec3 b = d.inverse() * (x - c[0]);
+  return std::min({Real(1) - b.sum(), b.x(), b.y(), b.z()});
+}
+
+// How deep particles of [first, last) lie inside tets of particles [tet_first, tet_last) that do
+// not have them as a corner: the distance to the nearest boundary triangle of those tets' body,
+// for particles inside one (0 if none is inside).
+Real deepest_inside(const sim::Model& m, const sim::State& s, int first, int last, int tet_first, int tet_last,
+                    int* inside_count = nullptr) {
+  Real deepest = 0;
+  int inside = 0;
+  for (int p = first; p < last; ++p) {
+    const Vec3 x = position(m, s, p);
+    for (int t = 0; t < m.tet_count; ++t) {
+      const int* k = &m.tet_particle[4 * t];
+      if (k[0] < tet_first || k[0] >= tet_last || k[0] == p || k[1] == p || k[2] == p || k[3] == p) continue;
+      if (!(inside_tet(m, s, t, x) > Real(1e-9))) continue;
+      ++inside;
+      Real depth = 1e30;
+      for (const auto& f : m.particle_triangles)
+        if (f[0] >= tet_first && f[0] < tet_last)
+          depth = std::min(depth, test::point_triangle_distance(x, position(m, s, f[0]), position(m, s, f[1]),
+                                                                position(m, s, f[2])));
+      deepest = std::max(deepest, depth);
+      break;
+    }
+  }
+  if (inside_count) *inside_count = inside;
+  return deepest;
+}
+
+Real mass_of(const sim::Model& m, int first, int last) {
+  Real total = 0;
+  for (int p = first; p < last; ++p) total += m.particle_inv_mass[p] > 0 ? 1 / m.particle_inv_mass[p] : 0;
+  return total;
+}
+
+// One step that must succeed or at worst stop short of the Newton tolerance; true when converged.
+bool advance(const sim::Model& m, sim::State& s, const sim::Control& control, sim::Workspace& ws, int i) {
+  const sim::StepReport r = sim::step(m, s, control, ws);
+  INFO("step " << i << ": " << r.message);
+  REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+  return r.ok();
+}
+
+bool particle_in(const sim::Contact& c, int first, int last, bool side_a) {
+  const sim::ContactSide& s = side_a ? c.a : c.b;
+  return s.kind == sim::ContactSide::Particle && s.index >= first && s.index < last;
+}
+
+}  // namespace
+
+TEST_CASE("a soft cube dropped on another comes to rest stacked, its weight carried by the contacts",
+          "[scene][fem][softcontact]") {
+  sim::SceneSpec spec;
+  const int rubber = ground_scene(spec, "rubber", 0.8);
+  const Real radius = 0.004;
+  sim::Pose low, high;
+  low.pos = Vec3(0, 0, 0.1 + radius);
+  high.pos = Vec3(0.013, -0.021, 0.2 + 0.06 + radius * 2 + 0.04);
+  high.rot = sim::Quat(Eigen::AngleAxis<Real>(0.3, Vec3::UnitZ()));
+  const int bottom = add_mesh(spec, sim::box_tet_mesh(Vec3(0.2, 0.2, 0.2), 3, 3, 3), material(1e5, 0.3), low, rubber,
+                              radius, "bottom");
+  const int top = add_mesh(spec, sim::box_tet_mesh(Vec3(0.12, 0.12, 0.12), 2, 2, 2), material(1e5, 0.3), high, rubber,
+                           radius, "top");
+  const sim::Model m = test::compile(spec);
+  const int end = m.particle_count;
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  const int steps = 300, averaged = 60;
+  Real carried = 0, speed = 0;
+  int unconverged = 0;
+  for (int i = 0; i < steps; ++i) {
+    unconverged += advance(m, s, control, ws, i) ? 0 : 1;
+    if (i < steps - averaged) continue;
+    // Contacts between the two bodies: a top particle on a bottom face, or a bottom particle on a
+    // top face (its force on the top body is the same λ_n).
+    for (int c = 0; c < ws.contacts.size(); ++c) {
+      const sim::Contact& k = ws.contacts.contacts[c];
+      if (k.b.kind != sim::ContactSide::ParticleFace) continue;
+      const int corner = m.particle_triangles[k.b.index][0];
+      const bool top_on_bottom = particle_in(k, top, end, true) && corner < top;
+      const bool bottom_on_top = particle_in(k, bottom, top, true) && corner >= top;
+      if (top_on_bottom || bottom_on_top) carried += ws.contact_normal_force[c] * k.normal.z() * (top_on_bottom ? 1 : -1);
+    }
+  }
+  carried /= averaged;
+  for (int p = 0; p < end; ++p) speed = std::max(speed, velocity(m, s, p).norm());
+  const Real weight = mass_of(m, top, end) * kG;
+  int inside = 0;
+  const Real depth_top = deepest_inside(m, s, top, end, bottom, top, &inside);
+  const Real depth_bottom = deepest_inside(m, s, bottom, top, top, end);
+  Real top_low = 1e30, bottom_high = -1e30;
+  for (int p = top; p < end; ++p) top_low = std::min(top_low, position(m, s, p).z());
+  for (int p = bottom; p < top; ++p) bottom_high = std::max(bottom_high, position(m, s, p).z());
+  std::printf("soft stack: weight %.4f N, carried %.4f N (%.2f%%), top's lowest particle %.4f m over the bottom's highest "
+              "%.4f m, top particles inside the bottom %d (deepest %.2g m), fastest %.3g m/s, %d unconverged steps\n",
+              weight, carried, 100 * (carried / weight - 1), top_low, bottom_high, inside, depth_top, speed, unconverged);
+  CHECK(depth_top == 0);
+  CHECK(depth_bottom == 0);
+#ifdef __GLIBC__
+  // At rest the contact set is steady: the proximity stage (hash, chunks, surfaces) allocates
+  // nothing more.
+  const auto before = mallinfo2();
+  for (int i = 0; i < 30; ++i) sim::step(m, s, control, ws);
+  const auto after = mallinfo2();
+  CHECK(after.uordblks == before.uordblks);
+  CHECK(after.hblkhd == before.hblkhd);
+#endif
+  CHECK(top_low > bottom_high - 0.01);  // stacked, not side by side
+  CHECK(carried == Approx(weight).epsilon(0.03));
+  CHECK(speed < 0.05);
+}
+
+namespace {
+
+// A bar of thickness T, width W folded into a U (rest shape): a lower arm of length `arm` on the
+// ground, a half-circle bend of mid radius (T + gap)/2, an upper arm over the lower one with
+// `gap` between their inner surfaces. The bend map is orientation preserving (Jacobian r/R > 0).
+sim::TetMesh folded_bar(Real arm, Real width, Real thick, Real gap, int nx, int ny, int nz) {
+  const Real mid = (thick + gap) / 2, bend = M_PI * mid, length = 2 * arm + bend;
+  sim::TetMesh mesh = sim::box_tet_mesh(Vec3(length, width, thick), nx, ny, nz);
+  const Real cz = thick + gap / 2;
+  for (Vec3& p : mesh.points) {
+    const Real s = p.x() + length / 2, z = p.z() + thick / 2, r = cz - z;
+    if (s <= arm) {
+      p = Vec3(s, p.y(), z);
+    } else if (s <= arm + bend) {
+      const Real theta = (s - arm) / mid;
+      p = Vec3(arm + r * std::sin(theta), p.y(), cz - r * std::cos(theta));
+    } else {
+      p = Vec3(arm - (s - arm - bend), p.y(), cz + r);
+    }
+  }
+  mesh.surface.clear();  // recomputed by add_soft_body from the folded points
+  return mesh;
+}
+
+struct FoldResult {
+  int inside = 0;        // particles inside a tet they are not a corner of
+  Real deepest = 0;      // the deepest of them below the body's surface [m]
+  Real sag = 0;          // how far the upper arm's tip came down [m]
+  int self_contacts = 0; // at the end: point–triangle contacts pressing (λ_n > 0)
+};
+
+FoldResult fold(bool self_collision) {
+  sim::SceneSpec spec;
+  const int felt = ground_scene(spec, "felt", 0.6);
+  sim::Pose pose;
+  pose.pos = Vec3(0, 0, 0.003);
+  const Real arm = 0.3, thick = 0.03, gap = 0.015;
+  const int first = add_mesh(spec, folded_bar(arm, 0.06, thick, gap, 40, 2, 2), material(2500, 0.3, 0.02), pose, felt,
+                             0.003, "bar");
+  const int count = static_cast<int>(spec.particles.size()) - first;
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  ws.collision = std::make_unique<sim::detail::CollisionScratch>();
+  if (self_collision) ws.collision->self_collision.push_back({first, count});
+  // The tip of the upper arm: the particle of largest rest height nearest x = 0.
+  int tip = 0;
+  for (int p = 0; p < m.particle_count; ++p) {
+    const Vec3 x = position(m, s, p), t = position(m, s, tip);
+    if (x.x() < t.x() - 1e-9 || (std::abs(x.x() - t.x()) <= 1e-9 && x.z() > t.z())) tip = p;
+  }
+  const Real tip_z = position(m, s, tip).z();
+  FoldResult out;
+  for (int i = 0; i < 180; ++i) advance(m, s, control, ws, i);
+  out.deepest = deepest_inside(m, s, 0, m.particle_count, 0, m.particle_count, &out.inside);
+  out.sag = tip_z - position(m, s, tip).z();
+  for (int c = 0; c < ws.contacts.size(); ++c)
+    out.self_contacts += ws.contacts.contacts[c].b.kind == sim::ContactSide::ParticleFace && ws.contact_normal_force[c] > 0;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a soft bar folded onto itself does not pass through itself with self collision", "[scene][fem][softcontact]") {
+  const FoldResult with = fold(true);
+  const FoldResult without = fold(false);
+  std::printf("folded bar: with self collision %d particles inside the body (deepest %.2g m), tip sag %.4f m, %d self "
+              "contacts; without: %d inside (deepest %.2g m), sag %.4f m\n",
+              with.inside, with.deepest, with.sag, with.self_contacts, without.inside, without.deepest, without.sag);
+  CHECK(with.inside == 0);
+  CHECK(with.self_contacts >= 5);
+  CHECK(with.sag > 0.005);       // the upper arm came down onto the lower one (gap 15 mm less 6 mm of radii)
+  CHECK(without.inside > 0);     // the same bar without self collision sinks into itself
+  CHECK(without.deepest > 0.005);
+}
+
+namespace {
+
+// A 2 kg rigid shape dropped onto the middle of a coarse soft slab (one cell: particles only at
+// its corners, 40 cm apart) whose bottom is pinned: a sphere (radius 5 cm), or a box turned 45°
+// about x so that an edge comes down. Returns how deep the slab's surface went into the shape over
+// the run: the largest −φ of the shape's exact signed distance over points sampled densely on the
+// slab's triangles [m] (negative: the closest approach stayed outside).
+Real rigid_on_slab(bool face_contacts, bool box) {
+  sim::SceneSpec spec;
+  spec.sdf.particle_faces = face_contacts;
+  const int rubber = ground_scene(spec, "rubber", 0.8);
+  sim::Pose pose;
+  pose.pos = Vec3(0, 0, 0.05);
+  const int first = add_mesh(spec, sim::box_tet_mesh(Vec3(0.4, 0.4, 0.1), 1, 1, 1), material(1e5, 0.3), pose, rubber,
+                             0.003, "slab");
+  for (std::size_t p = first; p < spec.particles.size(); ++p)
+    if (spec.particles[p].position.z() < 0.01) spec.particles[p].mass = 0;
+  const Real r = 0.05;
+  const Vec3 half(0.08, 0.04, 0.04);
+  const sim::Quat turn(Eigen::AngleAxis<Real>(M_PI / 4, Vec3::UnitX()));
+  const Real reach = box ? half.y() * std::sqrt(Real(2)) : r;  // centre to lowest point
+  const int body = test::add_body(spec, "rigid", Vec3(0.031, -0.024, 0.1 + reach + 0.01), 2.0,
+                                  box ? test::box_shape(half, rubber) : test::sphere_shape(r, rubber));
+  if (box) spec.bodies[body].pose.rot = turn;
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  auto phi = [&](const Vec3& x) {
+    const Real* q = s.q.data() + m.body_coord(body);
+    const Vec3 c(q[0], q[1], q[2]);
+    if (!box) return (x - c).norm() - r;
+    const sim::Quat rot(q[3], q[4], q[5], q[6]);
+    const Vec3 d = (rot.conjugate() * (x - c)).cwiseAbs() - half;
+    return d.cwiseMax(0).norm() + std::min(d.maxCoeff(), Real(0));
+  };
+  Real deepest = -1e30;
+  for (int i = 0; i < 120; ++i) {
+    advance(m, s, control, ws, i);
+    for (const auto& f : m.particle_triangles) {
+      const Vec3 a = position(m, s, f[0]), b = position(m, s, f[1]), c = position(m, s, f[2]);
+      const int n = 40;
+      for (int u = 0; u <= n; ++u)
+        for (int v = 0; u + v <= n; ++v) deepest = std::max(deepest, -phi(a + (b - a) * (Real(u) / n) + (c - a) * (Real(v) / n)));
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
+
+TEST_CASE("a rigid sphere or box edge on a coarse soft slab stays out of the face between its particles",
+          "[scene][fem][softcontact]") {
+  for (bool box : {false, true}) {
+    const Real with = rigid_on_slab(true, box);
+    const Real without = rigid_on_slab(false, box);
+    std::printf("%s on a one-cell slab (particles 40 cm apart): deepest point of the slab's surface in it %.4g m with "
+                "face contacts, %.4g m without\n",
+                box ? "box edge" : "sphere", with, without);
+    CHECK(with < 0.001);
+    CHECK(without > 0.02);
+  }
+}
+
+namespace {
+
+// A 1 kg soft block (10 cm, stiff, undamped: with the tets' stiffness-proportional damping at
+// β = 5 ms the sliding block decelerates, a = 0.62 instead of 1.61 m/s², though its contact
+// forces are exactly m g cos θ and μ m g cos θ; reported, fem/ is not this file's subject) resting
+// on a plane tilted by θ, μ = 0.5 on both; returns the
+// acceleration of its centre of mass along the slope (down positive), measured from the mean
+// velocity over [0.4, 0.5] s and [1.1, 1.2] s, and its displacement over the run.
+struct Slope {
+  Real acceleration = 0, displacement = 0;
+};
+
+Slope block_on_incline(Real theta) {
+  sim::SceneSpec spec;
+  spec.dt = 1.0 / 120;
+  spec.solver.linear_iterations = 80;
+  const Real mu = 0.5;
+  const int mat = test::add_material(spec, "mat", mu);
+  sim::ShapeSpec plane = test::ground_plane(mat);
+  const sim::Quat tilt(Eigen::AngleAxis<Real>(theta, Vec3::UnitY()));
+  plane.local.rot = tilt;
+  spec.world_shapes.push_back(plane);
+  const Real radius = 0.003;
+  sim::Pose pose;
+  pose.rot = tilt;
+  pose.pos = tilt * Vec3(0, 0, 0.05 + radius);
+  add_mesh(spec, sim::box_tet_mesh(Vec3(0.1, 0.1, 0.1), 2, 2, 2), material(1e6, 0.3, 0), pose, mat, radius, "block");
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  const Vec3 down = tilt * Vec3(1, 0, 0);  // rotating about +y by θ tilts +x downwards
+  auto com = [&](bool vel) {
+    Vec3 sum = Vec3::Zero();
+    Real mass = 0;
+    for (int p = 0; p < m.particle_count; ++p) {
+      const Real w = 1 / m.particle_inv_mass[p];
+      sum += w * (vel ? velocity(m, s, p) : position(m, s, p));
+      mass += w;
+    }
+    return Vec3(sum / mass);
+  };
+  const Vec3 start = com(false);
+  Real v1 = 0, v2 = 0;
+  for (int i = 1; i <= 144; ++i) {
+    advance(m, s, control, ws, i);
+    if (i > 48 && i <= 60) v1 += com(true).dot(down) / 12;
+    if (i > 132 && i <= 144) v2 += com(true).dot(down) / 12;
+  }
+  Slope out;
+  out.acceleration = (v2 - v1) / (84 * spec.dt);
+  out.displacement = (com(false) - start).dot(down);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a soft block on an incline sticks below tan θ = μ and slides with g (sin θ − μ cos θ) above",
+          "[scene][fem][friction][softcontact]") {
+  const Real stick = std::atan(0.4), slide = std::atan(0.7);
+  const Slope held = block_on_incline(stick);
+  const Slope slid = block_on_incline(slide);
+  const Real expected = kG * (std::sin(slide) - 0.5 * std::cos(slide));
+  std::printf("soft block on an incline (mu 0.5): tan 0.4 moved %.3g m (a %.3g m/s^2); tan 0.7 a %.4f m/s^2 against "
+              "%.4f (%.2f%%)\n",
+              held.displacement, held.acceleration, slid.acceleration, expected, 100 * (slid.acceleration / expected - 1));
+  CHECK(std::abs(held.displacement) < 1e-3);
+  CHECK(slid.acceleration == Approx(expected).epsilon(0.03));
+}
+
+TEST_CASE("bench: contact generation on a 10k-tet soft body with and without self contact", "[bench][softcontact]") {
+  for (bool self : {false, true}) {
+    sim::SceneSpec spec;
+    const int rubber = ground_scene(spec, "rubber", 0.8);
+    sim::Pose pose;
+    pose.pos = Vec3(0, 0, 0.5);
+    const int first = add_mesh(spec, sim::box_tet_mesh(Vec3(0.6, 0.6, 0.6), 12, 12, 12), material(1e5, 0.3), pose, rubber,
+                               0.004, "block");
+    const int count = static_cast<int>(spec.particles.size()) - first;
+    const sim::Model m = test::compile(spec);
+    const sim::State s = sim::make_initial_state(m);
+    sim::detail::CollisionScratch scratch;
+    if (self) scratch.self_collision.push_back({first, count});
+    sim::ContactBuffer out;
+    sim::generate_contacts(m, s, spec.dt, 0.01, scratch, out);  // warm-up
+    const int reps = 20;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) sim::generate_contacts(m, s, spec.dt, 0.01, scratch, out);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
+    // The point–triangle stage alone (the objects placed by the last call).
+    sim::ContactBuffer proximity;
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::clock_t c1 = std::clock();
+    for (int i = 0; i < reps; ++i) {
+      proximity.clear();
+      sim::detail::append_particle_triangle_contacts(m, spec.dt, 0.01, scratch, proximity);
+    }
+    const double stage = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count() / reps;
+    const double stage_cpu = 1000.0 * double(std::clock() - c1) / CLOCKS_PER_SEC / reps;  // serial below 2048 particles
+    std::printf("bench: %d tets, %zu surface triangles, %d particles: contact generation %.3f ms per step %s self "
+                "contact, of which point-triangle proximity %.3f ms (%.3f ms CPU; %d contacts)\n",
+                m.tet_count, m.particle_triangles.size(), m.particle_count, ms, self ? "with" : "without", stage,
+                stage_cpu, out.size());
+    CHECK(out.size() == 0);  // a body in the air, at rest: nothing touches
+  }
+}
