@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "constraint/joint_rows.hpp"
 #include "core/kinematics.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"

@@ -929,6 +929,7 @@ class SceneParser {
   void parse_attachment(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file, {"particle", "body", "point", "compliance"});
     no_children(e);
+    if (!e.has("particle")) e.fail("missing required attribute 'particle'");
     const std::vector<int> p = index_list(e, "particle", 1, spec_.particles.size());
     if (p.size() != 1) e.fail_attribute("particle", "expected one particle index");
     add_attachment(e, p[0], *required_vec3(e, "point"), true, e.real_or("compliance", 0, Range::NonNegative));
