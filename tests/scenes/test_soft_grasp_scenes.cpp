@@ -222,8 +222,9 @@ TEST_CASE("Fetch tomato: the teleoperated gripper holds the soft tomato 5 s with
   // Lift 15 cm and hold 5 s: slip relative to the fingers.
   CHECK(go(tomato + Vec3(0, 0, 0.15), 0.01, 10));
   wait(0.5);
-  auto in_hand = [&] {
-    return centroid(m, r.s, first, last) - (r.s.body_position(h.finger_bodies[0]) + r.s.body_position(h.finger_bodies[1])) / 2;
+  auto in_hand = [&]() -> Vec3 {
+    const Vec3 a = r.s.body_position(h.finger_bodies[0]), b = r.s.body_position(h.finger_bodies[1]);
+    return centroid(m, r.s, first, last) - Real(0.5) * (a + b);
   };
   const Vec3 grip0 = in_hand();
   Real slip = 0;
