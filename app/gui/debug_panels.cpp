@@ -183,7 +183,8 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   rects_.clear();
 
   const bool joints_shown =
-      !st.joints.joints.empty() && s.model && static_cast<int>(s.state.q.size()) == s.model->coord_count();
+      (!st.joints.joints.empty() || !st.joints.groups.empty()) && s.model &&
+      static_cast<int>(s.state.q.size()) == s.model->coord_count();
   const bool teleop_shown = teleop && teleop->available;  // scenes without a robot get no Teleop panel
   // Left column: Stats, Solver, History, Contact forces, Friction. Right: View, Convergence, Joints, Teleop, SDF baker.
   PanelColumn left(margin, top, bottom, column,
@@ -252,6 +253,10 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     if (changed >= 0) {
       edits.joint = st.joints.joints[static_cast<std::size_t>(changed)];
       edits.joint_target = st.joints.target[static_cast<std::size_t>(changed)];
+    }
+    if (st.joints.pressure_changed >= 0) {
+      edits.soft_group = st.joints.pressure_changed;
+      edits.soft_pressure = 1000.0 * st.joints.pressure_kpa[static_cast<std::size_t>(st.joints.pressure_changed)];
     }
     right.placed("Joints");
   }

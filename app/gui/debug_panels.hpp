@@ -37,6 +37,8 @@ struct PanelEdits {
   std::optional<double> dt;                   // ... or the time step
   int joint = -1;                             // the Joints panel moved this joint's target
   double joint_target = 0;
+  int soft_group = -1;                        // ... or this soft group's active pressure
+  double soft_pressure = 0;                   // [Pa]
   ui::TeleopPanelEdits teleop;                // the Teleop panel's edits (view: the one passed in)
   ui::FrictionPanelEdits friction;            // the Friction panel's edits of a material
   // The SDF baker panel: new grid parameters for a model shape, already baked into the cache, to

@@ -285,6 +285,14 @@ void SimRunner::set_joint_target(int joint, double target) {
   });
 }
 
+void SimRunner::set_soft_pressure(int group, double pressure) {
+  submit([group, pressure](Core& c) {
+    if (group < 0 || group >= static_cast<int>(c.control.soft_pressure.size())) return false;
+    c.control.soft_pressure[static_cast<std::size_t>(group)] = static_cast<sim::Real>(pressure);
+    return false;
+  });
+}
+
 void SimRunner::set_pose_hook(PoseHook hook) {
   submit([hook = std::move(hook)](Core& c) {
     c.pose_hook = hook;
@@ -471,6 +479,7 @@ void SimRunner::thread_main() {
         c.step_control.joint_target = c.control.joint_target;
         c.step_control.joint_target_velocity = c.control.joint_target_velocity;
         c.step_control.body_wrench = c.control.body_wrench;
+        c.step_control.soft_pressure = c.control.soft_pressure;
         std::fill(c.step_control.particle_force.begin(), c.step_control.particle_force.end(), sim::Vec3::Zero());
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 

@@ -56,6 +56,8 @@ class SimRunner {
   void set_real_time(bool real_time);          // false: as fast as possible
   void set_grab(const Grab& grab);             // Ctrl+drag spring; kind None releases
   void set_joint_target(int joint, double target);
+  // The active pressure of soft group `group` (Control::soft_pressure) [Pa], from the next step.
+  void set_soft_pressure(int group, double pressure);
   void set_pose_hook(PoseHook hook);
   // Teleoperation (teleop_session.hpp): starts driving `setup` from the current pose (an invalid
   // setup stops it); the held velocity command; a jump of the target (gizmo); the gripper. The

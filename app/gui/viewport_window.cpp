@@ -171,6 +171,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
       }
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
+      if (edits.soft_group >= 0) w.runner().set_soft_pressure(edits.soft_group, edits.soft_pressure);
       if (edits.teleop.any() && w.teleop_) {
         const ui::TeleopPanelEdits teleop = edits.teleop;
         const ui::TeleopPanelView view = teleop_view_;

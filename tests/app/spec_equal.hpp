@@ -131,6 +131,19 @@ inline void compare_distance(SpecDiff& d, const std::string& w, const sim::Dista
   d.same(w + ".compliance", a.compliance, b.compliance);
 }
 
+inline void compare_attachment(SpecDiff& d, const std::string& w, const sim::ParticleAttachmentSpec& a,
+                               const sim::ParticleAttachmentSpec& b) {
+  d.same(w + ".particle", a.particle, b.particle);
+  d.same(w + ".body", a.body, b.body);
+  d.same(w + ".local_point", a.local_point, b.local_point);
+  d.same(w + ".compliance", a.compliance, b.compliance);
+}
+
+inline void compare_soft_group(SpecDiff& d, const std::string& w, const sim::SoftGroupSpec& a, const sim::SoftGroupSpec& b) {
+  d.same(w + ".name", a.name, b.name);
+  d.same(w + ".pressure", a.pressure, b.pressure);
+}
+
 inline void compare_joint(SpecDiff& d, const std::string& w, const sim::JointSpec& a, const sim::JointSpec& b) {
   d.same(w + ".name", a.name, b.name);
   d.same(w + ".type", static_cast<int>(a.type), static_cast<int>(b.type));
@@ -214,6 +227,11 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.each("particles", a.particles, b.particles, compare_particle);
   d.each("distances", a.distances, b.distances, compare_distance);
   d.same("particle_triangles.size", a.particle_triangles.size(), b.particle_triangles.size());
+  d.each("soft_groups", a.soft_groups, b.soft_groups, compare_soft_group);
+  d.same("soft_bodies.size", a.soft_bodies.size(), b.soft_bodies.size());
+  for (std::size_t i = 0; i < a.soft_bodies.size() && i < b.soft_bodies.size(); ++i)
+    d.same("soft_bodies[" + std::to_string(i) + "].tet_group", a.soft_bodies[i].tet_group, b.soft_bodies[i].tet_group);
+  d.each("attachments", a.attachments, b.attachments, compare_attachment);
   d.each("joints", a.joints, b.joints, compare_joint);
   d.each("robots", a.robots, b.robots, compare_robot);
   return d.first;

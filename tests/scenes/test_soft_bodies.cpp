@@ -20,9 +20,13 @@
 #include "support/scoped_resources.hpp"
 #include "support/scratch_files.hpp"
 #include "support/shipped_scenes.hpp"
+#include "support/soft_body_measures.hpp"
 
 using sim::Real;
 using sim::Vec3;
+using test::body_volume;
+using test::particle;
+using test::rest_volume;
 
 namespace {
 
@@ -50,35 +54,11 @@ int add_box(sim::SceneSpec& spec, const Vec3& size, int nx, int ny, int nz, cons
   return first;
 }
 
-Vec3 particle(const sim::Model& m, const sim::State& s, int p) {
-  const Real* q = s.q.data() + m.particle_coord(p);
-  return Vec3(q[0], q[1], q[2]);
-}
 void set_particle(const sim::Model& m, sim::State& s, int p, const Vec3& x) {
   Real* q = s.q.data() + m.particle_coord(p);
   q[0] = x.x();
   q[1] = x.y();
   q[2] = x.z();
-}
-
-// Current volume of every tet summed, and the smallest tet volume.
-Real body_volume(const sim::Model& m, const sim::State& s, Real* smallest = nullptr) {
-  Real total = 0, low = 1e30;
-  for (int t = 0; t < m.tet_count; ++t) {
-    Vec3 x[4];
-    for (int k = 0; k < 4; ++k) x[k] = particle(m, s, m.tet_particle[4 * t + k]);
-    const Real v = (x[1] - x[0]).cross(x[2] - x[0]).dot(x[3] - x[0]) / 6;
-    total += v;
-    low = std::min(low, v);
-  }
-  if (smallest) *smallest = low;
-  return total;
-}
-
-Real rest_volume(const sim::Model& m) {
-  Real v = 0;
-  for (int t = 0; t < m.tet_count; ++t) v += m.tet_volume[t];
-  return v;
 }
 
 // Quasi-static settings: no gravity, tight tolerances; the step's implicit Euler (h ω >> 1 for the

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "constraint/attachment_rows.hpp"
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
@@ -318,9 +319,12 @@ TEST_CASE("FEM tet rows: strain gradients, forces and material Hessians match fi
         CHECK(power == Approx(fd).epsilon(1e-5).margin(1e-6 * std::abs(fd) + 1e-9));
         for (int r = 0; r < rows.count; ++r) CHECK(rows.row_compliance[r] > 0);
       }
-  // ∂²Ψ/∂s² against differences of ∂Ψ/∂s (App. B), at a stretched and at an inverted S.
+  // ∂²Ψ/∂s² against differences of ∂Ψ/∂s (App. B), at a stretched and at an inverted S; with and
+  // without an active pressure (its work term −p(J − 1), −p tr ε; tet_row_kernel.hpp).
+  for (const Real pressure : {Real(0), Real(2e4)})
   for (const Real sign : {Real(1), Real(-1)})
     for (const auto model : {sim::SoftModel::Corotational, sim::SoftModel::NeoHookean}) {
+      INFO("pressure " << pressure);
       sim::Vec6 s0;
       s0 << 0.3, -0.2, 0.1, 0.15, -0.05, 0.08;
       auto stretch = [&](const sim::Vec6& v) {
@@ -335,13 +339,13 @@ TEST_CASE("FEM tet rows: strain gradients, forces and material Hessians match fi
         return v;
       };
       const sim::Mat3 st = stretch(s0);
-      const sim::TetMaterial at = sim::tet_material(model, 1e5, 3e5, voigt(st), st);
+      const sim::TetMaterial at = sim::tet_material(model, 1e5, 3e5, voigt(st), st, pressure);
       for (int k = 0; k < 6; ++k) {
         sim::Vec6 dv = sim::Vec6::Zero();
         dv[k] = 1e-6;
         const sim::Mat3 sp = st + (stretch(s0 + dv) - stretch(s0)), sm = st - (stretch(s0 + dv) - stretch(s0));
-        const sim::TetMaterial p = sim::tet_material(model, 1e5, 3e5, voigt(sp), sp);
-        const sim::TetMaterial n = sim::tet_material(model, 1e5, 3e5, voigt(sm), sm);
+        const sim::TetMaterial p = sim::tet_material(model, 1e5, 3e5, voigt(sp), sp, pressure);
+        const sim::TetMaterial n = sim::tet_material(model, 1e5, 3e5, voigt(sm), sm, pressure);
         const sim::Vec6 dg = (p.gradient - n.gradient) / 2e-6;
         const sim::Vec6 dvoigt = (voigt(sp) - voigt(sm)) / 2e-6;
         const sim::Vec6 predicted = at.hessian * dvoigt;
@@ -349,6 +353,45 @@ TEST_CASE("FEM tet rows: strain gradients, forces and material Hessians match fi
         CHECK(((p.energy - n.energy) / 2e-6) == Approx(at.gradient.dot(dvoigt)).epsilon(1e-6).margin(1e-4));
       }
     }
+}
+
+TEST_CASE("particle attachment rows match finite differences (to a turned body and to the world)",
+          "[unit][constraint][jacobian]") {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  test::add_body(spec, "palm", Vec3(0.1, -0.2, 1.0), 2.0, test::box_shape(Vec3(0.2, 0.1, 0.05)));
+  spec.bodies[0].pose.rot = sim::Quat(Eigen::AngleAxis<Real>(0.8, Vec3(1, -2, 0.5).normalized()));
+  for (const Vec3& x : {Vec3(0.3, 0.1, 0.9), Vec3(-0.2, 0.0, 1.2)}) {
+    sim::ParticleSpec p;
+    p.position = x;
+    p.mass = 0.1;
+    spec.particles.push_back(p);
+  }
+  sim::ParticleAttachmentSpec a;
+  a.particle = 0;
+  a.body = 0;
+  a.local_point = Vec3(0.15, -0.05, 0.1);  // off the body's point where the particle is: C ≠ 0
+  spec.attachments.push_back(a);
+  a.particle = 1;
+  a.body = -1;
+  a.local_point = Vec3(-0.25, 0.05, 1.1);
+  spec.attachments.push_back(a);
+  const sim::Model m = test::compile(spec);
+  const sim::State s = sim::make_initial_state(m);
+  sim::RowSet rows;
+  sim::assemble_rows(m, sim::ContactBuffer{}, rows);
+  REQUIRE(rows.count == 2 * sim::kAttachmentRows);
+  REQUIRE(rows.first_attachment == 0);
+  REQUIRE(rows.entry_count == 3 * 2 + 3 * 1);  // particle + body, then the particle alone
+  check_rows_against_differences(m, s, rows, rows.count, [&](const sim::Configuration& c) {
+    for (int i = 0; i < m.attachment_count; ++i) sim::evaluate_attachment_rows(m, i, c, 0, rows);
+  });
+  // C is the particle's offset from the body point (com frame re-expressed from the body frame).
+  sim::Configuration c;
+  c.assign(m, s.q.data());
+  sim::evaluate_attachment_rows(m, 0, c, 0, rows);
+  const Vec3 anchor = spec.bodies[0].pose.apply(Vec3(0.15, -0.05, 0.1));
+  for (int k = 0; k < 3; ++k) CHECK(rows.row_value[k] == Approx(spec.particles[0].position[k] - anchor[k]).margin(1e-12));
 }
 
 TEST_CASE("geometric stiffness takes the secant without the mass term (eq. 73 corrected)", "[unit][solver]") {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numbers>
 
 namespace ui {
@@ -30,6 +31,14 @@ JointPanelView make_joint_panel_view(const sim::Model& m) {
     v.target.push_back(static_cast<float>(m.joint_initial_target[j]));
     v.position.push_back(0.0f);
   }
+  // Pressure groups: the range is the largest of 10 kPa and twice the |initial pressure|.
+  for (int g = 0; g < m.soft_group_count; ++g) {
+    const float initial = static_cast<float>(m.soft_group_pressure[static_cast<std::size_t>(g)] / 1000);
+    v.groups.push_back(m.soft_group_name[static_cast<std::size_t>(g)].empty() ? "group " + std::to_string(g)
+                                                                            : m.soft_group_name[static_cast<std::size_t>(g)]);
+    v.pressure_kpa.push_back(initial);
+    v.pressure_range_kpa.push_back(std::max(10.0f, 2 * std::abs(initial)));
+  }
   return v;
 }
 
@@ -39,12 +48,20 @@ int joint_panel(JointPanelView& v) {
     ImGui::End();
     return changed;
   }
-  if (v.joints.empty()) ImGui::TextUnformatted("no driven joints");
+  if (v.joints.empty() && v.groups.empty()) ImGui::TextUnformatted("no driven joints");
   for (std::size_t i = 0; i < v.joints.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::SliderFloat(v.names[i].c_str(), &v.target[i], v.lower[i], v.upper[i], "%.3f")) changed = static_cast<int>(i);
     ImGui::SameLine();
     ImGui::TextDisabled("(%.3f)", static_cast<double>(v.position[i]));
+    ImGui::PopID();
+  }
+  v.pressure_changed = -1;
+  for (std::size_t g = 0; g < v.groups.size(); ++g) {
+    ImGui::PushID(static_cast<int>(v.joints.size() + g));
+    const std::string label = v.groups[g] + " (kPa)";
+    if (ImGui::SliderFloat(label.c_str(), &v.pressure_kpa[g], -v.pressure_range_kpa[g], v.pressure_range_kpa[g], "%.2f"))
+      v.pressure_changed = static_cast<int>(g);
     ImGui::PopID();
   }
   ImGui::End();

@@ -124,6 +124,16 @@ struct Model {
   std::vector<Real> tet_damping;            // stiffness-proportional damping β [s]
   std::vector<SoftModel> tet_model;
   std::vector<SoftCompliance> tet_compliance;
+  std::vector<int> tet_group;               // active-pressure group or -1 (Control::soft_pressure)
+  int soft_group_count = 0;
+  std::vector<std::string> soft_group_name;     // (soft_group_count)
+  std::vector<Real> soft_group_pressure;        // initial control [Pa] (soft_group_count)
+
+  // ---- particle attachments (attachment_count; constraint/attachment_rows.hpp) ---------------
+  int attachment_count = 0;
+  std::vector<int> attachment_particle, attachment_body;  // body -1: the world
+  std::vector<Vec3> attachment_local;       // point in the body's com frame (world for -1) [m]
+  std::vector<Real> attachment_compliance;  // [m/N]
 
   // ---- joints (joint_count); body -1 means the world ----------------------------------------
   int joint_count = 0;

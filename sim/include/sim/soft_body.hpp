@@ -21,6 +21,11 @@ std::string soft_body_lame(const SoftMaterialSpec& material, Real& mu, Real& lam
 // subdivision along the cell diagonal: neighbouring cells' faces match), boundary computed.
 TetMesh box_tet_mesh(const Vec3& size, int nx, int ny, int nz);
 
+// A ball of `radius` centred at the origin: box_tet_mesh(2r, n, n, n) with every point moved by the
+// cube-to-ball map x' = r x̂ sqrt(1 − ŷ²/2 − ẑ²/2 + ŷ²ẑ²/3) (and cyclically; x̂ = x/r in [−1, 1]),
+// smooth and orientation-preserving, so the Kuhn tets stay positive (the tomato, the soft ball).
+TetMesh ball_tet_mesh(Real radius, int n);
+
 struct SoftBodyPlacement {
   Pose pose;                        // mesh frame → world
   Vec3 velocity = Vec3::Zero();     // initial velocity of every particle [m/s]

@@ -137,6 +137,28 @@ struct SoftBodySpec {
   std::string name;
   SoftMaterialSpec material;
   std::vector<std::array<int, 4>> tets;  // particle indices, positively oriented
+  // Active-stress group of each tet (index into SceneSpec::soft_groups, -1 none); empty: none.
+  std::vector<int> tet_group;
+  SourceLocation source;
+};
+
+// An active-pressure group of soft-body tets (issue 14 item 5, PneuNet inflation): the tets of
+// every soft body that name it are driven by one pressure, Control::soft_pressure[group]
+// (constraint/tet_rows.hpp: a shift of the hydrostatic row's target). `pressure` is the initial
+// control [Pa]; > 0 expands the tets.
+struct SoftGroupSpec {
+  std::string name;
+  Real pressure = 0;
+  SourceLocation source;
+};
+
+// A particle pinned to a point of a body (3 bilateral rows, constraint/attachment_rows.hpp):
+// soft fingers on a palm, a soft body held by a moving body. body -1: the world.
+struct ParticleAttachmentSpec {
+  int particle = -1;
+  int body = -1;
+  Vec3 local_point = Vec3::Zero();  // in the body's authored frame (world for -1) [m]
+  Real compliance = 0;              // [m/N]
   SourceLocation source;
 };
 
@@ -248,6 +270,8 @@ struct SceneSpec {
   std::vector<DistanceSpec> distances;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
   std::vector<SoftBodySpec> soft_bodies;   // FEM tetrahedra over `particles`
+  std::vector<SoftGroupSpec> soft_groups;  // active-pressure groups of tets (Control::soft_pressure)
+  std::vector<ParticleAttachmentSpec> attachments;  // particles pinned to body points
   SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
   std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order

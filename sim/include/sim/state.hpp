@@ -53,6 +53,7 @@ struct Control {
   std::vector<Real> joint_target_velocity;  // drive velocity targets (joint_count)
   std::vector<Vec6> body_wrench;            // applied force and torque at the com, world (body_count) [N, N m]
   std::vector<Vec3> particle_force;         // applied force (particle_count) [N]
+  std::vector<Real> soft_pressure;          // active pressure per soft group (soft_group_count) [Pa]
 };
 
 State make_initial_state(const Model& model);

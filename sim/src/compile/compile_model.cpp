@@ -370,6 +370,38 @@ Result<Model> compile_model(const SceneSpec& spec) {
       m.tet_compliance.push_back(b.material.compliance);
       ++m.tet_count;
     }
+    // Active-pressure groups of the tets (issue 14 item 5).
+    if (!b.tet_group.empty() && b.tet_group.size() != b.tets.size())
+      return Error{w + ": " + std::to_string(b.tet_group.size()) + " tet groups for " + std::to_string(b.tets.size()) + " tets"};
+    for (std::size_t t = 0; t < b.tets.size(); ++t) {
+      const int g = b.tet_group.empty() ? -1 : b.tet_group[t];
+      if (g < -1 || g >= static_cast<int>(spec.soft_groups.size()))
+        return Error{w + ": tet " + std::to_string(t) + " names soft group " + std::to_string(g) + " of " +
+                     std::to_string(spec.soft_groups.size())};
+      m.tet_group.push_back(g);
+    }
+  }
+  for (const SoftGroupSpec& g : spec.soft_groups) {
+    if (!std::isfinite(g.pressure)) return Error{where(g.source, "group") + " '" + g.name + "': pressure must be finite"};
+    m.soft_group_name.push_back(g.name);
+    m.soft_group_pressure.push_back(g.pressure);
+    ++m.soft_group_count;
+  }
+
+  // Particle attachments: the body-local point re-expressed in the body's com frame.
+  for (const ParticleAttachmentSpec& a : spec.attachments) {
+    const std::string w = where(a.source, "attach");
+    if (a.particle < 0 || a.particle >= m.particle_count)
+      return Error{w + ": names particle " + std::to_string(a.particle) + " of " + std::to_string(m.particle_count)};
+    if (a.body < -1 || a.body >= m.body_count)
+      return Error{w + ": names body " + std::to_string(a.body) + " of " + std::to_string(m.body_count)};
+    if (!(a.compliance >= 0) || !std::isfinite(a.compliance)) return Error{w + ": compliance must be >= 0"};
+    if (!a.local_point.allFinite()) return Error{w + ": the point is not finite"};
+    m.attachment_particle.push_back(a.particle);
+    m.attachment_body.push_back(a.body);
+    m.attachment_local.push_back(a.body >= 0 ? m.body_frame_in_com[a.body].apply(a.local_point) : a.local_point);
+    m.attachment_compliance.push_back(a.compliance);
+    ++m.attachment_count;
   }
 
   // Cloth faces for face-vs-SDF contacts.

@@ -374,6 +374,12 @@ Control remap_control(const Model& old_model, const Control& old_control, const 
     if (a < old_control.joint_target_velocity.size())
       out.joint_target_velocity[static_cast<std::size_t>(j)] = old_control.joint_target_velocity[a];
   }
+  const auto old_groups = index_by_name(old_model.soft_group_name);  // soft-body pressures by group name
+  for (int g = 0; g < new_model.soft_group_count; ++g) {
+    const auto it = old_groups.find(new_model.soft_group_name[static_cast<std::size_t>(g)]);
+    if (it != old_groups.end() && static_cast<std::size_t>(it->second) < old_control.soft_pressure.size())
+      out.soft_pressure[static_cast<std::size_t>(g)] = old_control.soft_pressure[static_cast<std::size_t>(it->second)];
+  }
   return out;
 }
 

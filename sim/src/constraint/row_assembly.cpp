@@ -1,5 +1,6 @@
 #include "constraint/row_assembly.hpp"
 
+#include "constraint/attachment_rows.hpp"
 #include "constraint/contact_normal_rows.hpp"
 #include "constraint/distance_rows.hpp"
 #include "constraint/drive_rows.hpp"
@@ -30,6 +31,7 @@ RowNodes row_nodes(const Model& m, const ContactBuffer& contacts, const RowSet& 
   switch (rows.row_kind[r]) {
     case RowKind::Bilateral:
       if (tet_row_of_sub(rows.row_sub[r]) >= 0) return tet_row_nodes(m, source);
+      if (rows.row_sub[r] <= kAttachmentSubBase) return attachment_row_nodes(m, source);
       return rows.row_sub[r] < 0 ? distance_row_nodes(m, source) : joint_row_nodes(m, source);
     case RowKind::Drive:
     case RowKind::Limit:
@@ -58,7 +60,8 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   exclusive_scan_counts(drive, joints);
   exclusive_scan_counts(limit, joints);
   rows.first_tet = bilateral[joints] + distances;
-  rows.first_drive = rows.first_tet + kTetRows * m.tet_count;
+  rows.first_attachment = rows.first_tet + kTetRows * m.tet_count;
+  rows.first_drive = rows.first_attachment + kAttachmentRows * m.attachment_count;
   rows.first_limit = rows.first_drive + drive[joints];
   rows.first_normal = rows.first_limit + limit[joints];
   rows.first_friction = rows.first_normal + n;
@@ -94,6 +97,12 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
     for (int k = 0; k < kTetRows; ++k)
       set(rows.first_tet + kTetRows * t + k, tn, RowKind::Bilateral, t, tet_row_sub(k), 0);  // e: each evaluation
   });
+  parallel_for(m.attachment_count, [&](int i) {
+    const RowNodes an = attachment_row_nodes(m, i);
+    for (int k = 0; k < kAttachmentRows; ++k)
+      set(rows.first_attachment + kAttachmentRows * i + k, an, RowKind::Bilateral, i, attachment_row_sub(k),
+          m.attachment_compliance[i]);
+  });
   parallel_for(n, [&](int c) {
     const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);
     set(rows.first_normal + c, cn, RowKind::Normal, c, 0, 0);
@@ -126,8 +135,13 @@ void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configur
   const DistanceView dv = distance_view(m);
   parallel_for(m.distance_count, [&](int i) { evaluate_distance_row(dv, at, out, i, first_distance + i); });
   const TetView tv = tet_view(m);
-  const TetRowsView tet_rows{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data(), rows.first_tet};
+  const TetRowsView tet_rows{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data(),
+                             rows.tet_pressure.size() >= static_cast<std::size_t>(m.tet_count) ? rows.tet_pressure.data()
+                                                                                              : nullptr,
+                             rows.first_tet};
   parallel_for(m.tet_count, [&](int t) { evaluate_tet_rows(tv, at, out, tet_rows, t); });
+  const AttachmentView av = attachment_view(m);
+  parallel_for(m.attachment_count, [&](int i) { evaluate_attachment_rows(av, at, out, i, rows.first_attachment); });
   const ContactModelView cm = contact_model_view(m);
   const ContactRowsView contact_rows{rows.row_bias.data(), rows.first_normal, rows.first_friction};
   parallel_for(contacts.size(), [&](int i) {

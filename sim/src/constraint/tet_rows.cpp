@@ -21,12 +21,21 @@ RowNodes tet_row_nodes(const Model& m, int tet) {
   return nodes;
 }
 
+void setup_tet_pressure(const Model& m, const Control& control, RowSet& rows) {
+  rows.tet_pressure.resize(m.tet_count);
+  const int groups = static_cast<int>(control.soft_pressure.size());
+  parallel_for(m.tet_count, [&](int i) {
+    const int g = m.tet_group.empty() ? -1 : m.tet_group[i];
+    rows.tet_pressure[i] = g >= 0 && g < groups ? control.soft_pressure[g] : Real(0);
+  });
+}
+
 void setup_tet_damping(const Model& m, const Configuration& c, Real h, int first, RowSet& rows) {
   const TetView tets = tet_view(m);
   const ConfigurationView at = configuration_view(c);
   parallel_for(m.tet_count, [&](int i) {
     Real strain[kTetRows];
-    tet_row_strains(tets, at, i, strain);
+    tet_row_strains(tets, at, i, strain);  // the measures: the pressure shifts forces only
     for (int k = 0; k < kTetRows; ++k) {
       const int r = first + kTetRows * i + k;
       rows.row_bias[r] = strain[k];
@@ -36,7 +45,9 @@ void setup_tet_damping(const Model& m, const Configuration& c, Real h, int first
 }
 
 void evaluate_tet_rows(const Model& m, int tet, const Configuration& c, int first, RowSet& rows) {
-  const TetRowsView tr{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data(), first};
+  if (static_cast<int>(rows.tet_pressure.size()) < m.tet_count) rows.tet_pressure.resize(m.tet_count, Real(0));
+  const TetRowsView tr{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data(), rows.tet_pressure.data(),
+                       first};
   evaluate_tet_rows(tet_view(m), configuration_view(c), rows.gradient_view(), tr, tet);
 }
 

@@ -59,6 +59,7 @@ Control make_initial_control(const Model& model) {
   c.joint_target_velocity = model.joint_initial_target_velocity;
   c.body_wrench.assign(model.body_count, Vec6::Zero());
   c.particle_force.assign(model.particle_count, Vec3::Zero());
+  c.soft_pressure = model.soft_group_pressure;
   return c;
 }
 

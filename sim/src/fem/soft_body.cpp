@@ -58,6 +58,19 @@ TetMesh box_tet_mesh(const Vec3& size, int nx, int ny, int nz) {
   return mesh;
 }
 
+TetMesh ball_tet_mesh(Real radius, int n) {
+  TetMesh mesh = box_tet_mesh(Vec3::Constant(2 * radius), n, n, n);
+  mesh.source = "ball";
+  for (Vec3& p : mesh.points) {
+    const Vec3 c = p / radius;
+    const Vec3 c2 = c.cwiseProduct(c);
+    p = radius * Vec3(c.x() * std::sqrt(1 - c2.y() / 2 - c2.z() / 2 + c2.y() * c2.z() / 3),
+                      c.y() * std::sqrt(1 - c2.z() / 2 - c2.x() / 2 + c2.z() * c2.x() / 3),
+                      c.z() * std::sqrt(1 - c2.x() / 2 - c2.y() / 2 + c2.x() * c2.y() / 3));
+  }
+  return mesh;
+}
+
 int add_soft_body(SceneSpec& spec, const TetMesh& mesh, const SoftMaterialSpec& material,
                   const SoftBodyPlacement& placement, const std::string& name, std::string& error) {
   Real mu = 0, lambda = 0;

@@ -17,8 +17,10 @@ namespace {
 
 // Version 2 adds the state's joint positions and warm-start multipliers (everything the future
 // depends on, so a session recorded from any step replays bit for bit); version 1 files still load
-// (their sessions started without either, as a fresh state has none).
-constexpr char kMagic[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '2'};
+// (their sessions started without either, as a fresh state has none). Version 3 adds each step's
+// Control::soft_pressure (soft-body active pressure, issue 14 item 5); version 2 steps had none.
+constexpr char kMagic[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '3'};
+constexpr char kMagicV2[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '2'};
 constexpr char kMagicV1[8] = {'C', 'O', 'U', 'L', 'R', 'E', 'C', '1'};
 
 class Writer {
@@ -151,6 +153,7 @@ Result<bool> save_recording(const Recording& r, const std::string& path) {
       w.vector(c.joint_target_velocity);
       w.vector(c.body_wrench);
       w.vector(c.particle_force);
+      w.vector(c.soft_pressure);
     }
     w.pod(r.final_hash);
   }
@@ -171,7 +174,8 @@ Result<Recording> load_recording(const std::string& path) {
   char magic[8] = {};
   in.read(magic, sizeof magic);
   const bool v1 = in && std::memcmp(magic, kMagicV1, sizeof magic) == 0;
-  if (!in || (!v1 && std::memcmp(magic, kMagic, sizeof magic) != 0)) return Error{path + ": not a Coulomb recording"};
+  const bool v2 = in && std::memcmp(magic, kMagicV2, sizeof magic) == 0;
+  if (!in || (!v1 && !v2 && std::memcmp(magic, kMagic, sizeof magic) != 0)) return Error{path + ": not a Coulomb recording"};
   Reader rd(in, size);
   Recording r;
   std::uint32_t real_size = 0, key_count = 0;
@@ -227,8 +231,11 @@ Result<Recording> load_recording(const std::string& path) {
   r.controls.resize(steps);
   for (Control& c : r.controls)
     if (!rd.vector(c.joint_target, why) || !rd.vector(c.joint_target_velocity, why) || !rd.vector(c.body_wrench, why) ||
-        !rd.vector(c.particle_force, why))
+        !rd.vector(c.particle_force, why) || (!v1 && !v2 && !rd.vector(c.soft_pressure, why)))
       return bad("controls");
+  for (std::size_t i = 0; i < r.controls.size(); ++i)
+    if (std::string e = first_non_finite("soft_pressure", r.controls[i].soft_pressure); !e.empty())
+      return Error{path + ": step " + std::to_string(i) + "'s control is not finite (" + e + ")"};
   if (!rd.pod(r.final_hash)) return bad("final hash");
   return r;
 }

@@ -111,6 +111,13 @@ struct PendingDistance {
   NameRef a, b;
 };
 
+// A particle attachment waiting for its body's name (bodies may follow the soft body).
+struct PendingAttachment {
+  NameRef body;
+  Vec3 world_point = Vec3::Zero();  // the particle's initial position (<softbody><attach>), or
+  bool local = false;               // `point` already in the body frame (<attachment point>)
+};
+
 std::string resolve_path(const std::string& relative_to_file, const std::string& path) {
   fs::path p(path);
   if (p.is_absolute()) return p.lexically_normal().generic_string();
@@ -219,13 +226,14 @@ class SceneParser {
     if (name == "distance") return parse_distance(el, file);
     if (name == "softbody") return parse_softbody(el, file);
     if (name == "particle_triangles") return parse_particle_triangles(el, file);
+    if (name == "attachment") return parse_attachment(el, file);
     if (name == "joint") return parse_joint(el, file);
     if (name == "include") return parse_include(el, file, depth);
     if (name == "robot") return parse_robot(el, file);
     if (name == "keyframe") return parse_keyframe(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, softbody, particle_triangles, joint, include, robot or keyframe)");
+                "cloth, distance, softbody, particle_triangles, attachment, joint, include, robot or keyframe)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -775,13 +783,15 @@ class SceneParser {
   // scale="s" or "sx sy sz"; placed by pos/euler.
   void parse_softbody(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
-                 attribute_list({"name", "box", "divisions", "mesh", "scale", "velocity", "E", "nu", "lambda", "mu",
+                 attribute_list({"name", "box", "sphere", "divisions", "mesh", "scale", "velocity", "E", "nu", "lambda", "mu",
                                  "density", "damping", "model", "compliance", "radius", "pin", "material", "faces", "tets"},
                                 true));
-    no_children(e);
     const SoftMaterialSpec m = soft_material(e);
-    if (e.has("tets")) return soft_body_over_particles(e, m);
-    e.exactly_one_of({"box", "mesh"});
+    if (e.has("tets")) {
+      soft_body_over_particles(e, m);
+      return soft_body_children(e, nullptr, -1);
+    }
+    e.exactly_one_of({"box", "sphere", "mesh"});
     const TetMesh mesh = e.has("mesh") ? soft_body_mesh_file(e, file) : soft_body_box(e);
     if (spec_.particles.size() + mesh.points.size() > static_cast<std::size_t>(limits::kMaxParticleCount))
       e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
@@ -820,13 +830,115 @@ class SceneParser {
       for (std::size_t i = 0; i < mesh.points.size(); ++i)
         if (std::abs(mesh.points[i][axis] - side) <= tolerance) spec_.particles[static_cast<std::size_t>(first) + i].mass = 0;
     }
+    soft_body_children(e, &mesh, first);
   }
 
-  // <softbody box divisions>: the generated block, 6 tets per cell, centred at the origin.
+  // ---- soft-body actuation groups and attachments (issue 14 items 5 and 7) -----------------
+  // Children of <softbody>:
+  //   <group name="chamber" min="x y z" max="x y z" pressure="0"/>: the tets whose centroid lies in
+  //     the box (the mesh's own frame, after scale) join the active-pressure group `name` (shared
+  //     by every soft body naming it; Control::soft_pressure; `pressure` [Pa] the initial value).
+  //     Over particles (tets=): <group name tets="i j ..."/> lists the body's tet indices.
+  //   <attach body="palm" min="x y z" max="x y z" compliance="0"/>: the particles in the box (mesh
+  //     frame) are pinned where they start to the body ("world" too; constraint/attachment_rows.hpp).
+  // `mesh` is null for the tets= form, whose particles are already placed.
+  void soft_body_children(const XmlElement& parent, const TetMesh* mesh, int first) {
+    SoftBodySpec& body = spec_.soft_bodies.back();
+    for (const XMLElement* c : parent.children()) {
+      const std::string_view name = c->Name();
+      if (name == "group") {
+        XmlElement g(c, parent.file(), {"name", "min", "max", "tets", "pressure"});
+        no_children(g);
+        const int group = soft_group(g);
+        if (body.tet_group.empty()) body.tet_group.assign(body.tets.size(), -1);
+        if (mesh) {
+          if (g.has("tets")) g.fail_attribute("tets", "only in a <softbody tets=...> (give min and max here)");
+          const Vec3 lo = *required_vec3(g, "min"), hi = *required_vec3(g, "max");
+          int count = 0;
+          for (std::size_t t = 0; t < mesh->tets.size(); ++t) {
+            Vec3 centroid = Vec3::Zero();
+            for (int k = 0; k < 4; ++k) centroid += mesh->points[mesh->tets[t][k]] / 4;
+            if ((centroid.array() >= lo.array()).all() && (centroid.array() <= hi.array()).all()) {
+              body.tet_group[t] = group;
+              ++count;
+            }
+          }
+          if (count == 0) g.fail("no tet's centroid lies in the box min..max");
+        } else {
+          if (g.has("min") || g.has("max")) g.fail("with <softbody tets=...> give the group's tets=");
+          if (!g.has("tets")) g.fail("missing required attribute 'tets'");
+          for (int t : index_list(g, "tets", 1, body.tets.size())) body.tet_group[static_cast<std::size_t>(t)] = group;
+        }
+      } else if (name == "attach" && mesh) {
+        XmlElement a(c, parent.file(), {"body", "min", "max", "compliance"});
+        no_children(a);
+        const Vec3 lo = *required_vec3(a, "min"), hi = *required_vec3(a, "max");
+        const Real compliance = a.real_or("compliance", 0, Range::NonNegative);
+        int count = 0;
+        for (std::size_t i = 0; i < mesh->points.size(); ++i) {
+          const Vec3& x = mesh->points[i];
+          if (!((x.array() >= lo.array()).all() && (x.array() <= hi.array()).all())) continue;
+          const int p = first + static_cast<int>(i);
+          add_attachment(a, p, spec_.particles[static_cast<std::size_t>(p)].position, false, compliance);
+          ++count;
+        }
+        if (count == 0) a.fail("no particle lies in the box min..max");
+      } else {
+        io::fail_at(parent.file(), c->GetLineNum(), name,
+                    mesh ? "unexpected element inside <softbody> (expected group or attach)"
+                         : "unexpected element inside <softbody tets=...> (expected group; attachments are <attachment>)");
+      }
+    }
+  }
+
+  static std::optional<Vec3> required_vec3(const XmlElement& e, const char* attribute) {
+    if (!e.has(attribute)) e.fail(std::string("missing required attribute '") + attribute + "'");
+    return e.vec3(attribute);
+  }
+
+  // The group named by <group name pressure>, made at its first mention.
+  int soft_group(const XmlElement& g) {
+    const std::string name = g.required_text("name");
+    const std::optional<Real> pressure = g.real("pressure");
+    for (std::size_t i = 0; i < spec_.soft_groups.size(); ++i)
+      if (spec_.soft_groups[i].name == name) {
+        if (pressure && *pressure != spec_.soft_groups[i].pressure)
+          g.fail_attribute("pressure", "group " + in_quotes(name) + " was given another pressure before");
+        return static_cast<int>(i);
+      }
+    SoftGroupSpec spec;
+    spec.name = name;
+    spec.pressure = pressure.value_or(0);
+    spec.source = g.location();
+    spec_.soft_groups.push_back(spec);
+    return static_cast<int>(spec_.soft_groups.size()) - 1;
+  }
+
+  void add_attachment(const XmlElement& e, int particle, const Vec3& point, bool local, Real compliance) {
+    ParticleAttachmentSpec a;
+    a.particle = particle;
+    a.compliance = compliance;
+    a.local_point = point;
+    a.source = e.location();
+    spec_.attachments.push_back(a);
+    pending_attachments_.push_back(PendingAttachment{name_ref(e, "body", e.required_text("body")), point, local});
+  }
+
+  // <attachment particle="i" body="name" point="x y z" compliance="0"/>: one particle pinned to a
+  // point given in the body's frame (as the scene writer saves attachments).
+  void parse_attachment(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"particle", "body", "point", "compliance"});
+    no_children(e);
+    if (!e.has("particle")) e.fail("missing required attribute 'particle'");
+    const std::vector<int> p = index_list(e, "particle", 1, spec_.particles.size());
+    if (p.size() != 1) e.fail_attribute("particle", "expected one particle index");
+    add_attachment(e, p[0], *required_vec3(e, "point"), true, e.real_or("compliance", 0, Range::NonNegative));
+  }
+
+  // <softbody box divisions>: the generated block, 6 tets per cell, centred at the origin (or a ball).
   static TetMesh soft_body_box(const XmlElement& e) {
     for (const char* a : {"scale"})
       if (e.has(a)) e.fail_attribute(a, "only with mesh= (box= gives the size)");
-    const Vec3 size = *e.vec3("box", Range::Positive);
     int n[3] = {1, 1, 1};
     if (auto text = e.text("divisions")) {
       const auto tokens = io::split_tokens(*text);
@@ -839,7 +951,12 @@ class SceneParser {
         n[k] = static_cast<int>(v[k]);
       }
     }
-    return box_tet_mesh(size, n[0], n[1], n[2]);
+    // <softbody sphere="r" divisions="n n n">: a ball (ball_tet_mesh: the box of side 2r, mapped).
+    if (e.has("sphere")) {
+      if (n[0] != n[1] || n[1] != n[2]) e.fail_attribute("divisions", "a sphere takes equal divisions 'n n n'");
+      return ball_tet_mesh(*e.real("sphere", Range::Positive), n[0]);
+    }
+    return box_tet_mesh(*e.vec3("box", Range::Positive), n[0], n[1], n[2]);
   }
 
   // <softbody mesh="file" scale>: the tets of a mesh file beside the scene (contained like every
@@ -899,7 +1016,7 @@ class SceneParser {
 
   // <softbody tets="a b c d  ..."> over particles listed before it (as the scene writer saves one).
   void soft_body_over_particles(const XmlElement& e, const SoftMaterialSpec& m) {
-    for (const char* a : {"box", "divisions", "velocity", "radius", "pin", "material", "faces", "pos", "euler", "quat", "axisangle"})
+    for (const char* a : {"box", "sphere", "divisions", "velocity", "radius", "pin", "material", "faces", "pos", "euler", "quat", "axisangle"})
       if (e.has(a)) e.fail_attribute(a, "not with tets= (the tets name existing particles)");
     const std::vector<int> k = index_list(e, "tets", 4, spec_.particles.size());
     SoftBodySpec b;
@@ -1386,6 +1503,13 @@ class SceneParser {
       }
     }
 
+    for (std::size_t i = 0; i < spec_.attachments.size(); ++i) {
+      const PendingAttachment& p = pending_attachments_[i];
+      ParticleAttachmentSpec& a = spec_.attachments[i];
+      a.body = resolve_body(p.body);
+      if (!p.local && a.body >= 0) a.local_point = spec_.bodies[static_cast<std::size_t>(a.body)].pose.apply_inverse(p.world_point);
+    }
+
     for (std::size_t i = 0; i < spec_.distances.size(); ++i) {
       const PendingDistance& p = pending_distances_[i];
       if (p.a.name.empty()) continue;  // generated by <rope>/<cloth>, already resolved
@@ -1401,6 +1525,7 @@ class SceneParser {
   int include_count_ = 0;
   std::uintmax_t included_bytes_ = 0;
   std::map<std::string, int> material_index_, body_index_, particle_index_, joint_names_;
+  std::vector<PendingAttachment> pending_attachments_;
   std::vector<std::optional<NameRef>> world_shape_material_, particle_material_;
   std::vector<std::vector<std::optional<NameRef>>> body_shape_material_;
   std::vector<PendingJoint> pending_joints_;

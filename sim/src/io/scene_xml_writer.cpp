@@ -190,6 +190,7 @@ class Writer {
     for (const DistanceSpec& d : spec_.distances) distance(d);
     for (const SoftBodySpec& sb : spec_.soft_bodies) soft_body(sb);
     if (!spec_.particle_triangles.empty()) particle_triangles();
+    for (const ParticleAttachmentSpec& a : spec_.attachments) attachment(a);
     for (; j < spec_.joints.size(); ++j) joint(j);
     for (const KeyframeSpec& k : spec_.keyframes) keyframe(k);
     out_ += "</scene>\n";
@@ -536,6 +537,41 @@ class Writer {
     for (std::size_t i = 0; i < sb.tets.size(); ++i)
       for (int k = 0; k < 4; ++k) t += (i || k ? (k ? " " : "  ") : "") + std::to_string(sb.tets[i][k]);
     attr("tets", t);
+    soft_body_groups(sb);
+  }
+
+  // The body's active-pressure groups as <group name pressure tets="i j ..."> children (tet
+  // indices of this body), or "/>" when it has none.
+  void soft_body_groups(const SoftBodySpec& sb) {
+    std::string children;
+    for (std::size_t g = 0; g < spec_.soft_groups.size(); ++g) {
+      std::string t;
+      for (std::size_t i = 0; i < sb.tet_group.size(); ++i)
+        if (sb.tet_group[i] == static_cast<int>(g)) t += (t.empty() ? "" : " ") + std::to_string(i);
+      if (t.empty()) continue;
+      const std::size_t at = out_.size();
+      open("group", 2);
+      attr("name", spec_.soft_groups[g].name);
+      if (spec_.soft_groups[g].pressure != 0) attr("pressure", number(spec_.soft_groups[g].pressure));
+      attr("tets", t);
+      out_ += "/>\n";
+      children += out_.substr(at);
+      out_.resize(at);
+    }
+    if (children.empty()) {
+      out_ += "/>\n";
+      return;
+    }
+    out_ += ">\n" + children + "  </softbody>\n";
+  }
+
+  // A particle pinned to a body point, in the body's frame.
+  void attachment(const ParticleAttachmentSpec& a) {
+    open("attachment", 1);
+    attr("particle", std::to_string(a.particle));
+    attr("body", body_ref(a.body));
+    attr("point", numbers(a.local_point));
+    if (a.compliance != 0) attr("compliance", number(a.compliance));
     out_ += "/>\n";
   }
 
@@ -779,6 +815,12 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
     for (std::size_t i = 0; i < spec.soft_bodies.size(); ++i)
       if (spec.soft_bodies[i].tets != back.soft_bodies[i].tets)
         lost.push_back("the tetrahedra of soft body " + std::to_string(i));
+      else if (spec.soft_bodies[i].tet_group != back.soft_bodies[i].tet_group &&
+               !(spec.soft_bodies[i].tet_group.empty() &&
+                 std::all_of(back.soft_bodies[i].tet_group.begin(), back.soft_bodies[i].tet_group.end(), [](int g) { return g < 0; })))
+        lost.push_back("the active-pressure groups of soft body " + std::to_string(i));
+  if (spec.soft_groups.size() != back.soft_groups.size()) lost.push_back("soft groups without tets");
+  if (spec.attachments.size() != back.attachments.size()) lost.push_back("particle attachments");
   if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
   if (spec.keyframes.size() != back.keyframes.size()) lost.push_back("keyframes");
   if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");

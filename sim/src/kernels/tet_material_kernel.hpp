@@ -27,8 +27,10 @@ struct TetMaterial {
   Mat6 hessian;   // ∂²Ψ/∂s² [Pa]
 };
 
-// Ψ, ∂Ψ/∂s, ∂²Ψ/∂s² at strain `s` with stretch `S` = I + ε (used by Neo-Hookean).
-SIM_HD inline TetMaterial tet_material(SoftModel model, Real mu, Real lambda, const Vec6& s, const Mat3& S) {
+// Ψ, ∂Ψ/∂s, ∂²Ψ/∂s² at strain `s` with stretch `S` = I + ε (used by Neo-Hookean). `pressure` p
+// adds the active-stress work −p (J − 1) (Neo-Hookean; co-rotational −p tr ε), tet_row_kernel.hpp.
+SIM_HD inline TetMaterial tet_material(SoftModel model, Real mu, Real lambda, const Vec6& s, const Mat3& S,
+                                       Real pressure = 0) {
   TetMaterial out;
   out.hessian.setZero();
   if (model == SoftModel::Corotational) {  // eq. 85 with K_e of an isotropic material
@@ -42,7 +44,8 @@ SIM_HD inline TetMaterial tet_material(SoftModel model, Real mu, Real lambda, co
       out.hessian(k, k) += Real(2) * mu;
       out.hessian(k + 3, k + 3) = Real(4) * mu;
     }
-    out.energy = mu * ee + Real(0.5) * lambda * tr * tr;
+    out.energy = mu * ee + Real(0.5) * lambda * tr * tr - pressure * tr;
+    for (int k = 0; k < 3; ++k) out.gradient[k] -= pressure;
     return out;
   }
   // Stable Neo-Hookean, eq. 107: Ψ = C1 (tr S² − 3) + D1 (det S − α)².
@@ -69,13 +72,13 @@ SIM_HD inline TetMaterial tet_material(SoftModel model, Real mu, Real lambda, co
   hj(4, 4) = -2 * s11;
   hj(5, 5) = -2 * s22;
   const Real trs2 = s00 * s00 + s11 * s11 + s22 * s22 + 2 * (s12 * s12 + s02 * s02 + s01 * s01);
-  out.energy = c1 * (trs2 - 3) + d1 * ((j - alpha) * (j - alpha) - (1 - alpha) * (1 - alpha));
-  out.gradient = c1 * dtr + (2 * d1 * (j - alpha)) * dj;  // App. B's ∂Ψ/∂s, over S's components
+  out.energy = c1 * (trs2 - 3) + d1 * ((j - alpha) * (j - alpha) - (1 - alpha) * (1 - alpha)) - pressure * (j - 1);
+  out.gradient = c1 * dtr + (2 * d1 * (j - alpha) - pressure) * dj;  // App. B's ∂Ψ/∂s, over S's components
   for (int k = 0; k < 3; ++k) {
     out.hessian(k, k) = 2 * c1;
     out.hessian(k + 3, k + 3) = 4 * c1;
   }
-  out.hessian += (2 * d1) * (dj * dj.transpose() + (j - alpha) * hj);  // App. B's ∂²Ψ/∂s²
+  out.hessian += (2 * d1) * (dj * dj.transpose()) + (2 * d1 * (j - alpha) - pressure) * hj;  // App. B's ∂²Ψ/∂s²
   return out;
 }
 

@@ -23,6 +23,18 @@
 // measure, C or s_k) turns a row into E c + γ (m − m⁻) + E λ = 0, γ = β/h, written divided by
 // (1 + γ) so that its gradient stays J: value (E c + γ(m − m⁻))/(1 + γ), compliance E/(1 + γ).
 // m⁻ is the row's bias (constraint/tet_rows.cpp setup_tet_damping) and γ its row_bound slot.
+//
+// Active pressure p of the tet's group (issue 14 item 5; a volumetric active stress, PneuNet
+// inflation): the energy gains the work term −p (J − 1) V, J = det F, so p > 0 expands the tet.
+// Stable Neo-Hookean, with δ = p/λ:
+//   λ/2 (J − α)² − p (J − 1) = λ/2 (J − α − δ)² − p²/(2λ) − p (α − 1),
+// i.e. the hydrostatic row keeps its compliance 1/(λV) and its gradient, and its target moves from
+// α to α + δ: c_6 = λV (J − α − δ). Co-rotational, with J − 1 linearised to tr ε (the model's own
+// volume measure): λ/2 (tr ε)² − p tr ε = λ/2 (tr ε − δ)² − p²/(2λ), c_6 = λV (tr ε − δ).
+// The constants do not change forces. For compliance="diagonal" the term is added to Ψ itself
+// (tet_material's `pressure`). A free body then settles where ∂Ψ/∂s = 0 with the term, e.g. at
+// F = sI: co-rotational s − 1 = p / (2μ + 3λ); Neo-Hookean μ/s + λ (s³ − α) = p
+// (tests/scenes/test_soft_actuation.cpp checks both).
 #pragma once
 
 #include "kernels/kernel_macros.hpp"
@@ -53,6 +65,7 @@ struct TetRowsView {
   Real* compliance;              // row_compliance: E of the row at this evaluation
   const Real* reference_strain;  // row_bias: the row's measure at q⁻ (damping), per row
   const Real* damping_ratio;     // row_bound: γ = β/h of the step, <= 0 before the step set it
+  const Real* pressure;          // active pressure per tet [Pa] (RowSet::tet_pressure) or null: none
   int first_row;                 // the first tet row; tet i's rows are first_row + 7 i + k
 };
 
@@ -70,7 +83,7 @@ struct TetRowTerms {
   Mat3 dmeasure_df[kTetRows];
 };
 
-SIM_HD inline void tet_row_terms(const TetView& tets, const Vec3 x[4], int i, TetRowTerms& out) {
+SIM_HD inline void tet_row_terms(const TetView& tets, const Vec3 x[4], int i, TetRowTerms& out, Real pressure = 0) {
   TetDeformation d;
   tet_deformation(x[0], x[1], x[2], x[3], tets.rest_inverse[i], d);
   const Real volume = tets.volume[i], mu = tets.mu[i];
@@ -96,10 +109,10 @@ SIM_HD inline void tet_row_terms(const TetView& tets, const Vec3 x[4], int i, Te
       out.dmeasure_df[6] = d.dstrain_df[0] + d.dstrain_df[1] + d.dstrain_df[2];
     }
     out.compliance[6] = Real(1) / (lambda * volume);
-    out.force[6] = lambda * volume * out.measure[6];
+    out.force[6] = lambda * volume * (out.measure[6] - pressure / lambda);  // target shifted by p/λ
     return;
   }
-  const TetMaterial mat = tet_material(model, mu, tets.lambda[i], d.strain, d.stretch);
+  const TetMaterial mat = tet_material(model, mu, tets.lambda[i], d.strain, d.stretch, pressure);
   const Real floor = Real(1e-3) * Real(2) * mu * volume;
   for (int k = 0; k < 6; ++k) {
     const Real stiffness = volume * mat.hessian(k, k);  // N_kk (eq. 83)
@@ -137,7 +150,7 @@ SIM_HD inline void evaluate_tet_rows(const TetView& tets, const ConfigurationVie
   Vec3 x[4];
   tet_positions(tets, c, i, x);
   TetRowTerms t;
-  tet_row_terms(tets, x, i, t);
+  tet_row_terms(tets, x, i, t, tr.pressure ? tr.pressure[i] : Real(0));
   for (int k = 0; k < kTetRows; ++k) {
     const int r = tr.first_row + kTetRows * i + k;
     const Real e = t.compliance[k];

@@ -71,6 +71,12 @@ bool check_step_input(const Model& model, const SolverOptions& options, const St
              control.particle_force[p][k], "particle " + std::to_string(p));
       return false;
     }
+  if (long i = first_non_finite(control.soft_pressure.data(), control.soft_pressure.size()); i >= 0) {
+    refuse(report, "control soft_pressure[" + std::to_string(i) + "]", control.soft_pressure[i],
+           i < static_cast<long>(model.soft_group_name.size()) ? "soft group '" + model.soft_group_name[i] + "'"
+                                                               : "soft group " + std::to_string(i));
+    return false;
+  }
   // A body or particle already beyond the world bound or the speed limits (a file, an edit).
   return check_state_bounds(model, options, state, BoundsCheckAt::StepInput, report);
 }

@@ -405,6 +405,7 @@ void prepare_step(const Model& m, const SolverOptions& o, Real h, const State& s
   assemble_rows(m, contacts, rows);
   s.config.assign(m, s.q0.data());
   joint_reference_at_start(m, state, s.config, s.joint_reference);
+  setup_tet_pressure(m, control, rows);  // active pressure per tet (Control::soft_pressure)
   evaluate_rows(m, contacts, s.config, s.joint_reference, rows);
   compute_preconditioner(m, o, h, s.inv_mass, rows);
   setup_drive_rows(m, control, h, rows);
