@@ -91,6 +91,8 @@ struct RowSet {
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;
   // The FEM tets' rows (6 per tet) close the bilateral block, after the distances' rows.
   int first_tet = 0;
+  // Shell rows (constraint/shell_rows.hpp) follow the tets: 4 per membrane triangle, then 1 per hinge.
+  int first_membrane = 0, first_hinge = 0;
   // Per-source offsets, exclusive scans of per-source row counts (row_assembly.cpp), joint_count + 1
   // each: joint j's bilateral rows start at joint_bilateral_first[j] (the distances' rows at
   // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its
