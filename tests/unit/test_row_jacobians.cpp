@@ -461,7 +461,7 @@ TEST_CASE("shell rows: membrane strain and dihedral bending gradients match fini
   }
 }
 
-TEST_CASE("shell bending energy of a sheet rolled into a cylinder is ½ D κ² per area; rolling stores no membrane energy",
+TEST_CASE("shell bending energy of a sheet rolled into a cylinder is ½ D κ² per area, rolling stores no membrane energy",
           "[unit][constraint][shell]") {
   // An L × L grid sheet (the <cloth model="membrane"> triangulation) mapped isometrically onto a
   // cylinder of curvature κ about y (then about x): the hinges' energy against the plate's
