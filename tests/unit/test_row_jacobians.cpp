@@ -1,7 +1,8 @@
 // Every row kind's gradient ∇C·G against central finite differences of C along q(u) = q⁻ + h G u
 // (eq. 63): joints of each type (their bilateral rows and the coordinate that limits and drives
 // use), contact normals and tangents, a particle-face contact over four nodes, particle distances,
-// FEM tetrahedra (strain rows over four particles, their force and material Hessian). And the geometric-stiffness secant
+// FEM tetrahedra (strain rows over four particles, their force and material Hessian), shell
+// membrane rows (three particles) and dihedral bending rows (four; flat and folded near ±π). And the geometric-stiffness secant
 // (eq. 73) against the slope of a known momentum residual.
 #include <catch2/catch.hpp>
 
@@ -11,7 +12,9 @@
 #include "constraint/distance_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
+#include "constraint/shell_rows.hpp"
 #include "constraint/tet_rows.hpp"
+#include "sim/shell.hpp"
 #include "sim/soft_body.hpp"
 #include "core/kernel_views.hpp"
 #include "core/kinematics.hpp"
@@ -408,4 +411,151 @@ TEST_CASE("geometric stiffness takes the secant without the mass term (eq. 73 co
   }
   // A softening force (κ < 0) is not subtracted: H̃ stays >= M (eq. 74).
   CHECK(sim::geometric_stiffness_shift((mass - 1) * 0.8, (mass - 1) * 0.7, mass, du) == 0);
+}
+
+namespace {
+
+// A 0.1 m square of 2 × 2 cells (8 triangles, 8 interior edges) as a shell, moved off rest at
+// random and, with `fold` != 0, its x > 0.05 half folded by `fold` rad about the line x = 0.05
+// (2.95 rad: the hinges there near θ = ±π, the two halves almost on top of each other).
+sim::Model shell_patch(sim::State& s, Real fold) {
+  sim::SceneSpec spec;
+  spec.dt = kH;
+  std::vector<Vec3> points;
+  std::vector<std::array<int, 3>> tris;
+  auto id = [](int i, int j) { return 3 * j + i; };
+  for (int j = 0; j <= 2; ++j)
+    for (int i = 0; i <= 2; ++i) points.emplace_back(0.05 * i, 0.05 * j, 0);
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 2; ++i) {
+      tris.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      tris.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  sim::ShellMaterialSpec mat;
+  mat.youngs_modulus = 1e6;
+  mat.poisson_ratio = 0.3;
+  mat.thickness = 1e-3;
+  std::string error;
+  REQUIRE(sim::add_shell(spec, points, tris, mat, {}, "patch", error) == 0);
+  const sim::Model m = test::compile(spec);
+  s = sim::make_initial_state(m);
+  const Eigen::AngleAxis<Real> turn(fold, Vec3::UnitY());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> d(-0.004, 0.004);
+  for (int p = 0; p < m.particle_count; ++p) {
+    Vec3 x = points[p];
+    if (x.x() > 0.05 + 1e-9) x = Vec3(0.05, 0, 0) + turn * (x - Vec3(0.05, 0, 0));
+    for (int k = 0; k < 3; ++k) s.q[3 * p + k] = x[k] + d(rng);
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("shell rows: membrane strain and dihedral bending gradients match finite differences",
+          "[unit][constraint][jacobian][shell]") {
+  for (const Real fold : {0.0, 1.2, 2.95, -2.95}) {
+    INFO("fold " << fold);
+    sim::State s;
+    const sim::Model m = shell_patch(s, fold);
+    REQUIRE(m.membrane_count == 8);
+    REQUIRE(m.hinge_count == 8);
+    sim::RowSet rows;
+    sim::assemble_rows(m, sim::ContactBuffer{}, rows);
+    REQUIRE(rows.count == sim::kMembraneRows * m.membrane_count + m.hinge_count);
+    REQUIRE(rows.first_hinge == sim::kMembraneRows * m.membrane_count);
+    check_rows_against_differences(m, s, rows, rows.count,
+                                   [&](const sim::Configuration& c) { sim::evaluate_shell_rows(m, c, rows); });
+    // The folded patch exercises angles near ±π (the hinges on the fold line).
+    sim::Configuration c;
+    c.assign(m, s.q.data());
+    sim::evaluate_shell_rows(m, c, rows);
+    Real widest = 0;
+    for (int i = 0; i < m.hinge_count; ++i) widest = std::max(widest, std::abs(rows.row_value[rows.first_hinge + i]));
+    if (std::abs(fold) > 2.9) CHECK(widest > 2.8);
+    // The force: Σ_k (value/compliance) ∇m_k·u = Σ k m ∇m·u is the rate of the elastic energy.
+    const sim::VecX u = random_velocity(m.dof_count(), 13);
+    Real power = 0;
+    for (int r = 0; r < rows.count; ++r) {
+      CHECK(rows.row_compliance[r] > 0);
+      power += rows.row_value[r] / rows.row_compliance[r] * rows.gradient_dot(r, u.data());
+    }
+    const sim::MembraneView tv = sim::membrane_view(m);
+    const sim::HingeView hv = sim::hinge_view(m);
+    auto energy = [&](Real sign) {
+      std::vector<Real> q(s.q.size());
+      sim::VecX v = sign * Real(1e-6) * u;
+      sim::integrate_positions(m, s.q.data(), v.data(), kH, q.data());
+      auto at = [&](int p) { return Vec3(Eigen::Map<const Vec3>(q.data() + 3 * p)); };
+      Real e = 0;
+      for (int t = 0; t < m.membrane_count; ++t) {
+        const Vec3 x[3] = {at(m.membrane_particle[3 * t]), at(m.membrane_particle[3 * t + 1]), at(m.membrane_particle[3 * t + 2])};
+        e += sim::membrane_elastic_energy(tv, x, t);
+      }
+      for (int i = 0; i < m.hinge_count; ++i) {
+        Vec3 x[4];
+        for (int k = 0; k < 4; ++k) x[k] = at(m.hinge_particle[4 * i + k]);
+        e += sim::hinge_elastic_energy(hv, x, i);
+      }
+      return e;
+    };
+    const Real fd = (energy(1) - energy(-1)) / (2e-6 * kH);
+    CHECK(power == Approx(fd).epsilon(1e-5).margin(1e-6 * std::abs(fd) + 1e-9));
+  }
+}
+
+TEST_CASE("shell bending energy of a sheet rolled into a cylinder is ½ D κ² per area, rolling stores no membrane energy",
+          "[unit][constraint][shell]") {
+  // An L × L grid sheet (the <cloth model="membrane"> triangulation) mapped isometrically onto a
+  // cylinder of curvature κ about y (then about x): the hinges' energy against the plate's
+  // ½ D κ² per area, over the area the interior hinges represent (the boundary column has none:
+  // (n − 1)/n of the sheet); the membrane, isometric up to the chords, stores under 1% of it.
+  const int n = 20;
+  const Real size = 0.2, kappa = 5;
+  std::vector<Vec3> points;
+  std::vector<std::array<int, 3>> tris;
+  auto id = [&](int i, int j) { return (n + 1) * j + i; };
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) points.emplace_back(size * i / n, size * j / n, 0);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      tris.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      tris.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  sim::SceneSpec spec;
+  sim::ShellMaterialSpec mat;
+  mat.youngs_modulus = 1e7;
+  mat.poisson_ratio = 0.3;
+  mat.thickness = 1e-3;
+  std::string error;
+  REQUIRE(sim::add_shell(spec, points, tris, mat, {}, "sheet", error) == 0);
+  const sim::Model m = test::compile(spec);
+  REQUIRE(m.hinge_count == 3 * n * n - 2 * n);
+  const Real d = sim::shell_bending_stiffness(mat);
+  CHECK(d == Approx(1e7 * 1e-9 / (12 * (1 - 0.09))));
+  for (int axis = 0; axis < 2; ++axis) {
+    std::vector<Vec3> x(points.size());
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      const Real s = points[p][axis], other = points[p][1 - axis];
+      const Real along = std::sin(kappa * s) / kappa, up = (1 - std::cos(kappa * s)) / kappa;
+      x[p] = axis == 0 ? Vec3(along, other, up) : Vec3(other, along, up);
+    }
+    const sim::HingeView hv = sim::hinge_view(m);
+    const sim::MembraneView tv = sim::membrane_view(m);
+    Real bending = 0, membrane = 0;
+    for (int i = 0; i < m.hinge_count; ++i) {
+      Vec3 xs[4];
+      for (int k = 0; k < 4; ++k) xs[k] = x[m.hinge_particle[4 * i + k]];
+      bending += sim::hinge_elastic_energy(hv, xs, i);
+    }
+    for (int t = 0; t < m.membrane_count; ++t) {
+      const Vec3 xs[3] = {x[m.membrane_particle[3 * t]], x[m.membrane_particle[3 * t + 1]], x[m.membrane_particle[3 * t + 2]]};
+      membrane += sim::membrane_elastic_energy(tv, xs, t);
+    }
+    const Real expected = 0.5 * d * kappa * kappa * size * size * (n - 1) / n;
+    std::printf("cylinder about %s (kappa %.0f 1/m, %dx%d grid): bending %.6g J, plate %.6g J (ratio %.5f), membrane %.3g J\n",
+                axis == 0 ? "y" : "x", kappa, n, n, bending, expected, bending / expected, membrane);
+    CHECK(bending == Approx(expected).epsilon(0.01));
+    CHECK(membrane < 1e-2 * bending);  // chord strain ~ (κa)²/24: E t ε² against D κ², ~4e-3 here
+  }
 }

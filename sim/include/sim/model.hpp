@@ -135,6 +135,19 @@ struct Model {
   std::vector<Vec3> attachment_local;       // point in the body's com frame (world for -1) [m]
   std::vector<Real> attachment_compliance;  // [m/N]
 
+  // ---- shells: membrane triangles and bending hinges (constraint/shell_rows.hpp) -------------
+  int membrane_count = 0;
+  std::vector<int> membrane_particle;       // 3 per triangle (3 membrane_count)
+  std::vector<Eigen::Matrix<Real, 2, 2>> membrane_rest_inverse;  // D_m⁻¹ in the rest triangle's frame
+  std::vector<Real> membrane_area;          // rest area A [m²]
+  std::vector<Real> membrane_mu, membrane_lambda;  // plane-stress μ t, λ* t = (Eν/(1−ν²)) t [N/m]
+  std::vector<Real> membrane_damping;       // β [s]
+  int hinge_count = 0;                      // interior edges of shells with bending
+  std::vector<int> hinge_particle;          // 4 per hinge: edge x0 x1, opposite corners x2 x3
+  std::vector<Real> hinge_rest_angle;       // θ̄ [rad]
+  std::vector<Real> hinge_stiffness;        // k = D ℓ²/(A1 + A2) [N m/rad²]
+  std::vector<Real> hinge_damping;          // β [s]
+
   // ---- joints (joint_count); body -1 means the world ----------------------------------------
   int joint_count = 0;
   std::vector<std::string> joint_name;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/spec.hpp"
 #include "sim/tet_mesh.hpp"
@@ -33,6 +34,11 @@ struct SoftBodyPlacement {
   int material = -1;                // friction material of the particles (index into spec.materials)
   bool faces = true;                // register the boundary triangles as particle_triangles
 };
+
+// Appends `points` placed by `placement` as particles with masses `mass` (soft bodies, shells);
+// returns the first one's index.
+int add_placed_particles(SceneSpec& spec, const std::vector<Vec3>& points, const std::vector<Real>& mass,
+                         const SoftBodyPlacement& placement);
 
 // Appends the mesh's points as particles (mass = density × the volume of their tets / 4, the
 // lumped mass of §9.3), its tets as a SoftBodySpec and, with `faces`, its boundary triangles

@@ -162,6 +162,25 @@ struct ParticleAttachmentSpec {
   SourceLocation source;
 };
 
+// A shell (membrane cloth or a surface mesh): triangles over the scene's particles with in-plane
+// membrane rows and dihedral bending rows over their interior edges (sim/shell.hpp,
+// constraint/shell_rows.hpp; paper §9.1's compliance form on triangles).
+struct ShellMaterialSpec {
+  Real youngs_modulus = 1e6;  // E [Pa]
+  Real poisson_ratio = 0.3;   // ν, in [0, 0.5): plane stress
+  Real thickness = 1e-3;      // t [m]
+  Real bending = -1;          // plate bending stiffness D [N m]; < 0: E t³/(12(1 − ν²)); 0: no bending rows
+  Real density = 1000;        // [kg/m³]: ρ t A/3 lumped into each corner by add_shell
+  Real damping = 0;           // stiffness-proportional damping β [s]
+};
+
+struct ShellSpec {
+  std::string name;
+  ShellMaterialSpec material;
+  std::vector<std::array<int, 3>> triangles;  // particle indices; hinges are the interior edges
+  SourceLocation source;
+};
+
 // JointType, DriveMode: sim/model_kinds.hpp.
 
 struct JointSpec {
@@ -272,6 +291,7 @@ struct SceneSpec {
   std::vector<SoftBodySpec> soft_bodies;   // FEM tetrahedra over `particles`
   std::vector<SoftGroupSpec> soft_groups;  // active-pressure groups of tets (Control::soft_pressure)
   std::vector<ParticleAttachmentSpec> attachments;  // particles pinned to body points
+  std::vector<ShellSpec> shells;           // membrane and bending triangles over `particles`
   SdfContactOptions sdf;                   // SDF contact generation (vertices, edges, faces)
   std::vector<JointSpec> joints;
   std::vector<RobotIncludeSpec> robots;    // <robot> elements, in document order

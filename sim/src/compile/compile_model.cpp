@@ -10,6 +10,7 @@
 #include "collision/convex_hull.hpp"
 #include "collision/structure_field.hpp"
 #include "compile/body_inertia.hpp"
+#include "compile/compile_shells.hpp"
 #include "compile/initial_overlap_filter.hpp"
 #include "compile/mass_properties.hpp"
 #include "compile/scene_ranges.hpp"
@@ -403,6 +404,9 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.attachment_compliance.push_back(a.compliance);
     ++m.attachment_count;
   }
+
+  // Shells: membrane triangles and bending hinges (compile/compile_shells.cpp).
+  if (std::string e = compile_shells(spec, m); !e.empty()) return Error{e};
 
   // Cloth faces for face-vs-SDF contacts.
   for (const auto& t : spec.particle_triangles) {

@@ -7,6 +7,7 @@
 #include "constraint/friction_rows.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/limit_rows.hpp"
+#include "constraint/shell_rows.hpp"
 #include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
@@ -30,6 +31,8 @@ RowNodes row_nodes(const Model& m, const ContactBuffer& contacts, const RowSet& 
   const int source = rows.row_source[r];
   switch (rows.row_kind[r]) {
     case RowKind::Bilateral:
+      if (r >= rows.first_hinge && r < rows.first_drive) return hinge_row_nodes(m, source);
+      if (r >= rows.first_membrane && r < rows.first_hinge) return membrane_row_nodes(m, source);
       if (tet_row_of_sub(rows.row_sub[r]) >= 0) return tet_row_nodes(m, source);
       if (rows.row_sub[r] <= kAttachmentSubBase) return attachment_row_nodes(m, source);
       return rows.row_sub[r] < 0 ? distance_row_nodes(m, source) : joint_row_nodes(m, source);
@@ -61,7 +64,9 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   exclusive_scan_counts(limit, joints);
   rows.first_tet = bilateral[joints] + distances;
   rows.first_attachment = rows.first_tet + kTetRows * m.tet_count;
-  rows.first_drive = rows.first_attachment + kAttachmentRows * m.attachment_count;
+  rows.first_membrane = rows.first_attachment + kAttachmentRows * m.attachment_count;
+  rows.first_hinge = rows.first_membrane + kMembraneRows * m.membrane_count;
+  rows.first_drive = rows.first_hinge + m.hinge_count;
   rows.first_limit = rows.first_drive + drive[joints];
   rows.first_normal = rows.first_limit + limit[joints];
   rows.first_friction = rows.first_normal + n;
@@ -103,6 +108,14 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
       set(rows.first_attachment + kAttachmentRows * i + k, an, RowKind::Bilateral, i, attachment_row_sub(k),
           m.attachment_compliance[i]);
   });
+  parallel_for(m.membrane_count, [&](int t) {  // shell rows (constraint/shell_rows.hpp)
+    const RowNodes tn = membrane_row_nodes(m, t);
+    for (int k = 0; k < kMembraneRows; ++k)
+      set(rows.first_membrane + kMembraneRows * t + k, tn, RowKind::Bilateral, t, membrane_row_sub(k), 0);
+  });
+  parallel_for(m.hinge_count, [&](int e) {
+    set(rows.first_hinge + e, hinge_row_nodes(m, e), RowKind::Bilateral, e, kHingeRowSub, 0);
+  });
   parallel_for(n, [&](int c) {
     const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);
     set(rows.first_normal + c, cn, RowKind::Normal, c, 0, 0);
@@ -142,6 +155,7 @@ void evaluate_rows(const Model& m, const ContactBuffer& contacts, const Configur
   parallel_for(m.tet_count, [&](int t) { evaluate_tet_rows(tv, at, out, tet_rows, t); });
   const AttachmentView av = attachment_view(m);
   parallel_for(m.attachment_count, [&](int i) { evaluate_attachment_rows(av, at, out, i, rows.first_attachment); });
+  evaluate_shell_rows(m, c, rows);
   const ContactModelView cm = contact_model_view(m);
   const ContactRowsView contact_rows{rows.row_bias.data(), rows.first_normal, rows.first_friction};
   parallel_for(contacts.size(), [&](int i) {

@@ -89,13 +89,16 @@ struct RowSet {
 
   // Layout of this step's rows: [bilateral | drive | limit | normal | friction].
   int first_drive = 0, first_limit = 0, first_normal = 0, first_friction = 0;
-  // The FEM tets' rows (7 per tet) follow the distances' rows; the particle attachments' rows (3
-  // each, constraint/attachment_rows.hpp) close the bilateral block.
+  // The FEM tets' rows (7 per tet) follow the distances' rows.
   int first_tet = 0;
+  // The particle attachments' rows (3 each, constraint/attachment_rows.hpp) follow the tets'.
   int first_attachment = 0;
   // The active pressure of each tet this step (Control::soft_pressure of its group, 0 without one)
   // [Pa] (tet_count): set by setup_tet_pressure before the rows are evaluated.
   std::vector<Real> tet_pressure;
+  // Shell rows (constraint/shell_rows.hpp) close the bilateral block: 4 per membrane triangle,
+  // then 1 per hinge.
+  int first_membrane = 0, first_hinge = 0;
   // Per-source offsets, exclusive scans of per-source row counts (row_assembly.cpp), joint_count + 1
   // each: joint j's bilateral rows start at joint_bilateral_first[j] (the distances' rows at
   // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its

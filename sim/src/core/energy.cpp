@@ -1,5 +1,6 @@
 #include "core/energy.hpp"
 
+#include "constraint/shell_rows.hpp"
 #include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
@@ -26,6 +27,19 @@ Energy mechanical_energy(const Model& model, const State& state, std::vector<Rea
     Vec3 x[4];
     for (int k = 0; k < 4; ++k) x[k] = at.particle_position(model.tet_particle[4 * t + k]);
     return tet_elastic_energy(tets, x, t);
+  });
+  // Shells' membrane and bending energy Σ ½ k m² (kernels/membrane_row_kernel.hpp, hinge_row_kernel.hpp).
+  const MembraneView tris = membrane_view(model);
+  e.potential += deterministic_sum(model.membrane_count, partials, [&](int t) {
+    Vec3 x[3];
+    for (int k = 0; k < 3; ++k) x[k] = at.particle_position(model.membrane_particle[3 * t + k]);
+    return membrane_elastic_energy(tris, x, t);
+  });
+  const HingeView hinges = hinge_view(model);
+  e.potential += deterministic_sum(model.hinge_count, partials, [&](int i) {
+    Vec3 x[4];
+    for (int k = 0; k < 4; ++k) x[k] = at.particle_position(model.hinge_particle[4 * i + k]);
+    return hinge_elastic_energy(hinges, x, i);
   });
   return e;
 }

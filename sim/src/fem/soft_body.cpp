@@ -71,6 +71,21 @@ TetMesh ball_tet_mesh(Real radius, int n) {
   return mesh;
 }
 
+int add_placed_particles(SceneSpec& spec, const std::vector<Vec3>& points, const std::vector<Real>& mass,
+                         const SoftBodyPlacement& placement) {
+  const int first = static_cast<int>(spec.particles.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ParticleSpec p;
+    p.position = placement.pose.apply(points[i]);
+    p.velocity = placement.velocity;
+    p.mass = mass[i];
+    p.radius = placement.particle_radius;
+    p.material = placement.material;
+    spec.particles.push_back(p);
+  }
+  return first;
+}
+
 int add_soft_body(SceneSpec& spec, const TetMesh& mesh, const SoftMaterialSpec& material,
                   const SoftBodyPlacement& placement, const std::string& name, std::string& error) {
   Real mu = 0, lambda = 0;
@@ -105,16 +120,7 @@ int add_soft_body(SceneSpec& spec, const TetMesh& mesh, const SoftMaterialSpec& 
     }
     for (int c = 0; c < 4; ++c) mass[k[c]] += material.density * vol / 4;  // lumped mass (§9.3)
   }
-  const int first = static_cast<int>(spec.particles.size());
-  for (int i = 0; i < n; ++i) {
-    ParticleSpec p;
-    p.position = placement.pose.apply(mesh.points[i]);
-    p.velocity = placement.velocity;
-    p.mass = mass[i];
-    p.radius = placement.particle_radius;
-    p.material = placement.material;
-    spec.particles.push_back(p);
-  }
+  const int first = add_placed_particles(spec, mesh.points, mass, placement);
   SoftBodySpec body;
   body.name = name;
   body.material = material;

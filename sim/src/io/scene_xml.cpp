@@ -31,6 +31,7 @@
 #include "sim/scene_io.hpp"
 #include "sim/structure_texture.hpp"
 #include "sim/sdf.hpp"
+#include "sim/shell.hpp"
 #include "sim/soft_body.hpp"
 #include "sim/tet_mesh_io.hpp"
 
@@ -225,6 +226,7 @@ class SceneParser {
     if (name == "cloth") return parse_cloth(el, file);
     if (name == "distance") return parse_distance(el, file);
     if (name == "softbody") return parse_softbody(el, file);
+    if (name == "shell") return parse_shell(el, file);
     if (name == "particle_triangles") return parse_particle_triangles(el, file);
     if (name == "attachment") return parse_attachment(el, file);
     if (name == "joint") return parse_joint(el, file);
@@ -233,7 +235,7 @@ class SceneParser {
     if (name == "keyframe") return parse_keyframe(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, softbody, particle_triangles, attachment, joint, include, robot or keyframe)");
+                "cloth, distance, softbody, shell, particle_triangles, attachment, joint, include, robot or keyframe)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -684,7 +686,8 @@ class SceneParser {
     XmlElement e(el, file,
                  attribute_list({"name", "size", "segments", "mass", "total_mass", "radius", "compliance",
                                  "shear", "shear_compliance", "bend", "bend_compliance", "pin", "material",
-                                 "velocity"},
+                                 "velocity", "model", "E", "nu", "thickness", "bending", "density", "damping",
+                                 "faces"},
                                 true));
     no_children(e);
     if (!e.has("size")) e.fail("missing required attribute 'size'");
@@ -705,7 +708,8 @@ class SceneParser {
     const Pose pose = e.pose();
     const std::string name = e.text("name").value_or("");
     const std::size_t count = static_cast<std::size_t>(nx + 1) * static_cast<std::size_t>(ny + 1);
-    const Real mass = generated_mass(e, count);
+    const bool membrane = cloth_is_membrane(e);
+    const Real mass = membrane ? Real(1) : generated_mass(e, count);  // membrane: lumped below
     const Real radius = e.real_or("radius", Real(0.01), Range::Positive);
     const Real compliance = e.real_or("compliance", 0, Range::NonNegative);
     const bool shear = e.boolean("shear").value_or(true);
@@ -757,6 +761,7 @@ class SceneParser {
       }
     }
     auto id = [&](int i, int j) { return first + static_cast<int>(at(i, j)); };
+    if (membrane) return cloth_shell(e, first, nx, ny, pinned);
     for (int j = 0; j <= ny; ++j)
       for (int i = 0; i < nx; ++i) add_distance(id(i, j), id(i + 1, j), compliance, e);
     for (int j = 0; j < ny; ++j)
@@ -777,6 +782,104 @@ class SceneParser {
     }
   }
 
+  // ---- shells: <cloth model="membrane"> and <shell> (sim/shell.hpp) ----------------------------
+  // <cloth model="distance|membrane">: distance (the default) keeps the distance constraints;
+  // membrane makes the grid a shell (membrane rows, bending hinges) with a material instead.
+  static bool cloth_is_membrane(const XmlElement& e) {
+    const std::string model = e.text("model").value_or("distance");
+    if (model != "distance" && model != "membrane")
+      e.fail_attribute("model", "expected distance or membrane, got " + in_quotes(model));
+    const bool membrane = model == "membrane";
+    for (const char* a : {"mass", "total_mass", "compliance", "shear", "shear_compliance", "bend", "bend_compliance"})
+      if (membrane && e.has(a)) e.fail_attribute(a, "not with model=\"membrane\" (density and thickness give the mass, E and nu the stiffness)");
+    for (const char* a : {"E", "nu", "thickness", "bending", "density", "damping", "faces"})
+      if (!membrane && e.has(a)) e.fail_attribute(a, "only with model=\"membrane\"");
+    return membrane;
+  }
+
+  // The material attributes of a shell: E, nu, thickness, bending (D [N m]; 0 turns bending off),
+  // density, damping.
+  static ShellMaterialSpec shell_material(const XmlElement& e) {
+    ShellMaterialSpec m;
+    m.youngs_modulus = e.real_or("E", m.youngs_modulus, Range::Positive);
+    m.poisson_ratio = e.real_or("nu", m.poisson_ratio, Range::NonNegative);
+    if (!(m.poisson_ratio < Real(0.5))) e.fail_attribute("nu", "must be below 0.5");
+    m.thickness = e.real_or("thickness", m.thickness, Range::Positive);
+    m.bending = e.real_or("bending", m.bending, Range::NonNegative);
+    m.density = e.real_or("density", m.density, Range::Positive);
+    m.damping = e.real_or("damping", 0, Range::NonNegative);
+    return m;
+  }
+
+  // The membrane cloth's grid (particles already added, pinned ones marked): two triangles per
+  // cell split along (i, j)-(i+1, j+1), masses lumped from density × thickness (pinned: 0).
+  void cloth_shell(const XmlElement& e, int first, int nx, int ny, const std::vector<char>& pinned) {
+    ShellSpec shell;
+    shell.name = e.text("name").value_or("");
+    shell.material = shell_material(e);
+    shell.source = e.location();
+    auto id = [&](int i, int j) { return first + j * (nx + 1) + i; };
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        shell.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+        shell.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      }
+    std::vector<Vec3> points;
+    for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) points.push_back(spec_.particles[i].position);
+    std::vector<std::array<int, 3>> local = shell.triangles;
+    for (auto& t : local)
+      for (int& k : t) k -= first;
+    const std::vector<Real> mass = shell_lumped_masses(points, local, shell.material.density * shell.material.thickness);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      spec_.particles[static_cast<std::size_t>(first) + i].mass = pinned[i] ? Real(0) : mass[i];
+    if (e.boolean("faces").value_or(false))
+      spec_.particle_triangles.insert(spec_.particle_triangles.end(), shell.triangles.begin(), shell.triangles.end());
+    spec_.shells.push_back(std::move(shell));
+  }
+
+  // <shell>: a shell from a surface mesh file, mesh="part.obj" (read like <shape type="mesh">'s
+  // file, vertices welded; contained like every referenced file) scaled by scale= and placed by
+  // pos/euler, particles with lumped masses; or triangles="a b c  ..." over particles listed
+  // before it (as the scene writer saves one).
+  void parse_shell(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file,
+                 attribute_list({"name", "mesh", "scale", "triangles", "E", "nu", "thickness", "bending", "density",
+                                 "damping", "radius", "material", "faces", "velocity"},
+                                true));
+    no_children(e);
+    const ShellMaterialSpec m = shell_material(e);
+    e.exactly_one_of({"mesh", "triangles"});
+    if (e.has("triangles")) {
+      for (const char* a : {"scale", "radius", "material", "faces", "velocity", "pos", "euler", "quat", "axisangle"})
+        if (e.has(a)) e.fail_attribute(a, "not with triangles= (the triangles name existing particles)");
+      const std::vector<int> k = index_list(e, "triangles", 3, spec_.particles.size());
+      ShellSpec sh;
+      sh.name = e.text("name").value_or("");
+      sh.material = m;
+      sh.source = e.location();
+      for (std::size_t i = 0; i < k.size(); i += 3) sh.triangles.push_back({k[i], k[i + 1], k[i + 2]});
+      spec_.shells.push_back(std::move(sh));
+      return;
+    }
+    auto mesh = load_triangle_mesh(resource(e, "mesh", file, *e.text("mesh")));
+    if (!mesh) e.fail_attribute("mesh", mesh.error());
+    std::vector<Vec3> points = std::move(mesh.value().vertices);
+    if (e.has("scale")) {
+      const Vec3 scale = scale_attribute(e);
+      for (Vec3& p : points) p = p.cwiseProduct(scale);
+    }
+    std::optional<NameRef> material;
+    const ShellPlacement place = particle_placement(e, points.size(), material);
+    std::string error;
+    const int first = add_shell(spec_, points, mesh.value().triangles, m, place, e.text("name").value_or(""), error);
+    if (first < 0) e.fail_attribute("mesh", error);
+    spec_.shells.back().source = e.location();
+    for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) {
+      spec_.particles[i].source = e.location();
+      particle_material_.push_back(material);
+    }
+  }
+
   // <softbody>: an FEM soft body (sim/soft_body.hpp) over a generated box of tetrahedra,
   // box="lx ly lz" divisions="nx ny nz" (6 tets per cell), or over a tetrahedral mesh file,
   // mesh="part.msh" (Gmsh, TetGen .node/.ele, VTK .vtk/.vtu; sim/tet_mesh_io.hpp) scaled by
@@ -793,15 +896,8 @@ class SceneParser {
     }
     e.exactly_one_of({"box", "sphere", "mesh"});
     const TetMesh mesh = e.has("mesh") ? soft_body_mesh_file(e, file) : soft_body_box(e);
-    if (spec_.particles.size() + mesh.points.size() > static_cast<std::size_t>(limits::kMaxParticleCount))
-      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
-    SoftBodyPlacement place;
-    place.pose = e.pose();
-    place.velocity = e.vec3_or("velocity", Vec3::Zero());
-    place.particle_radius = e.real_or("radius", Real(0.005), Range::Positive);
-    place.faces = e.boolean("faces").value_or(true);
     std::optional<NameRef> material;
-    if (auto mat = e.text("material")) material = name_ref(e, "material", *mat);
+    const SoftBodyPlacement place = particle_placement(e, mesh.points.size(), material);
     const std::string name = e.text("name").value_or("");
 
     std::string error;
@@ -933,6 +1029,21 @@ class SceneParser {
     const std::vector<int> p = index_list(e, "particle", 1, spec_.particles.size());
     if (p.size() != 1) e.fail_attribute("particle", "expected one particle index");
     add_attachment(e, p[0], *required_vec3(e, "point"), true, e.real_or("compliance", 0, Range::NonNegative));
+  }
+
+
+  // The placement attributes of <softbody> and <shell mesh> (pose, velocity, radius, faces,
+  // material) for `count` new particles, refused beyond the scene's particle limit.
+  SoftBodyPlacement particle_placement(const XmlElement& e, std::size_t count, std::optional<NameRef>& material) {
+    if (spec_.particles.size() + count > static_cast<std::size_t>(limits::kMaxParticleCount))
+      e.fail("more than " + std::to_string(limits::kMaxParticleCount) + " particles in one scene");
+    SoftBodyPlacement place;
+    place.pose = e.pose();
+    place.velocity = e.vec3_or("velocity", Vec3::Zero());
+    place.particle_radius = e.real_or("radius", Real(0.005), Range::Positive);
+    place.faces = e.boolean("faces").value_or(true);
+    if (auto mat = e.text("material")) material = name_ref(e, "material", *mat);
+    return place;
   }
 
   // <softbody box divisions>: the generated block, 6 tets per cell, centred at the origin (or a ball).

@@ -189,6 +189,7 @@ class Writer {
     for (const ParticleSpec& p : spec_.particles) particle(p);
     for (const DistanceSpec& d : spec_.distances) distance(d);
     for (const SoftBodySpec& sb : spec_.soft_bodies) soft_body(sb);
+    for (const ShellSpec& sh : spec_.shells) shell(sh);
     if (!spec_.particle_triangles.empty()) particle_triangles();
     for (const ParticleAttachmentSpec& a : spec_.attachments) attachment(a);
     for (; j < spec_.joints.size(); ++j) joint(j);
@@ -575,6 +576,25 @@ class Writer {
     out_ += "/>\n";
   }
 
+  // A shell (membrane cloth, shell mesh) over the particles written above: its triangles by
+  // particle index and its material (the hinges follow from the triangles at compile).
+  void shell(const ShellSpec& sh) {
+    open("shell", 1);
+    if (!sh.name.empty()) attr("name", sh.name);
+    const ShellMaterialSpec& m = sh.material;
+    attr("E", number(m.youngs_modulus));
+    attr("nu", number(m.poisson_ratio));
+    attr("thickness", number(m.thickness));
+    if (m.bending >= 0) attr("bending", number(m.bending));
+    attr("density", number(m.density));
+    if (m.damping != 0) attr("damping", number(m.damping));
+    std::string t;
+    for (std::size_t i = 0; i < sh.triangles.size(); ++i)
+      for (int k = 0; k < 3; ++k) t += (i || k ? (k ? " " : "  ") : "") + std::to_string(sh.triangles[i][k]);
+    attr("triangles", t);
+    out_ += "/>\n";
+  }
+
   // The faces collided against SDFs (soft bodies' surfaces, cloth), by particle index.
   void particle_triangles() {
     open("particle_triangles", 1);
@@ -821,6 +841,10 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
         lost.push_back("the active-pressure groups of soft body " + std::to_string(i));
   if (spec.soft_groups.size() != back.soft_groups.size()) lost.push_back("soft groups without tets");
   if (spec.attachments.size() != back.attachments.size()) lost.push_back("particle attachments");
+  if (spec.shells.size() != back.shells.size()) lost.push_back("shells (membrane and bending triangles)");
+  else
+    for (std::size_t i = 0; i < spec.shells.size(); ++i)
+      if (spec.shells[i].triangles != back.shells[i].triangles) lost.push_back("the triangles of shell " + std::to_string(i));
   if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
   if (spec.keyframes.size() != back.keyframes.size()) lost.push_back("keyframes");
   if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");

@@ -10,6 +10,7 @@
 #include "constraint/friction_cone.hpp"
 #include "constraint/joint_rows.hpp"
 #include "constraint/row_assembly.hpp"
+#include "constraint/shell_rows.hpp"
 #include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "core/parallel.hpp"
@@ -411,6 +412,7 @@ void prepare_step(const Model& m, const SolverOptions& o, Real h, const State& s
   setup_drive_rows(m, control, h, rows);
   relax_initial_penetration(o, h, rows);
   setup_tet_damping(m, s.config, h, rows.first_tet, rows);  // FEM rows' strain at q⁻ and β/h
+  setup_shell_damping(m, s.config, h, rows);  // shell rows' measures at q⁻ and β/h
   if (o.warm_start) {
     warm_start(contacts, state.warm_start, rows);
     std::copy(state.u.begin(), state.u.end(), s.u.data());
