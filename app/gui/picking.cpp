@@ -149,7 +149,13 @@ PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, R
       }
     }
   }
+  // Particles on a drawn surface are picked through it (their spheres are hidden by default).
+  std::vector<char> on_surface(static_cast<std::size_t>(model.particle_count), 0);
+  for (const std::array<int, 3>& tri : model.particle_triangles)
+    for (int p : tri)
+      if (p >= 0 && p < model.particle_count) on_surface[static_cast<std::size_t>(p)] = 1;
   for (int p = 0; p < model.particle_count; ++p) {
+    if (on_surface[static_cast<std::size_t>(p)]) continue;
     const auto c = static_cast<std::size_t>(model.particle_coord(p));
     const Vec3 x(state.q[c], state.q[c + 1], state.q[c + 2]);
     const Real t = ray_sphere(ray.origin, ray.direction, x, particle_scale * model.particle_radius[static_cast<std::size_t>(p)]);

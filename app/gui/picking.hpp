@@ -31,8 +31,8 @@ struct PickHit {
 sim::Real intersect_shape(const sim::Model& model, const sim::State& state, int shape, const Ray& ray);
 
 // The nearest hit. Particles are picked within `particle_scale` times their radius (small
-// particles are hard to hit otherwise), or through a particle triangle they are the nearest
-// corner of.
+// particles are hard to hit otherwise); particles on particle triangles through the triangles
+// instead (the nearest corner of the face hit), as they are drawn.
 PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, sim::Real particle_scale = 2);
 
 }  // namespace coulomb::gui
