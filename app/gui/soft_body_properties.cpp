@@ -1,6 +1,7 @@
 #include "gui/soft_body_properties.hpp"
 
 #include <cmath>
+#include <iterator>
 
 namespace coulomb::gui {
 
@@ -20,34 +21,41 @@ YoungPoisson young_poisson(const sim::SoftMaterialSpec& m) {
   return {m.youngs_modulus, m.poisson_ratio};
 }
 
-PropertyInfo material_real(const ItemRef& item, const char* name, const char* label, double value, double lo, double hi,
-                           const char* unit, int decimals, double step, const char* tooltip) {
-  PropertyInfo p;
-  p.key = {item, name};
-  p.label = label;
-  p.value = value;
-  p.minimum = lo;
-  p.maximum = hi;
-  p.unit = unit;
-  p.decimals = decimals;
-  p.step = step;
-  p.structural = true;
-  p.tooltip = tooltip;
-  return p;
-}
+// The four properties in display order: name, label, range, unit, decimals, step, tooltip.
+struct MaterialField {
+  const char* name;
+  const char* label;
+  double lo, hi;
+  const char* unit;
+  int decimals;
+  double step;
+  const char* tooltip;
+};
+constexpr MaterialField kMaterialFields[] = {
+    {"E", "Young's modulus E", 0, 1e12, "Pa", 0, 1000, "stiffness, > 0 (rubber ~1e6 Pa, a tomato ~1e5 Pa)"},
+    {"nu", "Poisson's ratio ν", 0, 0.5, "", 4, 0.01, "0 <= ν < 0.5; near 0.5 the body keeps its volume"},
+    {"density", "density", 0, 1e6, "kg/m³", 1, 10, "> 0; the particles' lumped masses are ρ V/4 per tet corner"},
+    {"damping", "damping β", 0, 1e3, "s", 4, 0.001, "stiffness-proportional damping, >= 0"},
+};
 
 }  // namespace
 
 void soft_body_properties(std::vector<PropertyInfo>& out, const ItemRef& item, const sim::SoftMaterialSpec& material) {
   const YoungPoisson yp = young_poisson(material);
-  out.push_back(material_real(item, "E", "Young's modulus E", yp.E, 0, 1e12, "Pa", 0, 1000,
-                              "stiffness, > 0 (rubber ~1e6 Pa, a tomato ~1e5 Pa)"));
-  out.push_back(material_real(item, "nu", "Poisson's ratio ν", yp.nu, 0, 0.5, "", 4, 0.01,
-                              "0 <= ν < 0.5; near 0.5 the body keeps its volume"));
-  out.push_back(material_real(item, "density", "density", material.density, 0, 1e6, "kg/m³", 1, 10,
-                              "> 0; the particles' lumped masses are ρ V/4 per tet corner"));
-  out.push_back(material_real(item, "damping", "damping β", material.damping, 0, 1e3, "s", 4, 0.001,
-                              "stiffness-proportional damping, >= 0"));
+  const double values[] = {yp.E, yp.nu, material.density, material.damping};
+  for (std::size_t k = 0; k < std::size(kMaterialFields); ++k) {
+    const MaterialField& f = kMaterialFields[k];
+    PropertyInfo p;
+    p.key = {item, f.name};
+    p.label = f.label;
+    p.value = values[k];
+    p.minimum = f.lo, p.maximum = f.hi, p.step = f.step;
+    p.decimals = f.decimals;
+    p.unit = f.unit;
+    p.structural = true;
+    p.tooltip = f.tooltip;
+    out.push_back(std::move(p));
+  }
 }
 
 std::string set_soft_body_property(sim::SceneSpec& spec, int body, const std::string& name, Real value) {
