@@ -134,7 +134,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         render::compute_element_field(*snap.model, snap.state, snap.stepped ? &snap.workspace : nullptr,
                                       w.overlays_.element_field, element_values_);
         input.element_values = element_values_;
-        w.element_range_ = render::field_range(element_values_);
+        w.element_range_ = render::display_range(w.overlays_.element_field, element_values_);
       }
       input.frame_slot = w.currentFrame();
       scene_->update(input);

@@ -115,6 +115,19 @@ FieldRange field_range(std::span<const float> values) {
   return r.lo <= r.hi ? r : FieldRange{};
 }
 
+FieldRange display_range(ElementField field, std::span<const float> values) {
+  FieldRange r = field_range(values);
+  const float span = field == ElementField::VolumetricStrain || field == ElementField::MaxStretch ? 0.02f
+                     : field == ElementField::VonMises                                           ? 1.0f
+                     : field == ElementField::MinDihedral                                        ? 1.0f
+                                                                                                 : 0.0f;
+  if (r.hi - r.lo < span) {
+    const float mid = 0.5f * (r.lo + r.hi);
+    r = {mid - 0.5f * span, mid + 0.5f * span};
+  }
+  return r;
+}
+
 glm::vec3 viridis(float t) {
   t = std::clamp(t, 0.0f, 1.0f);
   // Degree-6 polynomial fit of matplotlib's viridis (linear RGB of the sRGB map), Horner form.

@@ -591,7 +591,9 @@ void SceneRenderer::update(const FrameInput& input) {
   u.field = glm::ivec4(field ? 1 : 0, md.body_count, 0, 0);
   if (field) {
     const std::span<const float> values = input.element_values.first(elements);
-    const FieldRange range = input.element_range.lo < input.element_range.hi ? input.element_range : field_range(values);
+    const FieldRange range = input.element_range.lo < input.element_range.hi
+                                 ? input.element_range
+                                 : display_range(input.overlays.element_field, values);
     auto* colors = reinterpret_cast<glm::vec4*>(static_cast<std::uint8_t*>(m.element_colors.mapped) +
                                                 m.element_stride * VkDeviceSize(m.slot));
     for (std::size_t e = 0; e < elements; ++e) colors[e] = glm::vec4(field_color(values[e], range), 1.0f);

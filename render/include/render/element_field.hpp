@@ -49,6 +49,10 @@ struct FieldRange {
 };
 // The finite values' minimum and maximum; an all-NaN or empty field gives {0, 0}.
 FieldRange field_range(std::span<const float> values);
+// What the colour map spans for `field`: field_range, widened about its middle to the field's
+// smallest meaningful span (strain and stretch 0.02, von Mises 1 Pa, dihedral angle 1 deg), so
+// that a body at rest (J − 1 ~ 1e-15 everywhere) is one colour, not its round-off in every colour.
+FieldRange display_range(ElementField field, std::span<const float> values);
 
 // Viridis (matplotlib's colour map, a polynomial fit), linear RGB, for t in [0, 1] (clamped).
 glm::vec3 viridis(float t);
