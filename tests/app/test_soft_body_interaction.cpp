@@ -69,7 +69,7 @@ TEST_CASE("a click on a soft or cloth surface picks the particle under the curso
     CHECK(std::find(face.begin(), face.end(), target) != face.end());
     // A pixel a little off the vertex still picks it (the nearest corner of the face hit).
     Ray off;
-    camera.pixel_ray(x + 1.5, y + 1.0, width, height, off.origin, off.direction);
+    camera.pixel_ray(x + 1.0, y + 0.7, width, height, off.origin, off.direction);
     CHECK(pick(m, state, off).index == target);
   }
 }
