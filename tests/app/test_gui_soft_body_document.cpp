@@ -12,7 +12,7 @@
 
 using namespace coulomb::gui;
 
-TEST_CASE("a soft body's Young's modulus edit undoes and redoes exactly; ν = 0.5 is refused", "[app][document]") {
+TEST_CASE("a soft body's Young's modulus edit undoes and redoes exactly, ν = 0.5 is refused", "[app][document]") {
   app_test::qt_app();
   SimRunner runner;
   SceneDocument document(runner);
