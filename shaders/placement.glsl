@@ -26,6 +26,16 @@ Placed place_vertex(vec3 p, vec3 n) {
     o.color = frame.field.x == 1 ? element_color[frame.field.y + gl_InstanceIndex].rgb : draw.particle_color.rgb;
     return o;
   }
+  if (draw.mode == 3) {
+    // Particle surfaces (render/src/particle_surfaces.hpp): world-space vertices rewritten every
+    // frame, one per particle, so gl_VertexIndex is the particle.
+    o.position = p;
+    o.normal = n;
+    o.body = -2;
+    o.flags = 0;
+    o.color = frame.field.x == 1 ? element_color[frame.field.y + gl_VertexIndex].rgb : draw.particle_color.rgb;
+    return o;
+  }
   ShapeInstance s = instances[gl_InstanceIndex];
   vec3 lp = rotate(s.local_rot, p) + s.local_pos.xyz;
   vec3 ln = rotate(s.local_rot, n);

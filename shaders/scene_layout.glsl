@@ -40,7 +40,8 @@ layout(std430, set = 0, binding = 4) readonly buffer ElementColors { vec4 elemen
 layout(push_constant) uniform DrawConstants {
   int mode;            // 0: shape instances (gl_InstanceIndex, from the draw's firstInstance,
                        // indexes `instances`), 1: particles (gl_InstanceIndex is the particle),
-                       // 2: overlay lines behind surfaces (faded)
+                       // 2: overlay lines behind surfaces (faded), 3: particle surfaces
+                       // (world-space vertices, gl_VertexIndex is the particle)
   int pad0, pad1, pad2;
   vec4 particle_color; // linear RGB
 } draw;

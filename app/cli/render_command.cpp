@@ -48,7 +48,8 @@ void print_usage() {
   std::fprintf(stderr,
                "usage: coulomb render <scene> --out dir/ [--frames N] [--width W] [--height H]\n"
                "                      [--steps-per-frame K] [--overlay contacts,normals,forces,cones,joints,frames,bounds|all]\n"
-               "                      [--color-by speed|contact_force|mass]\n"
+               "                      [--color-by speed|contact_force|mass|volumetric_strain|max_stretch|\n"
+               "                                  von_mises|min_dihedral]\n"
                "                      [--overlay sdf_slice,sdf_samples] [--slice-axis x|y|z] [--slice-pos 0..1]\n"
                "                      [--select body] [--yaw deg] [--pitch deg] [--zoom f] [--samples S]\n"
                "                      [--geometry visual|collision|both]\n"
@@ -79,7 +80,7 @@ int render_command(int argc, char** argv, int first) {
   }
   const auto field = render::parse_element_field(args->value("color-by").value_or("none"));
   if (!field) {
-    std::fprintf(stderr, "coulomb render: unknown --color-by '%s' (none, speed, contact_force, mass)\n",
+    std::fprintf(stderr, "coulomb render: unknown --color-by '%s' (none, speed, contact_force, mass, volumetric_strain, max_stretch, von_mises, min_dihedral)\n",
                  args->value("color-by")->c_str());
     return 2;
   }

@@ -66,6 +66,10 @@ constexpr ColourFieldAction kColourFields[] = {
     {"color_by_speed", "&Speed", render::ElementField::Speed},
     {"color_by_contact_force", "&Contact force", render::ElementField::ContactForce},
     {"color_by_mass", "&Mass", render::ElementField::Mass},
+    {"color_by_volumetric_strain", "&Volumetric strain J−1 (soft bodies)", render::ElementField::VolumetricStrain},
+    {"color_by_max_stretch", "Max s&tretch (soft bodies, cloth)", render::ElementField::MaxStretch},
+    {"color_by_von_mises", "Von Mises st&ress (soft bodies)", render::ElementField::VonMises},
+    {"color_by_min_dihedral", "Element &quality: min dihedral angle (soft bodies)", render::ElementField::MinDihedral},
 };
 
 QString format_number(double v, int precision = 3) { return QString::number(v, 'g', precision); }

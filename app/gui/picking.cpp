@@ -1,6 +1,7 @@
 #include "gui/picking.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +24,22 @@ Real ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, Real r) {
   if (disc < 0) return kMiss;
   const Real t = -b - std::sqrt(disc);
   return t >= 0 ? t : Real(0);  // origin inside: hit at once
+}
+
+// Triangle (a, b, c), either side (Möller–Trumbore), or kMiss.
+Real ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 e1 = b - a, e2 = c - a;
+  const Vec3 p = d.cross(e2);
+  const Real det = e1.dot(p);
+  if (std::abs(det) <= std::numeric_limits<Real>::epsilon() * e1.norm() * e2.norm()) return kMiss;  // edge-on
+  const Vec3 s = o - a;
+  const Real u = s.dot(p) / det;
+  if (u < 0 || u > 1) return kMiss;
+  const Vec3 q = s.cross(e1);
+  const Real v = d.dot(q) / det;
+  if (v < 0 || u + v > 1) return kMiss;
+  const Real t = e2.dot(q) / det;
+  return t >= 0 ? t : kMiss;
 }
 
 // Box |x_i| <= h_i in its frame (o, d local), slab method.
@@ -132,7 +149,13 @@ PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, R
       }
     }
   }
+  // Particles on a drawn surface are picked through it (their spheres are hidden by default).
+  std::vector<char> on_surface(static_cast<std::size_t>(model.particle_count), 0);
+  for (const std::array<int, 3>& tri : model.particle_triangles)
+    for (int p : tri)
+      if (p >= 0 && p < model.particle_count) on_surface[static_cast<std::size_t>(p)] = 1;
   for (int p = 0; p < model.particle_count; ++p) {
+    if (on_surface[static_cast<std::size_t>(p)]) continue;
     const auto c = static_cast<std::size_t>(model.particle_coord(p));
     const Vec3 x(state.q[c], state.q[c + 1], state.q[c + 2]);
     const Real t = ray_sphere(ray.origin, ray.direction, x, particle_scale * model.particle_radius[static_cast<std::size_t>(p)]);
@@ -142,6 +165,26 @@ PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, R
       best.shape = -1;
       best.distance = t;
     }
+  }
+  auto position = [&](int p) {
+    const auto c = static_cast<std::size_t>(model.particle_coord(p));
+    return Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
+  };
+  for (std::size_t f = 0; f < model.particle_triangles.size(); ++f) {
+    const std::array<int, 3>& tri = model.particle_triangles[f];
+    if (tri[0] < 0 || tri[1] < 0 || tri[2] < 0 || std::max({tri[0], tri[1], tri[2]}) >= model.particle_count) continue;
+    const Vec3 a = position(tri[0]), b = position(tri[1]), c = position(tri[2]);
+    const Real t = ray_triangle(ray.origin, ray.direction, a, b, c);
+    if (t < 0 || t >= best.distance) continue;
+    const Vec3 hit = ray.origin + t * ray.direction;
+    int nearest = tri[0];
+    for (int p : tri)
+      if ((position(p) - hit).squaredNorm() < (position(nearest) - hit).squaredNorm()) nearest = p;
+    best.kind = PickHit::Particle;
+    best.index = nearest;
+    best.shape = -1;
+    best.face = static_cast<int>(f);
+    best.distance = t;
   }
   if (!best.hit()) return PickHit{};
   best.point = ray.origin + best.distance * ray.direction;

@@ -1,6 +1,8 @@
 // Ray picking for the viewport: the nearest body shape or particle hit by a ray. Bodies are first
 // culled by their bounding spheres, then the ray is intersected with the actual shapes (sphere,
-// capsule, box, convex hull) in their current poses. World geometry is not pickable. No Qt here.
+// capsule, box, convex hull) in their current poses. Soft bodies and cloth are picked on their
+// drawn surfaces (Model::particle_triangles in the current particle positions): a face hit picks
+// the face's corner nearest the hit point. World geometry is not pickable. No Qt here.
 #pragma once
 
 #include "sim/model.hpp"
@@ -18,6 +20,7 @@ struct PickHit {
   Kind kind = None;
   int index = -1;          // body or particle
   int shape = -1;          // model shape index (bodies)
+  int face = -1;           // particles picked on a surface: index into Model::particle_triangles
   sim::Real distance = 0;  // along the ray [m]
   sim::Vec3 point = sim::Vec3::Zero();  // world
   bool hit() const { return kind != None; }
@@ -28,7 +31,8 @@ struct PickHit {
 sim::Real intersect_shape(const sim::Model& model, const sim::State& state, int shape, const Ray& ray);
 
 // The nearest hit. Particles are picked within `particle_scale` times their radius (small
-// particles are hard to hit otherwise).
+// particles are hard to hit otherwise); particles on particle triangles through the triangles
+// instead (the nearest corner of the face hit), as they are drawn.
 PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, sim::Real particle_scale = 2);
 
 }  // namespace coulomb::gui

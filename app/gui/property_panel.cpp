@@ -243,6 +243,10 @@ void PropertyPanel::refresh_live(const Snapshot& s) {
     const auto c = static_cast<std::size_t>(m.particle_coord(i));
     if (c + 2 < s.state.q.size())
       text = tr("at %1 %2 %3 m").arg(s.state.q[c], 0, 'f', 4).arg(s.state.q[c + 1], 0, 'f', 4).arg(s.state.q[c + 2], 0, 'f', 4);
+    // A soft body's particle: where its material is edited.
+    if (const int soft = soft_body_of_particle(document_.spec(), i); soft >= 0)
+      text += tr("\nof %1 (its material: Soft bodies in the scene tree)")
+                  .arg(QString::fromStdString(item_label(document_.spec(), {ItemKind::SoftBody, soft})));
   } else if (item_.kind == ItemKind::Solver && s.stepped) {
     text = tr("last step: %1 Newton iterations, %2 linear, max residual %3")
                .arg(s.report.newton_iterations)

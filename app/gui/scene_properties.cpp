@@ -1,6 +1,7 @@
 #include "gui/scene_properties.hpp"
 
 #include "gui/friction_properties.hpp"
+#include "gui/soft_body_properties.hpp"
 #include "sim/compile.hpp"
 
 #include <algorithm>
@@ -224,6 +225,7 @@ bool item_exists(const sim::SceneSpec& spec, const ItemRef& item) {
     case ItemKind::Shape: return find_shape(spec, item) != nullptr;
     case ItemKind::Joint: return in_range(spec.joints, item.index);
     case ItemKind::Particle: return in_range(spec.particles, item.index);
+    case ItemKind::SoftBody: return in_range(spec.soft_bodies, item.index);
   }
   return false;
 }
@@ -244,6 +246,7 @@ std::string item_label(const sim::SceneSpec& spec, const ItemRef& item) {
     }
     case ItemKind::Joint: return std::string(joint_type_name(spec.joints[i].type)) + " joint '" + spec.joints[i].name + "'";
     case ItemKind::Particle: return "particle " + std::to_string(item.index);
+    case ItemKind::SoftBody: return "soft body '" + spec.soft_bodies[i].name + "'";
   }
   return "?";
 }
@@ -376,6 +379,7 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       vec3_properties(out, item, "pos", "position", p.position, -kBig, kBig, "m", true);
       break;
     }
+    case ItemKind::SoftBody: soft_body_properties(out, item, spec.soft_bodies[i].material); break;
   }
   // Structural flags follow is_parameter_only (the material choice depends on the value).
   for (PropertyInfo& p : out) p.structural = !is_parameter_only(spec, p.key);
@@ -507,6 +511,9 @@ std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const Pro
       else if (auto e = set_field(p, base, r); e && !e->empty()) return where + ": " + *e;
       break;
     }
+    case ItemKind::SoftBody:
+      if (std::string e = set_soft_body_property(spec, item.index, base, r); !e.empty()) return where + ": " + e;
+      break;
   }
   return {};
 }
@@ -522,6 +529,7 @@ std::optional<sim::SpecEdit> spec_edit(const PropertyKey& key) {
     case ItemKind::Shape: edit.kind = sim::SpecItemKind::Shape; break;
     case ItemKind::Joint: edit.kind = sim::SpecItemKind::Joint; break;
     case ItemKind::Particle: edit.kind = sim::SpecItemKind::Particle; break;
+    case ItemKind::SoftBody: return std::nullopt;  // recompiled (soft_body_properties.hpp)
   }
   edit.index = key.item.index;
   edit.sub = key.item.sub;
@@ -570,5 +578,12 @@ std::string to_display(const PropertyValue& value) {
 }
 
 bool same_value(const PropertyValue& a, const PropertyValue& b) { return a == b; }
+
+int soft_body_of_particle(const sim::SceneSpec& spec, int particle) {
+  for (std::size_t b = 0; b < spec.soft_bodies.size(); ++b)
+    for (const auto& t : spec.soft_bodies[b].tets)
+      if (std::find(t.begin(), t.end(), particle) != t.end()) return static_cast<int>(b);
+  return -1;
+}
 
 }  // namespace coulomb::gui

@@ -16,7 +16,7 @@
 namespace coulomb::gui {
 
 // An item of the scene tree. Shapes: `index` is the body (-1: world geometry), `sub` the shape.
-enum class ItemKind { None, Scene, Solver, Material, Body, Shape, Joint, Particle };
+enum class ItemKind { None, Scene, Solver, Material, Body, Shape, Joint, Particle, SoftBody };
 
 struct ItemRef {
   ItemKind kind = ItemKind::None;
@@ -62,7 +62,8 @@ std::optional<PropertyValue> get_property(const sim::SceneSpec& spec, const Prop
 // Sets the value in the spec; returns an error message (the spec is unchanged then) or "".
 std::string set_property(sim::SceneSpec& spec, const PropertyKey& key, const PropertyValue& value);
 
-// The engine's name for the edit of `key` (sim/recompile.hpp); nullopt for no item.
+// The engine's name for the edit of `key` (sim/recompile.hpp); nullopt for no item and for soft
+// bodies (their material edits recompile: the engine has no value patch for tets yet).
 std::optional<sim::SpecEdit> spec_edit(const PropertyKey& key);
 // sim::is_value_edit: the edit can be patched into a compiled Model (no recompile): the field
 // table's values, friction and grains, thickness, masses, armature, joint limits and drives, dt,
@@ -75,6 +76,9 @@ bool patch_model(sim::Model& model, const sim::SceneSpec& spec, const PropertyKe
 
 std::string to_display(const PropertyValue& value);
 bool same_value(const PropertyValue& a, const PropertyValue& b);
+
+// The soft body whose tets hold `particle` (-1: none), for the property view of a picked particle.
+int soft_body_of_particle(const sim::SceneSpec& spec, int particle);
 
 // Index of the model's first shape for spec body `body` (-1: world shapes come first).
 int model_shape_index(const sim::SceneSpec& spec, int body, int shape);

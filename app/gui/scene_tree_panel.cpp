@@ -143,6 +143,13 @@ void SceneTreePanel::rebuild() {
     }
     if (particle_count > kMaxParticlesListed)
       add(particles, QStringLiteral("… %1 more (pick them in the viewport)").arg(particle_count - kMaxParticlesListed), {});
+    if (!spec.soft_bodies.empty()) {
+      auto* soft = add(nullptr, QStringLiteral("Soft bodies (%1)").arg(spec.soft_bodies.size()), {});
+      for (std::size_t b = 0; b < spec.soft_bodies.size(); ++b)
+        add(soft, QStringLiteral("%1  (%2 tets)").arg(QString::fromStdString(spec.soft_bodies[b].name)).arg(spec.soft_bodies[b].tets.size()),
+            {ItemKind::SoftBody, static_cast<int>(b)});
+      soft->setExpanded(true);
+    }
 
     bodies->setExpanded(true);
     materials->setExpanded(true);

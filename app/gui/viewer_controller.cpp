@@ -64,6 +64,7 @@ ViewerController::ViewerController(QMainWindow& window, SceneDocument& document,
   QAction* wireframe = make("wireframe", tr("&Wireframe"), QKeySequence(QStringLiteral("Ctrl+Shift+W")), true);
   QAction* transparent = make("transparent", tr("&Transparent shapes"), QKeySequence(QStringLiteral("Ctrl+Shift+T")), true);
   QAction* shadows = make("shadows", tr("S&hadows"), QKeySequence(), true);
+  QAction* surface_particles = make("surface_particles", tr("&Particles on soft and cloth surfaces"), QKeySequence(), true);
   // MuJoCo's geom group toggles, for the two groups robot files carry.
   QAction* visuals = make("visual_geometry", tr("&Visual geometry"), QKeySequence(QStringLiteral("Ctrl+Shift+G")), true);
   QAction* collision = make("collision_geometry", tr("&Collision geometry"), QKeySequence(QStringLiteral("Ctrl+Shift+C")), true);
@@ -101,24 +102,26 @@ ViewerController::ViewerController(QMainWindow& window, SceneDocument& document,
   const int msaa = settings_.value(QStringLiteral("preferences/msaa"), 4).toInt();
   viewport_->set_msaa_choice(msaa);
   if (viewport_->supportedSampleCounts().contains(msaa)) viewport_->setSampleCount(msaa);
-  auto apply_display = [this, wireframe, transparent, shadows, visuals, collision] {
+  auto apply_display = [this, wireframe, transparent, shadows, surface_particles, visuals, collision] {
     RenderSettings r;
     r.wireframe = wireframe->isChecked();
     r.transparent = transparent->isChecked();
     r.shadows = shadows->isChecked();
+    r.surface_particles = surface_particles->isChecked();
     r.geometry.visuals = visuals->isChecked();
     r.geometry.collision = collision->isChecked();
     viewport_->set_render_settings(r);
     settings_.setValue(QStringLiteral("preferences/shadows"), r.shadows);
   };
-  for (QAction* a : {wireframe, transparent, shadows, visuals, collision}) connect(a, &QAction::toggled, this, apply_display);
+  for (QAction* a : {wireframe, transparent, shadows, surface_particles, visuals, collision}) connect(a, &QAction::toggled, this, apply_display);
   apply_display();
   connect(help, &QAction::toggled, viewport_, &ViewportWindow::set_help_open);
   connect(viewport_, &ViewportWindow::help_toggled, help, &QAction::setChecked);
   // The View panel's switches keep the actions' check marks in step.
   connect(viewport_, &ViewportWindow::render_settings_changed, this,
-          [wireframe, transparent, shadows, visuals, collision](const RenderSettings& r) {
+          [wireframe, transparent, shadows, surface_particles, visuals, collision](const RenderSettings& r) {
     for (auto [a, on] : {std::pair{wireframe, r.wireframe}, std::pair{transparent, r.transparent}, std::pair{shadows, r.shadows},
+                         std::pair{surface_particles, r.surface_particles},
                          std::pair{visuals, r.geometry.visuals}, std::pair{collision, r.geometry.collision}})
       if (a->isChecked() != on) a->setChecked(on);
   });
@@ -160,6 +163,7 @@ void ViewerController::add_to_menus(QMenu* simulation, QMenu* view) {
     view->addAction(find("wireframe"));
     view->addAction(find("transparent"));
     view->addAction(find("shadows"));
+    view->addAction(find("surface_particles"));
     view->addAction(find("visual_geometry"));
     view->addAction(find("collision_geometry"));
     view->addAction(find("record_video"));

@@ -122,6 +122,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.shadows = w.render_settings_.shadows;
       input.wireframe = w.render_settings_.wireframe;
       input.transparent = w.render_settings_.transparent;
+      input.surface_particles = w.render_settings_.surface_particles;
       input.geometry = w.render_settings_.geometry;
       if (w.overlays_.any() && snap.stepped &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
@@ -133,7 +134,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         render::compute_element_field(*snap.model, snap.state, snap.stepped ? &snap.workspace : nullptr,
                                       w.overlays_.element_field, element_values_);
         input.element_values = element_values_;
-        w.element_range_ = render::field_range(element_values_);
+        w.element_range_ = render::display_range(w.overlays_.element_field, element_values_);
       }
       input.frame_slot = w.currentFrame();
       scene_->update(input);
@@ -628,6 +629,7 @@ void ViewportWindow::focusOutEvent(QFocusEvent* event) {
 void ViewportWindow::set_render_settings(const RenderSettings& settings) {
   const bool changed = settings.wireframe != render_settings_.wireframe ||
                        settings.transparent != render_settings_.transparent || settings.shadows != render_settings_.shadows ||
+                       settings.surface_particles != render_settings_.surface_particles ||
                        settings.geometry.visuals != render_settings_.geometry.visuals ||
                        settings.geometry.collision != render_settings_.geometry.collision;
   render_settings_ = settings;
@@ -696,9 +698,11 @@ void ViewportWindow::fill_viewer_views(const Snapshot& s) {
   v.wireframe = render_settings_.wireframe;
   v.transparent = render_settings_.transparent;
   v.shadows = render_settings_.shadows;
+  v.surface_particles = render_settings_.surface_particles;
   v.visual_geometry = render_settings_.geometry.visuals;
   v.collision_geometry = render_settings_.geometry.collision;
   v.has_visuals = s.model && s.model->visual_count > 0;
+  v.has_surfaces = s.model && !s.model->particle_triangles.empty();
   v.msaa_choices.clear();
   for (int c : supportedSampleCounts()) v.msaa_choices.push_back(c);
   v.msaa_active = sampleCountFlagBits();
@@ -728,6 +732,7 @@ void ViewportWindow::apply_viewer_edits(const ui::HistoryPanelEdits& h, const ui
   if (v.wireframe) r.wireframe = *v.wireframe;
   if (v.transparent) r.transparent = *v.transparent;
   if (v.shadows) r.shadows = *v.shadows;
+  if (v.surface_particles) r.surface_particles = *v.surface_particles;
   if (v.visual_geometry) r.geometry.visuals = *v.visual_geometry;
   if (v.collision_geometry) r.geometry.collision = *v.collision_geometry;
   set_render_settings(r);

@@ -44,6 +44,7 @@ struct RenderSettings {
   bool wireframe = false;     // triangle edges only
   bool transparent = false;   // shapes drawn see-through
   bool shadows = true;
+  bool surface_particles = false;  // spheres of the particles under soft-body and cloth surfaces
   render::GeometryView geometry;  // robots' visual shapes, collision shapes as an overlay
 };
 

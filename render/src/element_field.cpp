@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "tet_fields.hpp"
+
 namespace render {
 
 const char* element_field_name(ElementField field) {
@@ -12,6 +14,10 @@ const char* element_field_name(ElementField field) {
     case ElementField::Speed: return "speed";
     case ElementField::ContactForce: return "contact force";
     case ElementField::Mass: return "mass";
+    case ElementField::VolumetricStrain: return "volumetric strain";
+    case ElementField::MaxStretch: return "max stretch";
+    case ElementField::VonMises: return "von Mises stress";
+    case ElementField::MinDihedral: return "min dihedral angle";
   }
   return "none";
 }
@@ -21,6 +27,10 @@ const char* element_field_unit(ElementField field) {
     case ElementField::Speed: return "m/s";
     case ElementField::ContactForce: return "N";
     case ElementField::Mass: return "kg";
+    case ElementField::VonMises: return "Pa";
+    case ElementField::MinDihedral: return "deg";
+    case ElementField::VolumetricStrain:
+    case ElementField::MaxStretch:
     case ElementField::None: break;
   }
   return "";
@@ -31,6 +41,10 @@ std::optional<ElementField> parse_element_field(const std::string& name) {
   if (name == "speed") return ElementField::Speed;
   if (name == "contact_force" || name == "contact force") return ElementField::ContactForce;
   if (name == "mass") return ElementField::Mass;
+  if (name == "volumetric_strain" || name == "volumetric strain") return ElementField::VolumetricStrain;
+  if (name == "max_stretch" || name == "max stretch") return ElementField::MaxStretch;
+  if (name == "von_mises" || name == "von Mises stress") return ElementField::VonMises;
+  if (name == "min_dihedral" || name == "min dihedral angle") return ElementField::MinDihedral;
   return std::nullopt;
 }
 
@@ -79,6 +93,18 @@ void compute_element_field(const sim::Model& model, const sim::State& state, con
         values[std::size_t(bodies + p)] = w > 0 ? float(1 / w) : kNaN;
       }
       break;
+    case ElementField::VolumetricStrain:
+    case ElementField::MaxStretch:
+    case ElementField::VonMises:
+    case ElementField::MinDihedral: {
+      const TetMeasure measure = field == ElementField::VolumetricStrain ? TetMeasure::VolumetricStrain
+                                 : field == ElementField::MaxStretch     ? TetMeasure::MaxStretch
+                                 : field == ElementField::VonMises       ? TetMeasure::VonMises
+                                                                         : TetMeasure::MinDihedral;
+      std::fill(values.begin(), values.begin() + bodies, kNaN);
+      tet_measure_per_particle(model, state, measure, std::span<float>(values).subspan(std::size_t(bodies)));
+      break;
+    }
   }
 }
 
@@ -87,6 +113,19 @@ FieldRange field_range(std::span<const float> values) {
   for (float v : values)
     if (std::isfinite(v)) r.lo = std::min(r.lo, v), r.hi = std::max(r.hi, v);
   return r.lo <= r.hi ? r : FieldRange{};
+}
+
+FieldRange display_range(ElementField field, std::span<const float> values) {
+  FieldRange r = field_range(values);
+  const float span = field == ElementField::VolumetricStrain || field == ElementField::MaxStretch ? 0.02f
+                     : field == ElementField::VonMises                                           ? 1.0f
+                     : field == ElementField::MinDihedral                                        ? 1.0f
+                                                                                                 : 0.0f;
+  if (r.hi - r.lo < span) {
+    const float mid = 0.5f * (r.lo + r.hi);
+    r = {mid - 0.5f * span, mid + 0.5f * span};
+  }
+  return r;
 }
 
 glm::vec3 viridis(float t) {

@@ -31,7 +31,7 @@ static_assert(sizeof(ShapeInstance) == 64);
 inline constexpr int kInstanceFlagGrid = 1;
 
 struct DrawConstants {
-  std::int32_t mode = 0;  // 0: shape instances, 1: particles
+  std::int32_t mode = 0;  // 0: shape instances, 1: particles, 2: hidden lines, 3: particle surfaces
   std::int32_t pad[3] = {0, 0, 0};
   glm::vec4 particle_color{0.0f};
 };

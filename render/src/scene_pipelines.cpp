@@ -120,7 +120,12 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
   transparent.depth_write = false;
   transparent.cull = VK_CULL_MODE_BACK_BIT;
 
+  // Particle surfaces: cloth is seen from both sides (mesh.frag turns the normal to the viewer).
+  PipelineRecipe two_sided = mesh;
+  two_sided.cull = VK_CULL_MODE_NONE;
+
   auto built_mesh = mesh.build(device, p.layout, scene_pass);
+  auto built_two_sided = two_sided.build(device, p.layout, scene_pass);
   if (context.fill_mode_non_solid) {
     auto built = wireframe.build(device, p.layout, scene_pass);
     if (built) p.mesh_wireframe = *built;
@@ -133,12 +138,13 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
   auto built_top_fill = top_fill.build(device, p.layout, scene_pass);
   destroy_modules();
   if (built_mesh) p.mesh = *built_mesh;
+  if (built_two_sided) p.mesh_two_sided = *built_two_sided;
   if (built_shadow) p.shadow = *built_shadow;
   if (built_line) p.line = *built_line;
   if (built_hidden) p.hidden_line = *built_hidden;
   if (built_top_line) p.top_line = *built_top_line;
   if (built_top_fill) p.top_fill = *built_top_fill;
-  for (auto* built : {&built_mesh, &built_shadow, &built_line, &built_hidden, &built_top_line, &built_top_fill})
+  for (auto* built : {&built_mesh, &built_two_sided, &built_shadow, &built_line, &built_hidden, &built_top_line, &built_top_fill})
     if (!*built) {
       const std::string message = built->error();
       destroy_scene_pipelines(device, p);
@@ -148,7 +154,7 @@ sim::Result<ScenePipelines> create_scene_pipelines(const RenderContext& context,
 }
 
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& p) {
-  for (VkPipeline pipeline : {p.mesh, p.mesh_wireframe, p.mesh_transparent, p.line, p.hidden_line, p.shadow, p.top_line, p.top_fill})
+  for (VkPipeline pipeline : {p.mesh, p.mesh_two_sided, p.mesh_wireframe, p.mesh_transparent, p.line, p.hidden_line, p.shadow, p.top_line, p.top_fill})
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
   if (p.layout) vkDestroyPipelineLayout(device, p.layout, nullptr);
   if (p.set_layout) vkDestroyDescriptorSetLayout(device, p.set_layout, nullptr);

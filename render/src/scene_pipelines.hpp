@@ -15,6 +15,7 @@ struct ScenePipelines {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline mesh = VK_NULL_HANDLE;
+  VkPipeline mesh_two_sided = VK_NULL_HANDLE;    // no culling: particle surfaces (cloth)
   VkPipeline mesh_wireframe = VK_NULL_HANDLE;    // triangle edges (null without fillModeNonSolid)
   VkPipeline mesh_transparent = VK_NULL_HANDLE;  // see-through: constant opacity, no depth write
   VkPipeline line = VK_NULL_HANDLE;

@@ -11,6 +11,7 @@
 #include "grain_glyphs.hpp"
 #include "gpu_layout.hpp"
 #include "gpu_resources.hpp"
+#include "particle_surfaces.hpp"
 #include "scene_pipelines.hpp"
 #include "sdf_overlay_geometry.hpp"
 #include "shadow_map.hpp"
@@ -39,6 +40,8 @@ const glm::vec3 kFixedBodyColor = from_srgb(0.55f, 0.55f, 0.58f);
 const glm::vec3 kWorldShapeColor = from_srgb(0.50f, 0.54f, 0.60f);
 const glm::vec3 kGroundColor = from_srgb(0.80f, 0.80f, 0.78f);
 const glm::vec3 kParticleColor = from_srgb(0.92f, 0.93f, 0.97f);
+const glm::vec3 kSoftSurfaceColor = from_srgb(0.86f, 0.44f, 0.36f);
+const glm::vec3 kClothColor = from_srgb(0.38f, 0.55f, 0.80f);
 
 struct MeshRange {
   std::uint32_t first_index = 0, index_count = 0;
@@ -155,6 +158,10 @@ struct SceneRenderer::Impl {
   std::vector<DrawBatch> batches;
   std::vector<VisualBound> visual_bounds;
   MeshRange particle_mesh;
+  ParticleSurfaces surfaces;         // soft bodies' and cloth's triangles over the particles
+  GpuBuffer surface_indices;         // static: particle indices
+  GpuBuffer surface_vertices;        // frames_in_flight slots of particle_count MeshVertex (world)
+  VkDeviceSize surface_stride = 0;
   std::unique_ptr<SharedPoseBuffer> poses;
   GpuBuffer element_colors;            // frames_in_flight slots of one vec4 per body and particle
   VkDeviceSize element_stride = 0, element_range = 0;
@@ -170,6 +177,7 @@ struct SceneRenderer::Impl {
   bool frame_shadows = false;
   bool frame_wireframe = false;
   bool frame_transparent = false;
+  bool frame_surface_particles = false;
   GeometryView frame_geometry;
   OrbitCamera camera;
   std::vector<LineVertex> line_scratch;
@@ -189,8 +197,9 @@ struct SceneRenderer::Impl {
   std::uint32_t solid_kinds() const;
   bool ghost_visuals() const;
   // Draws the batches whose kind is in `kinds` (a mask of bit(InstanceKind)), and the particles
-  // when `particles`.
-  void draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles);
+  // when `particles`: their spheres (those on a particle surface only with
+  // FrameInput::surface_particles) and, with `surface_pipeline` bound, the particle surfaces.
+  void draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles, VkPipeline surface_pipeline = VK_NULL_HANDLE);
   // Copies `data` into this slot's buffer of `buffers` (grown when too small); false when empty or
   // the buffer could not grow.
   bool upload_slot(std::vector<GpuBuffer>& buffers, std::size_t index, const std::vector<LineVertex>& data);
@@ -218,6 +227,9 @@ void SceneRenderer::Impl::release_model() {
   destroy_buffer(ctx.device, indices);
   destroy_buffer(ctx.device, instances);
   destroy_buffer(ctx.device, element_colors);
+  destroy_buffer(ctx.device, surface_indices);
+  destroy_buffer(ctx.device, surface_vertices);
+  surfaces = ParticleSurfaces{};
   poses.reset();
   model.reset();
   meshes.clear();
@@ -447,7 +459,8 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
   m.stats.meshes = int(m.meshes.size()) - 1;
   m.stats.shape_instances = int(instances.size()) - md.visual_count;
   m.stats.visual_instances = md.visual_count;
-  m.stats.triangles = int(m.particle_mesh.index_count / 3) * md.particle_count;
+  m.surfaces = build_particle_surfaces(md);
+  m.stats.triangles = int(m.particle_mesh.index_count / 3) * md.particle_count + int(m.surfaces.indices.size() / 3);
   for (const DrawBatch& b : m.batches)
     if (b.kind != InstanceKind::Covered)
       m.stats.triangles += int(m.meshes[std::size_t(b.mesh)].index_count / 3 * b.instance_count);
@@ -490,6 +503,21 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
   if (!colors) return fail("element colours: " + colors.error());
   m.element_colors = *colors;
   std::memset(m.element_colors.mapped, 0, std::size_t(m.element_colors.size));
+
+  // Particle surfaces: static indices, per-slot vertices written by update().
+  if (!m.surfaces.empty()) {
+    const VkDeviceSize surface_index_bytes = m.surfaces.indices.size() * sizeof(std::uint32_t);
+    auto si = create_buffer(m.ctx, surface_index_bytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, MemoryUse::DeviceLocal);
+    if (!si) return fail("surface indices: " + si.error());
+    m.surface_indices = *si;
+    if (auto up = upload_to_buffer(m.ctx, m.surface_indices, m.surfaces.indices.data(), std::size_t(surface_index_bytes)); !up)
+      return fail(up.error());
+    m.surface_stride = VkDeviceSize(md.particle_count) * sizeof(MeshVertex);
+    auto sv = create_buffer(m.ctx, m.surface_stride * VkDeviceSize(m.options.frames_in_flight),
+                            VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, MemoryUse::HostWrite);
+    if (!sv) return fail("surface vertices: " + sv.error());
+    m.surface_vertices = *sv;
+  }
   m.write_descriptors();
   return true;
 }
@@ -541,7 +569,12 @@ void SceneRenderer::update(const FrameInput& input) {
   m.frame_shadows = input.shadows;
   m.frame_wireframe = input.wireframe;
   m.frame_transparent = input.transparent;
+  m.frame_surface_particles = input.surface_particles;
   m.frame_geometry = input.geometry;
+  if (!m.surfaces.empty())  // this slot's previous frame has completed: its vertices are free
+    write_surface_vertices(m.surfaces, particles,
+                           reinterpret_cast<MeshVertex*>(static_cast<std::uint8_t*>(m.surface_vertices.mapped) +
+                                                         m.surface_stride * VkDeviceSize(m.slot)));
   FrameUniforms& u = *m.uniform_slot(m.slot);
   u.view_proj = m.camera.view_projection(1.0f);  // replaced in record() with the pass's aspect
   u.light_view_proj = light_view_projection(casters, kLightDirection, m.shadow.size);
@@ -558,7 +591,9 @@ void SceneRenderer::update(const FrameInput& input) {
   u.field = glm::ivec4(field ? 1 : 0, md.body_count, 0, 0);
   if (field) {
     const std::span<const float> values = input.element_values.first(elements);
-    const FieldRange range = input.element_range.lo < input.element_range.hi ? input.element_range : field_range(values);
+    const FieldRange range = input.element_range.lo < input.element_range.hi
+                                 ? input.element_range
+                                 : display_range(input.overlays.element_field, values);
     auto* colors = reinterpret_cast<glm::vec4*>(static_cast<std::uint8_t*>(m.element_colors.mapped) +
                                                 m.element_stride * VkDeviceSize(m.slot));
     for (std::size_t e = 0; e < elements; ++e) colors[e] = glm::vec4(field_color(values[e], range), 1.0f);
@@ -599,7 +634,8 @@ std::uint32_t SceneRenderer::Impl::solid_kinds() const {
 
 bool SceneRenderer::Impl::ghost_visuals() const { return frame_geometry.visuals && frame_geometry.collision; }
 
-void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles) {
+void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, bool particles,
+                                      VkPipeline surface_pipeline) {
   const VkDeviceSize zero = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vertices.buffer, &zero);
   vkCmdBindIndexBuffer(cmd, indices.buffer, 0, VK_INDEX_TYPE_UINT32);
@@ -615,8 +651,28 @@ void SceneRenderer::Impl::draw_shapes(VkCommandBuffer cmd, std::uint32_t kinds, 
     constants.mode = 1;
     constants.particle_color = glm::vec4(kParticleColor, 1.0f);
     vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
-    vkCmdDrawIndexed(cmd, particle_mesh.index_count, std::uint32_t(model->particle_count), particle_mesh.first_index,
-                     particle_mesh.vertex_offset, 0);
+    if (frame_surface_particles || surfaces.empty()) {
+      vkCmdDrawIndexed(cmd, particle_mesh.index_count, std::uint32_t(model->particle_count), particle_mesh.first_index,
+                       particle_mesh.vertex_offset, 0);
+    } else {  // the particles on no surface only (gl_InstanceIndex counts from firstInstance)
+      for (const ParticleSurfaces::Run& run : surfaces.free_runs)
+        vkCmdDrawIndexed(cmd, particle_mesh.index_count, run.count, particle_mesh.first_index, particle_mesh.vertex_offset,
+                         run.first);
+    }
+  }
+  if (particles && surface_pipeline && !surfaces.empty()) {
+    bind_common(cmd, surface_pipeline);
+    const VkDeviceSize offset = surface_stride * VkDeviceSize(slot);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &surface_vertices.buffer, &offset);
+    vkCmdBindIndexBuffer(cmd, surface_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    constants.mode = 3;
+    for (const auto& [first, count, color] : {std::tuple{0u, surfaces.soft_index_count, kSoftSurfaceColor},
+                                              std::tuple{surfaces.soft_index_count, surfaces.cloth_index_count, kClothColor}}) {
+      if (count == 0) continue;
+      constants.particle_color = glm::vec4(color, 1.0f);
+      vkCmdPushConstants(cmd, pipelines.layout, stages, 0, sizeof(constants), &constants);
+      vkCmdDrawIndexed(cmd, count, 1, first, 0, 0);
+    }
   }
 }
 
@@ -625,7 +681,7 @@ void SceneRenderer::record_shadow_pass(VkCommandBuffer cmd) {
   if (!m.frame_ready || !m.frame_shadows) return;
   begin_shadow_pass(cmd, m.shadow);
   m.bind_common(cmd, m.pipelines.shadow);
-  m.draw_shapes(cmd, m.solid_kinds() & ~bit(InstanceKind::Plane), true);  // planes cast none
+  m.draw_shapes(cmd, m.solid_kinds() & ~bit(InstanceKind::Plane), true, m.pipelines.shadow);  // planes cast none
   vkCmdEndRenderPass(cmd);
 }
 
@@ -648,11 +704,11 @@ void SceneRenderer::record(VkCommandBuffer cmd, VkExtent2D extent) {
   const std::uint32_t solid = m.solid_kinds();
   m.bind_common(cmd, m.pipelines.mesh);
   if (shapes == m.pipelines.mesh) {
-    m.draw_shapes(cmd, solid, true);
+    m.draw_shapes(cmd, solid, true, m.pipelines.mesh_two_sided);
   } else {
     m.draw_shapes(cmd, bit(InstanceKind::Plane), false);
     m.bind_common(cmd, shapes);
-    m.draw_shapes(cmd, solid & ~bit(InstanceKind::Plane), true);
+    m.draw_shapes(cmd, solid & ~bit(InstanceKind::Plane), true, shapes);
   }
   if (m.ghost_visuals() && m.pipelines.mesh_transparent) {
     m.bind_common(cmd, m.pipelines.mesh_transparent);

@@ -25,6 +25,8 @@ ViewPanelEdits view_panel(ViewPanelView& v) {
   } else {
     ImGui::TextDisabled("No visual shapes: collision geometry shown");
   }
+  if (v.has_surfaces && ImGui::Checkbox("Particles on soft and cloth surfaces", &v.surface_particles))
+    edits.surface_particles = v.surface_particles;
   if (!v.msaa_choices.empty()) {
     std::string preview = std::to_string(v.msaa) + "x MSAA";
     ImGui::SetNextItemWidth(120);

@@ -22,11 +22,20 @@ enum class ElementField {
   Speed,         // |v| of the centre of mass or particle [m/s]
   ContactForce,  // sum of the normal contact forces λ_n the element receives [N]
   Mass,          // [kg]; fixed bodies and particles: NaN (drawn grey)
+  // Soft bodies (render/src/tet_fields.hpp): per tet, carried to the particles (the surface
+  // vertices) by rest-volume-weighted means; NaN for bodies and particles without tets.
+  VolumetricStrain,  // J − 1 = det F − 1 (paper Fig. 13)
+  MaxStretch,        // largest principal stretch σ_max(F); cloth and ropes: largest l/l₀
+  VonMises,          // von Mises equivalent of the material's Cauchy stress [Pa]
+  MinDihedral,       // element quality: smallest dihedral angle of the particle's tets [deg]
 };
 
-const char* element_field_name(ElementField field);  // "speed", "contact force", "mass", "none"
-const char* element_field_unit(ElementField field);  // "m/s", "N", "kg", ""
-// "none", "speed", "contact_force" (or "contact force"), "mass"; nullopt for anything else.
+// "speed", "contact force", "mass", "volumetric strain", "max stretch", "von Mises stress",
+// "min dihedral angle", "none"
+const char* element_field_name(ElementField field);
+const char* element_field_unit(ElementField field);  // "m/s", "N", "kg", "", "", "Pa", "deg", ""
+// "none", "speed", "contact_force" (or "contact force"), "mass", "volumetric_strain",
+// "max_stretch", "von_mises", "min_dihedral"; nullopt for anything else.
 std::optional<ElementField> parse_element_field(const std::string& name);
 
 // values[0 .. body_count) per body, then per particle (resized to body_count + particle_count).
@@ -40,6 +49,10 @@ struct FieldRange {
 };
 // The finite values' minimum and maximum; an all-NaN or empty field gives {0, 0}.
 FieldRange field_range(std::span<const float> values);
+// What the colour map spans for `field`: field_range, widened about its middle to the field's
+// smallest meaningful span (strain and stretch 0.02, von Mises 1 Pa, dihedral angle 1 deg), so
+// that a body at rest (J − 1 ~ 1e-15 everywhere) is one colour, not its round-off in every colour.
+FieldRange display_range(ElementField field, std::span<const float> values);
 
 // Viridis (matplotlib's colour map, a polynomial fit), linear RGB, for t in [0, 1] (clamped).
 glm::vec3 viridis(float t);

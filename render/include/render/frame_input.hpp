@@ -108,6 +108,9 @@ struct FrameInput {
   bool shadows = true;
   bool wireframe = false;    // the shapes' triangle edges only (where the device can draw lines so)
   bool transparent = false;  // the shapes see-through (35 % opacity)
+  // Soft bodies and cloth are drawn as their surfaces (Model::particle_triangles, smooth, both
+  // sides lit); the spheres of the particles on those surfaces are drawn too only when set.
+  bool surface_particles = false;
   GeometryView geometry;
   glm::vec3 background = kDefaultBackground;
   // Frame-in-flight slot, 0 .. frames_in_flight-1; -1: the renderer counts frames itself. A

@@ -19,6 +19,9 @@ struct ViewPanelView {
   // and the collision shapes as an overlay; has_visuals: the scene has any visual shapes.
   bool visual_geometry = true, collision_geometry = false;
   bool has_visuals = false;
+  // Soft bodies and cloth are drawn as surfaces; this also shows their particles' spheres.
+  bool surface_particles = false;
+  bool has_surfaces = false;           // the scene has particle triangles
   std::vector<int> msaa_choices;       // sample counts the device offers
   int msaa = 4;                        // chosen (applies when the viewport is next created)
   int msaa_active = 4;                 // in use now
@@ -36,13 +39,14 @@ struct ViewPanelView {
 };
 
 struct ViewPanelEdits {
-  std::optional<bool> wireframe, transparent, shadows, mp4, visual_geometry, collision_geometry;
+  std::optional<bool> wireframe, transparent, shadows, mp4, visual_geometry, collision_geometry, surface_particles;
   std::optional<int> msaa;
   std::optional<int> track_body;       // -1: stop tracking
   SnapView snap = SnapView::None;
   bool start_recording = false, stop_recording = false;
   bool any() const {
-    return wireframe || transparent || shadows || mp4 || visual_geometry || collision_geometry || msaa || track_body || snap != SnapView::None ||
+    return wireframe || transparent || shadows || mp4 || visual_geometry || collision_geometry || surface_particles || msaa ||
+           track_body || snap != SnapView::None ||
            start_recording || stop_recording;
   }
 };

@@ -1,0 +1,67 @@
+#include "particle_surfaces.hpp"
+
+#include <cmath>
+
+#include "render/pose_sink.hpp"
+
+namespace render {
+
+ParticleSurfaces build_particle_surfaces(const sim::Model& model) {
+  ParticleSurfaces s;
+  s.particle_count = model.particle_count;
+  const auto particles = std::size_t(model.particle_count);
+  std::vector<char> in_tet(particles, 0), on_surface(particles, 0);
+  for (int p : model.tet_particle)
+    if (p >= 0 && std::size_t(p) < particles) in_tet[std::size_t(p)] = 1;
+  auto valid = [&](const std::array<int, 3>& t) {
+    for (int p : t)
+      if (p < 0 || std::size_t(p) >= particles) return false;
+    return true;
+  };
+  for (const bool soft : {true, false}) {
+    for (const std::array<int, 3>& t : model.particle_triangles) {
+      if (!valid(t)) continue;  // compile checks the indices; never index out of the buffer
+      const bool is_soft = in_tet[std::size_t(t[0])] && in_tet[std::size_t(t[1])] && in_tet[std::size_t(t[2])];
+      if (is_soft != soft) continue;
+      for (int p : t) {
+        s.indices.push_back(std::uint32_t(p));
+        on_surface[std::size_t(p)] = 1;
+      }
+    }
+    (soft ? s.soft_index_count : s.cloth_index_count) = std::uint32_t(s.indices.size()) - s.soft_index_count;
+  }
+  for (std::size_t p = 0; p < particles; ++p) {
+    if (on_surface[p]) continue;
+    if (!s.free_runs.empty() && s.free_runs.back().first + s.free_runs.back().count == p) ++s.free_runs.back().count;
+    else s.free_runs.push_back({std::uint32_t(p), 1});
+  }
+  return s;
+}
+
+void write_surface_vertices(const ParticleSurfaces& surfaces, const float* particle_poses, MeshVertex* out) {
+  const int n = surfaces.particle_count;
+  for (int p = 0; p < n; ++p) {
+    const float* x = particle_poses + std::size_t(kPoseFloatsPerParticle) * std::size_t(p);
+    MeshVertex& v = out[p];
+    v.position[0] = x[0], v.position[1] = x[1], v.position[2] = x[2];
+    v.normal[0] = v.normal[1] = v.normal[2] = 0.0f;
+  }
+  const std::size_t count = surfaces.indices.size();
+  for (std::size_t i = 0; i + 2 < count; i += 3) {
+    MeshVertex* c[3] = {&out[surfaces.indices[i]], &out[surfaces.indices[i + 1]], &out[surfaces.indices[i + 2]]};
+    float e1[3], e2[3];
+    for (int k = 0; k < 3; ++k) e1[k] = c[1]->position[k] - c[0]->position[k], e2[k] = c[2]->position[k] - c[0]->position[k];
+    // Twice the area times the unit normal: larger faces weigh more.
+    const float w[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    for (MeshVertex* v : c)
+      for (int k = 0; k < 3; ++k) v->normal[k] += w[k];
+  }
+  for (int p = 0; p < n; ++p) {
+    float* nrm = out[p].normal;
+    const float len = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    if (len > 0.0f && std::isfinite(len)) nrm[0] /= len, nrm[1] /= len, nrm[2] /= len;
+    else nrm[0] = 0.0f, nrm[1] = 0.0f, nrm[2] = 1.0f;
+  }
+}
+
+}  // namespace render
