@@ -102,7 +102,7 @@ TEST_CASE("a free cube under active pressure reaches the volume of the model's c
       }
 }
 
-TEST_CASE("only the group's tets expand; the pressure follows the control every step", "[scene][fem][actuation]") {
+TEST_CASE("only the group's tets expand, and the pressure follows the control every step", "[scene][fem][actuation]") {
   const sim::Model m = test::compile(pressurised_cube(sim::SoftModel::NeoHookean, sim::SoftCompliance::Full, 3e4, true));
   sim::State s = sim::make_initial_state(m);
   sim::Control c = sim::make_initial_control(m);
@@ -122,7 +122,7 @@ TEST_CASE("only the group's tets expand; the pressure follows the control every 
   CHECK(test::body_volume(m, s) / test::rest_volume(m) == Approx(1).epsilon(1e-3));
 }
 
-TEST_CASE("<softbody><group> selects tets by a box and shares a group by name; <attach> pins particles to a body",
+TEST_CASE("<softbody><group> selects tets by a box and shares a group by name, and <attach> pins particles to a body",
           "[scene][fem][actuation][io]") {
   const std::string xml = R"(<scene gravity="0 0 -9.81">
   <body name="holder" pos="0 0 1" mass="1"><box size="0.1 0.1 0.02"/></body>

@@ -57,7 +57,7 @@ struct Runner {
 // (volume 1.69), no step fails, but the ball stays on the ground (raised 0.0000 m) when the palm
 // rises: the curled fingers do not hold it. Run with `coulomb_tests "[pneunet]"`.
 TEST_CASE("PneuNet: inflating the chambers closes the soft fingers round the ball, which the palm lifts",
-          "[.][scene][fem][actuation][pneunet]") {
+          "[.][wip][scene][fem][actuation][pneunet]") {
   const sim::Model m = test::load_shipped_model("pneunet");
   REQUIRE(m.soft_group_count == 1);
   REQUIRE(m.attachment_count == 3 * 9);
@@ -181,7 +181,7 @@ FetchHand fetch_hand(const sim::Model& m, const sim::State& s) {
 // after closing it does not reach 15 cm above the table within 10 s (the lift goal is not
 // reached: the tracking bound or the contact-force spring-back holds it); the rest not tuned.
 TEST_CASE("Fetch tomato: the teleoperated gripper holds the soft tomato 5 s without slip and the scale reads its mass",
-          "[.][scene][fem][fetch][teleop]") {
+          "[.][wip][scene][fem][fetch][teleop]") {
   if (!test::shared_robots_available()) {
     WARN("skipped: " << test::shared_robots_dir().string() << " is absent (Fetch)");
     return;
