@@ -57,7 +57,7 @@ void run(const sim::Model& m, sim::State& s, const sim::Control& c, int steps) {
   for (int i = 0; i < steps; ++i) {
     const sim::StepReport r = sim::step(m, s, c, ws);
     INFO("step " << i << ": " << r.message);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    REQUIRE(r.ok());  // kStepNotConverged is a warning bit (its value is kStepNonFinite as a flag)
   }
 }
 

@@ -167,7 +167,7 @@ TEST_CASE("cantilever: the non-smooth Newton steps settle on the discretisation'
   for (int i = 0; i < 100; ++i) {
     const sim::StepReport r = sim::step(m, s, control, ws);
     INFO("step " << i << ": " << r.message);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    REQUIRE(r.ok());  // kStepNotConverged is a warning bit (its value is kStepNonFinite as a flag)
   }
   Real deflection = 0;
   for (int p : beam.tip) deflection += beam.spec.particles[p].position.z() - s.q[m.particle_coord(p) + 2];

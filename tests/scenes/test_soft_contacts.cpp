@@ -126,7 +126,7 @@ Real mass_of(const sim::Model& m, int first, int last) {
 bool advance(const sim::Model& m, sim::State& s, const sim::Control& control, sim::Workspace& ws, int i) {
   const sim::StepReport r = sim::step(m, s, control, ws);
   INFO("step " << i << ": " << r.message);
-  REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+  REQUIRE(r.ok());  // kStepNotConverged is a warning bit (its value is kStepNonFinite as a flag)
   return r.ok();
 }
 

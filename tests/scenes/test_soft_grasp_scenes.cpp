@@ -43,8 +43,8 @@ struct Runner {
   explicit Runner(const sim::Model& model) : m(model), s(sim::make_initial_state(model)), c(sim::make_initial_control(model)) {}
   void step() {
     const sim::StepReport r = sim::step(m, s, c, ws);
-    if (!r.ok() && r.flags != sim::kStepNotConverged) ++failed;
-    if (r.flags & sim::kStepNotConverged) ++unconverged;
+    if (!r.ok()) ++failed;
+    if (r.warnings & sim::kStepNotConverged) ++unconverged;
   }
   void run(Real seconds) {
     for (int i = 0, n = static_cast<int>(std::lround(seconds / m.dt)); i < n; ++i) step();

@@ -70,6 +70,11 @@ struct SolverOptions {
   Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
   bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
+  // Solve each Newton direction with the FEM rows (tets, membranes, hinges) condensed into the
+  // particles' mass block, H̃ = H + J_Eᵀ C_E⁻¹ J_E, factorised (sparse LDLᵀ): the same direction as
+  // the plain Schur system, which stiff elements leave nearly singular (solver/elastic_condensation.hpp).
+  // With the Krylov linear solvers (pcr, pcg) only.
+  bool condense_elastic = true;
   bool project_friction = true;     // FB: clamp λ_f onto its cone after each Newton update (safeguard)
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
   // Projected Gauss–Seidel (kind = pgs, solver/pgs_solver.cpp): sweeps per step (the cap; it

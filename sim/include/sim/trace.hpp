@@ -105,6 +105,7 @@ struct StepReport {
   int linear_iterations = 0;         // summed over Newton iterations
   int unconverged_solves = 0;        // substeps that ended above the tolerances (any solver kind)
   int linear_fallbacks = 0;          // linear solves redone after a breakdown
+  int condensed_iterations = 0;      // Newton iterations solved with the elastic rows condensed
   StepTimings timings;
   bool ok() const { return flags == kStepOk; }
 };

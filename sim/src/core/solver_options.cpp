@@ -208,6 +208,7 @@ constexpr OptionField kOptionFields[] = {
     {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
     {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
+    {"condense_elastic", set_bool<&O::condense_elastic>, get_bool<&O::condense_elastic>},
     {"project_friction", set_bool<&O::project_friction>, get_bool<&O::project_friction>},
     {"jacobi_weight", set_real<&O::jacobi_weight, Range::UnitInterval>, get_real<&O::jacobi_weight>},
     {"substeps", set_int<&O::substeps, 1, limits::kMaxSubsteps>, get_int<&O::substeps>},

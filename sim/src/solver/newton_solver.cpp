@@ -241,6 +241,27 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
   parallel_for(m.particle_count, [&](int p) { update_particle_geometric_stiffness(particles, v, m.body_count, p); });
 }
 
+// The same update (eqs. 71-74) on the particles in H̃, from the secant of g at the last λ:
+// g(u⁺, λ⁻) − g(u⁻, λ⁻) = M Δu − h (J⁺ − J⁻)ᵀ λ⁻, the constraints' curvature alone (H = ∂g/∂u).
+// The plain secant also moves with the rows' Δλ, which carries the elastic rows' own stiffness
+// J_Eᵀ C_E⁻¹ J_E that H̃ holds exactly: counted twice, it stalled the PneuNet solve (bilateral
+// residual 3e-7 after 16 iterations, 7e-11 without a shift); without any shift a bar stretched
+// to 2× (co-rotational, ν 0.49) did not converge in 30 iterations.
+void update_condensed_geometric_stiffness(const Model& m, const SchurSystem& sys, Real h, SolverScratch& s) {
+  const RowSet& rows = s.rows;
+  s.condensed_rhs.resize(rows.count);
+  parallel_for(rows.count, [&](int i) { s.condensed_rhs[i] = rows.row_lambda[i] - s.lambda_base[i]; });
+  sys.jt(s.condensed_rhs, s.jt);
+  s.g_condensed.resize(s.g.size());
+  parallel_for(static_cast<int>(s.g.size()), [&](int k) { s.g_condensed[k] = s.g[k] + h * s.jt[k]; });  // g(u⁺, λ⁻)
+  const ParticleView particles = particle_view(m);
+  const GeometricStiffnessView v{s.g_condensed.data(), s.g_prev.data(), s.du_prev.data(), s.dof_shift.data(),
+                                 s.inv_mass.particle_inv_mass.data()};
+  const std::vector<int>& covered = s.condensation.particles();
+  parallel_for(static_cast<int>(covered.size()),
+               [&](int k) { update_particle_geometric_stiffness(particles, v, m.body_count, covered[k]); });
+}
+
 // Safeguard for Fischer–Burmeister: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0)
 // after an update. A sticking row (W = 0) is a velocity constraint whose force the linear solve
 // does not bound; without this a light particle held by stiff neighbours can carry λ_f many times
@@ -384,6 +405,49 @@ void keep_best(SolverScratch& s, Real merit) {
   std::copy(s.rows.row_lambda.begin(), s.rows.row_lambda.end(), s.lambda_best.data());
 }
 
+// Whether this Newton iteration condenses the elastic rows: asked for, there are some, the linear
+// solver is a Krylov one (Gauss–Seidel and the direct solver read the block-diagonal H), and the
+// solver debugger is not exporting this iteration's system (its export is the plain one).
+bool use_condensation(const Model& m, const SolverOptions& o, const RowSet& rows, const SolveCapture* capture,
+                      int newton) {
+  if (!o.condense_elastic || m.particle_count == 0 || !ElasticCondensation::any_condensable(rows)) return false;
+  if (o.linear_solver != LinearSolver::PCR && o.linear_solver != LinearSolver::PCG) return false;
+  return !(capture && capture->system_iteration == newton);
+}
+
+// The right-hand side b of the system the linear solver gets, for the plain or the condensed
+// system (sys set accordingly); returns the momentum residual the direction uses (g or g̃).
+const VecX& set_up_direction(SchurSystem& sys, bool condensed, SolverScratch& s) {
+  const RowSet& rows = s.rows;
+  sys.set_condensation(condensed ? &s.condensation : nullptr);
+  const VecX* g = &s.g;
+  if (condensed) {  // g̃ = g + J_Eᵀ C_E⁻¹ h_E
+    s.condensed_rhs.resize(rows.count);
+    parallel_for(rows.count, [&](int i) {
+      s.condensed_rhs[i] = ElasticCondensation::condensable(rows, i) ? rows.row_residual[i] / sys.diag_c(i) : Real(0);
+    });
+    sys.jt(s.condensed_rhs, s.jt);
+    s.g_condensed.resize(s.g.size());
+    parallel_for(static_cast<int>(s.g.size()), [&](int k) { s.g_condensed[k] = s.g[k] + s.jt[k]; });
+    g = &s.g_condensed;
+  }
+  sys.inv_h(*g, s.hinv);
+  sys.j(s.hinv, s.b);
+  parallel_for(rows.count, [&](int i) {
+    s.b[i] = condensed && ElasticCondensation::condensable(rows, i) ? Real(0) : s.b[i] - rows.row_residual[i];
+  });
+  return *g;
+}
+
+// The condensed rows' x_E = −C_E⁻¹ (h_E + J_E Δu) from the direction's Δu (s.hinv).
+void recover_condensed_rows(const SchurSystem& sys, SolverScratch& s) {
+  const RowSet& rows = s.rows;
+  parallel_for(rows.count, [&](int i) {
+    if (ElasticCondensation::condensable(rows, i))
+      s.x[i] = -(rows.row_residual[i] + sys.j_row(i, s.hinv)) / sys.diag_c(i);
+  });
+}
+
 void flag_rows(const RowSet& rows, const SolverOptions& o, StepReport& report) {
   for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
     const Real e = rows.row_error[i];
@@ -482,6 +546,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   Real stall_reference = s.best_merit;  // best merit when the stall count last restarted
   int stalled = 0;                      // iterations at the full budget without a 10% gain
   bool linear_exact = false;            // the last linear solve reached round-off
+  bool condensed_last = false;          // the last direction was solved with the elastic rows condensed
   bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
                                         // is never returned by a stall, it may just be a slow start
   for (;;) {
@@ -517,12 +582,18 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       trace.iterations.push_back(it);
       break;
     }
-    if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) update_geometric_stiffness(m, s);
+    if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) {
+      update_geometric_stiffness(m, s);
+      if (condensed_last) update_condensed_geometric_stiffness(m, sys, h, s);
+    }
 
-    // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60).
-    sys.inv_h(s.g, s.hinv);
-    sys.j(s.hinv, s.b);
-    parallel_for(rows.count, [&](int i) { s.b[i] -= rows.row_residual[i]; });
+    // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
+    // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
+    const bool condensed = use_condensation(m, o, rows, capture, newton) &&
+                           s.condensation.factor(m, rows, s.inv_mass, o.regularization);
+    if (condensed) ++report.condensed_iterations;
+    condensed_last = condensed;
+    const VecX& g_dir = set_up_direction(sys, condensed, s);
     report.timings.assembly += ms_since(ta);
 
     auto ts = Clock::now();
@@ -531,14 +602,17 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
     it.linear_breakdown = static_cast<int>(ls.breakdown);
     if (ls.breakdown == LinearBreakdown::Cancelled) {
+      sys.set_condensation(nullptr);
       report.flags |= kStepCancelled;
       report.linear_iterations += ls.iterations;
       trace.iterations.push_back(it);
       report.timings.solve += ms_since(ts);
       break;
     }
+    const VecX* g_used = &g_dir;
     if (needs_fallback(o.linear_solver, ls.breakdown)) {
-      // Redo the solve with Gauss–Seidel and say so in the trace and the report.
+      // Redo the solve with Gauss–Seidel (on the plain system) and say so in the trace and the report.
+      if (condensed) g_used = &set_up_direction(sys, false, s);
       report.warnings |= kStepLinearFallback;
       ++report.linear_fallbacks;
       it.linear_fallback = true;
@@ -568,8 +642,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     auto tu = Clock::now();
     sys.jt(s.x, s.jt);
-    parallel_for(dofs, [&](int k) { s.dofs1[k] = s.jt[k] - s.g[k]; });
+    parallel_for(dofs, [&](int k) { s.dofs1[k] = s.jt[k] - (*g_used)[k]; });
     sys.inv_h(s.dofs1, s.hinv);  // Δu
+    if (sys.condensation()) recover_condensed_rows(sys, s);
+    sys.set_condensation(nullptr);
     parallel_for(rows.count, [&](int i) { s.dlambda[i] = s.x[i] / h; });
     if (!s.hinv.allFinite() || !s.dlambda.allFinite()) {
       report.flags |= kStepNonFinite;

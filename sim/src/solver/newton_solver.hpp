@@ -21,6 +21,7 @@
 #include "sim/contact.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "solver/elastic_condensation.hpp"
 #include "solver/linear_solvers.hpp"
 #include "sim/solve_capture.hpp"
 #include "solver/schur_system.hpp"
@@ -42,6 +43,8 @@ struct SolverScratch {
   Real best_merit = 0;
   std::vector<Real> dof_shift;            // geometric stiffness shift per particle dof (eq. 74)
   LinearScratch linear;
+  ElasticCondensation condensation;       // H̃ of the elastic rows (SolverOptions::condense_elastic)
+  VecX g_condensed, condensed_rhs;        // g̃ = g + J_Eᵀ C_E⁻¹ h_E, and C_E⁻¹ h_E (rows)
   std::vector<Real> partials;
   std::vector<std::int8_t> active_prev;   // active set of the previous Newton iteration
   std::vector<int> warm_order;            // scratch: contacts sorted by key (State::warm_start)

@@ -2,6 +2,7 @@
 
 #include "core/parallel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
+#include "solver/elastic_condensation.hpp"
 
 namespace sim {
 
@@ -55,8 +56,9 @@ void SchurSystem::gather(const std::vector<Vec6>& blocks, const Real* x, VecX& o
 }
 
 void SchurSystem::inv_h(const VecX& in, VecX& out) const {
-  const int nodes = model_.body_count + model_.particle_count;
+  const int nodes = condensation_ ? model_.body_count : model_.body_count + model_.particle_count;
   const InverseMassView inv_mass = inv_mass_.view(model_);
+  if (condensation_) condensation_->solve_particles(model_, in, out);
   parallel_for(nodes, [&](int n) {
     const int dof = node_dof(model_, n);
     apply_inverse_mass(inv_mass, n, in.data() + dof, out.data() + dof);
@@ -70,14 +72,32 @@ void SchurSystem::j(const VecX& z, VecX& out) const {
 void SchurSystem::apply(const VecX& x, VecX& out, VecX& s1, VecX& s2) const {
   jt(x, s1);
   inv_h(s1, s2);
-  parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, s2) + diag_c(i) * x[i]; });
+  if (!condensation_) {
+    parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, s2) + diag_c(i) * x[i]; });
+    return;
+  }
+  parallel_for(rows_.count, [&](int i) {
+    out[i] = ElasticCondensation::condensable(rows_, i) ? x[i] : j_row(i, s2) + diag_c(i) * x[i];
+  });
 }
 
 void SchurSystem::diagonal(VecX& out) const {
   parallel_for(rows_.count, [&](int i) {
+    if (condensation_ && ElasticCondensation::condensable(rows_, i)) {
+      out[i] = 1;
+      return;
+    }
     Real d = diag_c(i);
-    for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e)
-      inv_mass_.add_quadratic(model_, rows_.entry_node[e], rows_.entry_jac[e], d);
+    for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e) {
+      const int node = rows_.entry_node[e];
+      if (condensation_ && node >= model_.body_count) {  // H̃⁻¹ estimated by 1/H̃_kk
+        const Vec6& jac = rows_.entry_jac[e];
+        const int dof = 3 * (node - model_.body_count);
+        for (int k = 0; k < 3; ++k) d += jac[k] * jac[k] * condensation_->particle_inv_diagonal(dof + k);
+        continue;
+      }
+      inv_mass_.add_quadratic(model_, node, rows_.entry_jac[e], d);
+    }
     out[i] = d;
   });
 }

@@ -37,6 +37,8 @@ struct InverseMass {
   }
 };
 
+class ElasticCondensation;
+
 class SchurSystem {
  public:
   SchurSystem(const Model& model, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
@@ -65,6 +67,14 @@ class SchurSystem {
   Real j_row(int i, const VecX& z) const { return row_times(jac_view(), i, z.data()); }
   Real diag_c(int row) const { return rows_.row_diag_c[row] + epsilon_; }
 
+  // With a factorised condensation (solver/elastic_condensation.hpp): H is H̃ (particles coupled
+  // through the elastic rows, inv_h solves with its factor) and the condensed rows drop out of A
+  // (A_ii = 1, no coupling, b_i = 0 by the caller, so their x stays 0 in every Krylov vector).
+  // Only the Krylov solvers run on it (Gauss–Seidel's row updates and the direct solver's
+  // assembly read the block-diagonal H). Null: the plain system.
+  void set_condensation(const ElasticCondensation* c) { condensation_ = c; }
+  const ElasticCondensation* condensation() const { return condensation_; }
+
   const Model& model() const { return model_; }
   const RowSet& rows() const { return rows_; }
   const InverseMass& inverse_mass() const { return inv_mass_; }
@@ -79,6 +89,7 @@ class SchurSystem {
   const RowSet& rows_;
   const InverseMass& inv_mass_;
   Real epsilon_;
+  const ElasticCondensation* condensation_ = nullptr;
   std::vector<int>& node_entry_first_;  // (node_count + 1)
   std::vector<int>& node_entries_;      // entry indices, grouped by node, in row order
   std::vector<int>& node_entry_rows_;   // the row of each of node_entries_

@@ -1,0 +1,88 @@
+// Condensation of the elastic rows into the particles' mass block: the same Newton system
+// (eqs. 59-60), solved on other unknowns.
+//
+// The Newton system of one iteration is H Δu − Jᵀx = −g, J Δu + C x = −h (x = hΔλ; its Schur
+// complement on x is eq. 59). The FEM rows (tets, membranes, hinges: §9, eqs. 75-85) have a
+// positive diagonal compliance block C_E = E/h² (+ ε). Solving their rows for x_E,
+//     x_E = −C_E⁻¹ (h_E + J_E Δu),
+// and substituting leaves the rest K (contacts, joints, drives, attachments, distances) on the
+// condensed mass matrix
+//     H̃ = H + J_Eᵀ C_E⁻¹ J_E,   g̃ = g + J_Eᵀ C_E⁻¹ h_E,
+//     (J_K H̃⁻¹ J_Kᵀ + C_K) x_K = J_K H̃⁻¹ g̃ − h_K,   Δu = H̃⁻¹ (J_Kᵀ x_K − g̃).
+// This is the exact direction of the same system, not an approximation. Why: stiff elements
+// (E/h² small against J M⁻¹ Jᵀ) and more rows than particle dofs (7 per tet) make the Schur
+// complement on x nearly singular: 60 PCR iterations cut its residual 3× on the PneuNet gripper
+// and the Newton loop stalled, where H̃ is a stiffness matrix h²K + M whose condition grows
+// with h²k/m only, factorised once per Newton iteration (sparse LDLᵀ, Eigen's SimplicialLDLT
+// on a fill-reducing node ordering computed once per structure).
+//
+// H̃ couples only particles (the FEM rows have no body entries); bodies keep their 6×6 blocks.
+// Pinned particles (inverse mass 0) have no dofs in H̃ (Δu = 0 there, as H⁻¹ = 0 gives).
+#pragma once
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <cstdint>
+#include <vector>
+
+#include "constraint/rows.hpp"
+#include "sim/model.hpp"
+
+namespace sim {
+
+struct InverseMass;
+using VecX = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+
+class ElasticCondensation {
+ public:
+  // Whether row i is one of the condensed (elastic) rows: the tets', membranes' and hinges'.
+  static bool condensable(const RowSet& rows, int i) {
+    return (i >= rows.first_tet && i < rows.first_attachment) || (i >= rows.first_membrane && i < rows.first_drive);
+  }
+  static bool any_condensable(const RowSet& rows) {
+    return rows.first_attachment > rows.first_tet || rows.first_drive > rows.first_membrane;
+  }
+
+  // Assembles H̃ at the current iterate (the rows' J and C = diag_c(i) = row_diag_c + ε, the
+  // particles' 1/(m + shift) from `inv_mass`) and factorises it. The pattern and ordering are
+  // rebuilt only when the rows' structure or the set of free particles changed. Returns false
+  // (and the caller solves the uncondensed system) when a condensed row has C <= 0 or the
+  // factorisation fails (a pivot not positive and finite): never throws.
+  bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon);
+
+  // out = H̃⁻¹ in on the particles' dofs (in and out are full dof vectors; body dofs untouched).
+  void solve_particles(const Model& m, const VecX& in, VecX& out) const;
+  // 1/H̃_kk of particle dof k (3 p + axis): the Jacobi preconditioner's estimate of H̃⁻¹.
+  Real particle_inv_diagonal(int particle_dof) const { return inv_diagonal_[particle_dof]; }
+
+  // The particles in H̃ (those the condensed rows touch, free), in factor order.
+  const std::vector<int>& particles() const { return particle_of_new_; }
+
+  int factor_size() const { return static_cast<int>(diag_pos_.size()); }
+  long factor_nonzeros() const { return static_cast<long>(ldlt_.matrixL().nestedExpression().nonZeros()); }
+
+ private:
+  bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass) const;
+  void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass);
+
+  // Structure (rebuilt when the signature changes).
+  std::vector<int> signature_;          // condensed rows' entry nodes, then the free particles' flags
+  std::vector<int> new_of_particle_;    // factor block of each particle (-1: pinned)
+  std::vector<int> particle_of_new_;
+  std::vector<int> diag_pos_;           // value index of H̃_kk, per factor dof
+  std::vector<int> pair_first_;         // per condensed row (in row order): its first pair
+  std::vector<int> pair_cols_;          // per entry pair: value indices of its block's 3 columns' first rows
+  std::vector<std::int8_t> pair_kind_;  // 0: off-diagonal block, 1: diagonal block (same node)
+  std::vector<int> condensed_rows_;
+  Eigen::SparseMatrix<Real, Eigen::ColMajor, int> h_;  // upper triangle, in factor order
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real, Eigen::ColMajor, int>, Eigen::Upper,
+                        Eigen::NaturalOrdering<int>>
+      ldlt_;
+  bool analysed_ = false;
+  // Numeric.
+  const InverseMass* inv_mass_ = nullptr;  // of the last factor(): the particles outside H̃
+  std::vector<Real> inv_diagonal_;      // 1/H̃_kk per particle dof (0 for pinned)
+  mutable VecX work_;
+};
+
+}  // namespace sim
