@@ -80,13 +80,18 @@ void quasi_static(sim::SceneSpec& spec, Real dt) {
   spec.solver.newton_iterations = 30;
 }
 
-void run(const sim::Model& m, sim::State& s, const sim::Control& control, int steps) {
+// Steps that fail (flags: undone) stop the test; returns how many ended above the Newton
+// tolerance (kStepNotConverged is a warning, not a flag).
+int run(const sim::Model& m, sim::State& s, const sim::Control& control, int steps) {
   sim::Workspace ws;
+  int unconverged = 0;
   for (int i = 0; i < steps; ++i) {
     const sim::StepReport r = sim::step(m, s, control, ws);
     INFO("step " << i << ": " << r.message);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    REQUIRE(r.ok());
+    unconverged += r.warnings & sim::kStepNotConverged ? 1 : 0;
   }
+  return unconverged;
 }
 
 }  // namespace
@@ -135,9 +140,10 @@ TEST_CASE("shell patch test: an affine in-plane boundary deformation is reproduc
   // without geometric stiffness) and the interior ended 3.9e-4 m off, almost all of it along the
   // normal. A membrane in tension is stiff out of its plane only through its tension: its rows'
   // gradients lie in the plane, so the Newton matrix H = M (no geometric stiffness K, eq. 53) gives
-  // the normal direction its mass alone while the true stiffness T/ℓ is h²T/(mℓ) ~ 10⁴ times more
-  // here. Round-off off the plane is then amplified from iterate to iterate (the oscillation of
-  // paper Fig. 12), which the diagonal secant of eqs. 71–74 does not damp either. In the plane
+  // the normal direction its mass alone while the true stiffness, about 4T per node for tension
+  // T ≈ 100 N/m, is h²·4T/m ≈ 60 times the mass term here (m = 0.6 g, h = 0.01 s). Round-off off
+  // the plane is then amplified from iterate to iterate (the oscillation of paper Fig. 12), which
+  // the diagonal secant of eqs. 71–74 does not damp either. In the plane
   // (the normal components exactly 0) the same scene converges in 13 iterations and the field is
   // exact: the membrane's in-plane discretisation passes the patch test; the out-of-plane solve is
   // the open item (docs/ARCHITECTURE.md, shells).
@@ -165,15 +171,7 @@ TEST_CASE("shell patch test: an affine in-plane boundary deformation is reproduc
   for (int p = 0; p < m.particle_count; ++p)
     set_particle(m, s, p, m.particle_inv_mass[p] == 0 ? affine(p) : Vec3(r * spec.particles[p].position + b));
   for (int p : interior) start = std::max(start, (particle(m, s, p) - affine(p)).norm());
-  const sim::Control control = sim::make_initial_control(m);
-  sim::Workspace ws;
-  int unconverged = 0;
-  for (int i = 0; i < 30; ++i) {
-    const sim::StepReport rep = sim::step(m, s, control, ws);
-    INFO("step " << i << ": " << rep.message);
-    REQUIRE(rep.ok());
-    unconverged += rep.warnings & sim::kStepNotConverged ? 1 : 0;
-  }
+  const int unconverged = run(m, s, sim::make_initial_control(m), 30);
   Real worst = 0;
   for (int p : interior) worst = std::max(worst, (particle(m, s, p) - affine(p)).norm());
   std::printf("shell patch test: interior %.3g m off the affine field at the start, %.3g m after 30 steps, %d steps not "
@@ -216,7 +214,7 @@ StripRun cantilever_strip(int cells, int across, Real bending, int steps) {
   for (int i = 0; i < steps; ++i) {
     const sim::StepReport r = sim::step(m, s, control, ws);
     INFO("step " << i << ": " << r.message);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    REQUIRE(r.ok());  // kStepNotConverged is a warning; a flag means the step failed and was undone
     Real tip = 0;
     for (int j = 0; j <= sh.ny; ++j) tip -= particle(m, s, sh.id(sh.nx, j)).z();
     out.tip = tip / (sh.ny + 1);
@@ -231,9 +229,10 @@ TEST_CASE("a cantilevered shell strip: limp without bending, Euler-Bernoulli wit
   // 0.3 × 0.06 m, t = 2 mm, E = 5 GPa, ν = 0.3, ρ = 1000 kg/m³, under its own weight:
   // q = ρ t w g, D = E t³/(12(1 − ν²)), plate strip δ = q L⁴/(8 D w) ≈ 5.4 mm (δ/L ≈ 1.8%).
   // Square cells, refined 5 × 1, 10 × 2, 20 × 4. Measured: 9.14, 7.82, 7.20 mm (69%, 44%, 33%
-  // above), converging geometrically (ratio ~0.47) to ~6.6 mm, 20-25% above the plate: the
-  // discrete-shell energy on the grid's one-way diagonals couples bending to twist (a strip free
-  // to twist keeps 5/6 of its bending stiffness on square cells: 1.2 × δ), which is the error left.
+  // above), converging (30 × 6: +29%, 40 × 8: +27%) to 20-25% above the plate, not to it: the
+  // hinges' energy on this right-triangle grid is mesh-dependent (cells long across the strip
+  // are soft; alternating the diagonals does not cure it, crossed diagonals nearly do; see
+  // docs/ARCHITECTURE.md, shells), which is the error left.
   const Real length = 0.3, t = 2e-3, e = 5e9, nu = 0.3, rho = 1000, g = 9.81;
   const Real d = e * t * t * t / (12 * (1 - nu * nu));
   const Real expected = rho * t * g * std::pow(length, 4) / (8 * d);
@@ -286,7 +285,7 @@ TEST_CASE("an undamped free membrane's energy does not grow", "[scene][shell]") 
   Real highest = e0;
   for (int i = 0; i < 240; ++i) {
     const sim::StepReport r = sim::step(m, s, control, ws);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
+    REQUIRE(r.ok());  // kStepNotConverged is a warning; a flag means the step failed and was undone
     highest = std::max(highest, energy());
   }
   std::printf("free membrane: energy %.6g J (kinetic %.4g, elastic %.4g) -> %.6g J after 2 s (highest - start %.3g J)\n",
@@ -390,15 +389,7 @@ TEST_CASE("the cloth_shell scene drapes a membrane cloth with bending over the s
   REQUIRE(m.membrane_count == 2 * 24 * 24);
   REQUIRE(m.hinge_count == 3 * 24 * 24 - 48);
   sim::State s = sim::make_initial_state(m);
-  const sim::Control control = sim::make_initial_control(m);
-  sim::Workspace ws;
-  int unconverged = 0;
-  for (int i = 0; i < 150; ++i) {
-    const sim::StepReport r = sim::step(m, s, control, ws);
-    INFO("step " << i << ": " << r.message);
-    REQUIRE((r.ok() || r.flags == sim::kStepNotConverged));
-    unconverged += r.flags != sim::kStepOk;
-  }
+  const int unconverged = run(m, s, sim::make_initial_control(m), 150);
   const int centre = 12 * 25 + 12, corner = 0;
   Real lowest = 1e30, longest = 0;
   for (int p = 0; p < m.particle_count; ++p) lowest = std::min(lowest, particle(m, s, p).z());
