@@ -281,7 +281,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     edits.sdf_slice = sdf.slice;
     right.placed("SDF baker");
   }
-  if (viewer.legend) ui::color_legend(*viewer.legend);  // bottom left, takes no input
+  if (viewer.legend) ui::color_legend(*viewer.legend);  // top centre, takes no input
   if (viewer.shortcuts && viewer.help_open && *viewer.help_open) {
     ui::help_overlay(*viewer.shortcuts, viewer.help_open);
     if (const ImGuiWindow* w = ImGui::FindWindowByName("Help: shortcuts (F1 closes)"))

@@ -57,7 +57,7 @@ struct ViewerPanels {
   const std::vector<ui::ShortcutRow>* shortcuts = nullptr;  // the F1 overlay's rows
   bool* help_open = nullptr;                                // F1 overlay shown; its close button clears it
   ui::FrictionPanelView* friction = nullptr;                // the Friction panel's view (null: no panel)
-  const ui::ColorLegendView* legend = nullptr;              // the colour field's legend (bottom left)
+  const ui::ColorLegendView* legend = nullptr;              // the colour field's legend (top centre)
 };
 
 class DebugPanels {

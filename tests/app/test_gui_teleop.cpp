@@ -250,6 +250,22 @@ TEST_CASE("pick and place in the main window through Qt key events: T, M, Page D
   CHECK(viewport->render_error().isEmpty());
 }
 
+namespace {
+
+// Requests sent so far have been applied once a publish follows them.
+bool settle_requests(SimRunner& runner) {
+  const std::uint64_t seen = runner.published_count();
+  runner.single_step(0);
+  return app_test::pump_until([&] { return runner.latest().sequence > seen; });
+}
+
+void send_key(ViewportWindow* viewport, QEvent::Type type, int key) {
+  QKeyEvent event(type, key, Qt::NoModifier, QString(), false);
+  QCoreApplication::sendEvent(viewport, &event);
+}
+
+}  // namespace
+
 TEST_CASE("teleoperating the PneuNet gripper: ] and [ held inflate and deflate its chamber, the panel shows it",
           "[app][window][teleop]") {
   QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the soft pressure teleoperation test");
@@ -261,15 +277,8 @@ TEST_CASE("teleoperating the PneuNet gripper: ] and [ held inflate and deflate i
   ViewportWindow* viewport = window.viewport();
   REQUIRE(viewport != nullptr);
   SimRunner& runner = window.runner();
-  auto settle = [&] {
-    const std::uint64_t seen = runner.published_count();
-    runner.single_step(0);
-    return app_test::pump_until([&] { return runner.latest().sequence > seen; });
-  };
-  auto key = [&](QEvent::Type type, int k) {
-    QKeyEvent event(type, k, Qt::NoModifier, QString(), false);
-    QCoreApplication::sendEvent(viewport, &event);
-  };
+  auto settle = [&] { return settle_requests(runner); };
+  auto key = [&](QEvent::Type type, int k) { send_key(viewport, type, k); };
   QAction* teleop = window.action(QStringLiteral("teleop"));
   REQUIRE(teleop != nullptr);
   teleop->trigger();
@@ -297,6 +306,21 @@ TEST_CASE("teleoperating the PneuNet gripper: ] and [ held inflate and deflate i
   app_test::pump_until([] { return false; }, 200);  // polls with nothing held
   REQUIRE(settle());
   CHECK(runner.latest().soft_pressure.at(0) == raised);
+  // With a colour field on, the viewport draws its legend (and, with COULOMB_TEST_SCREENSHOT_PRESSURE
+  // set, saves the frame there to look at: the Teleop panel's pressure slider and the legend).
+  QAction* strain = window.action(QStringLiteral("color_by_volumetric_strain"));
+  REQUIRE(strain != nullptr);
+  strain->trigger();
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t n = viewport->frames_rendered();
+    viewport->requestUpdate();
+    REQUIRE(app_test::pump_until([&] { return viewport->frames_rendered() > n || !viewport->render_error().isEmpty(); }, 60000));
+  }
+  CHECK(viewport->render_error().isEmpty());
+  CHECK(viewport->legend().shown);
+  CHECK(viewport->legend().name == "volumetric strain");
+  if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_PRESSURE"); out && viewport->supportsGrab())
+    viewport->screenshot().save(QString::fromLocal8Bit(out));
   // [ held: it falls.
   key(QEvent::KeyPress, Qt::Key_BracketLeft);
   REQUIRE(app_test::pump_until([&] { return pressure_now() < raised - 2e5; }, 20000));

@@ -277,7 +277,7 @@ FoldResult fold(bool self_collision, bool through_xml = false) {
 
 }  // namespace
 
-TEST_CASE("self_collision=\"true\" in the scene XML keeps the folded bar out of itself; without it, it sinks in",
+TEST_CASE("self_collision=\"true\" in the scene XML keeps the folded bar out of itself, without it it sinks in",
           "[scene][fem][softcontact][io]") {
   const FoldResult with = fold(true, true);
   const FoldResult without = fold(false, true);

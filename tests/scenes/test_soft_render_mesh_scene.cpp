@@ -118,7 +118,7 @@ TEST_CASE("render_mesh on <softbody>: placed with the body, skinned vertices fol
   }
 }
 
-TEST_CASE("render_mesh: saved by the writer, read back the same; errors name file:line", "[scene][fem][io][render_mesh]") {
+TEST_CASE("render_mesh: saved by the writer and read back the same, errors name file:line", "[scene][fem][io][render_mesh]") {
   const auto dir = test::scratch_dir("soft_render_mesh_io");
   REQUIRE(sim::save_obj(sim::make_sphere_mesh(0.15, 1), (dir / "ball.obj").string()).empty());
   test::write_file(dir / "scene.xml",

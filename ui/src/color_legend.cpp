@@ -17,7 +17,8 @@ std::string legend_number(float value) {
 void color_legend(const ColorLegendView& v) {
   if (!v.shown || v.colors.size() < 2) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(8.0f, display.y - 8.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  // Top centre: between the panel columns, clear of the teleoperation hints at the bottom.
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, 8.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowBgAlpha(0.6f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |

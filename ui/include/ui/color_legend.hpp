@@ -1,6 +1,6 @@
 // The colour-field legend over the viewport (issue 14 item 6): the active field's name, the
 // colour map as a bar, its low and high ends with units, and a grey swatch for elements the
-// field does not apply to. Bottom left, takes no input.
+// field does not apply to. Top centre of the viewport, takes no input.
 #pragma once
 
 #include <array>
