@@ -192,12 +192,22 @@ int render_command(int argc, char** argv, int first) {
     char name[32];
     std::snprintf(name, sizeof name, "frame_%04d.png", f);
     const std::string path = (out_dir / name).string();
+    render::FieldRange legend;
+    if (*field != render::ElementField::None) {  // the map's bar in the image, its numbers here
+      legend = render::display_range(*field, element_values);
+      render::draw_field_legend_bar(pixels, width, height);
+    }
     if (auto written = render::write_png(path, width, height, pixels); !written) {
       print_error("render", written.error());
       return 1;
     }
     std::printf("wrote %s (t = %.3f s, %d contacts, %.1f ms)\n", path.c_str(), double(state.time), contacts.size(),
                 (*renderer)->last_frame_ms());
+    if (*field != render::ElementField::None)
+      std::printf("  legend (bar at the bottom left): %s from %.4g (left, dark purple) to %.4g (right, yellow)%s%s; grey: "
+                  "no value\n",
+                  render::element_field_name(*field), double(legend.lo), double(legend.hi),
+                  *render::element_field_unit(*field) ? " " : "", render::element_field_unit(*field));
   }
   std::printf("%d frame%s in %s, %.1f ms per frame rendered%s\n", frames, frames == 1 ? "" : "s",
               out_dir.string().c_str(), render_ms / frames,

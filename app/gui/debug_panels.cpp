@@ -27,6 +27,7 @@ struct DebugPanels::State {
   ui::SolverPanelView solver;
   ui::JointPanelView joints;
   std::uint64_t joints_model_version = 0;
+  std::vector<sim::Real> seen_soft_pressure;  // the runner's pressures the Joints sliders show
   std::unique_ptr<ui::ForceHistory> forces;       // watched bodies: the teleoperated gripper's
   std::vector<int> force_bodies;                  // fingers, else names containing "finger"
   std::uint64_t forces_model_version = 0;
@@ -149,6 +150,12 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   if (s.model && s.model_version != st.joints_model_version) {
     st.joints = ui::make_joint_panel_view(*s.model);
     st.joints_model_version = s.model_version;
+    st.seen_soft_pressure.clear();
+  }
+  // Pressures moved elsewhere (the Teleop panel's keys and sliders) show on the Joints sliders.
+  if (s.soft_pressure != st.seen_soft_pressure && s.soft_pressure.size() == st.joints.pressure_kpa.size()) {
+    for (std::size_t g = 0; g < s.soft_pressure.size(); ++g) st.joints.pressure_kpa[g] = static_cast<float>(s.soft_pressure[g] / 1000);
+    st.seen_soft_pressure = s.soft_pressure;
   }
   if (s.model && (s.model_version != st.forces_model_version || s.teleop.session != st.forces_teleop_session)) {
     st.force_bodies.clear();
@@ -274,6 +281,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     edits.sdf_slice = sdf.slice;
     right.placed("SDF baker");
   }
+  if (viewer.legend) ui::color_legend(*viewer.legend);  // top centre, takes no input
   if (viewer.shortcuts && viewer.help_open && *viewer.help_open) {
     ui::help_overlay(*viewer.shortcuts, viewer.help_open);
     if (const ImGuiWindow* w = ImGui::FindWindowByName("Help: shortcuts (F1 closes)"))

@@ -19,6 +19,7 @@
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
+#include "ui/color_legend.hpp"
 #include "ui/friction_panel.hpp"
 #include "ui/help_overlay.hpp"
 #include "ui/history_panel.hpp"
@@ -56,6 +57,7 @@ struct ViewerPanels {
   const std::vector<ui::ShortcutRow>* shortcuts = nullptr;  // the F1 overlay's rows
   bool* help_open = nullptr;                                // F1 overlay shown; its close button clears it
   ui::FrictionPanelView* friction = nullptr;                // the Friction panel's view (null: no panel)
+  const ui::ColorLegendView* legend = nullptr;              // the colour field's legend (top centre)
 };
 
 class DebugPanels {

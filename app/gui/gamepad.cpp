@@ -80,6 +80,8 @@ bool Gamepad::poll(GamepadState& out) {
   out.right_shoulder = SDL_GameControllerGetButton(c, SDL_CONTROLLER_BUTTON_RIGHTSHOULDER) != 0;
   out.a = SDL_GameControllerGetButton(c, SDL_CONTROLLER_BUTTON_A) != 0;
   out.b = SDL_GameControllerGetButton(c, SDL_CONTROLLER_BUTTON_B) != 0;
+  out.x = SDL_GameControllerGetButton(c, SDL_CONTROLLER_BUTTON_X) != 0;
+  out.y = SDL_GameControllerGetButton(c, SDL_CONTROLLER_BUTTON_Y) != 0;
   return true;
 }
 

@@ -131,7 +131,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(document_.get(), &SceneDocument::path_changed, this, [this](const QString&) { update_title(); });
 
   if (viewport_) {
-    connect(viewport_, &ViewportWindow::picked, this, [this](const ItemRef& item) { select(item); });
+    connect(viewport_, &ViewportWindow::picked, this, [this](const ItemRef& item) {
+      select(item);
+      properties_->set_face_pick(viewport_->picked_face(), viewport_->picked_point());
+    });
     connect(viewport_, &ViewportWindow::command, this, [this](const QString& name) {
       if (QAction* a = action(name)) a->trigger();
       else if (name == "frame") action(QStringLiteral("frame_selected"))->trigger();
@@ -491,6 +494,7 @@ void MainWindow::refresh_status() {
   } else {
     colour_label_->clear();
   }
+  if (viewport_) properties_->set_field(viewport_->overlays().element_field);
   properties_->refresh_live(s);
 }
 

@@ -12,6 +12,7 @@
 #include <climits>
 #include <cmath>
 
+#include "gui/face_probe.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/snapshot.hpp"
 #include "ui/solver_panel.hpp"
@@ -247,6 +248,18 @@ void PropertyPanel::refresh_live(const Snapshot& s) {
     if (const int soft = soft_body_of_particle(document_.spec(), i); soft >= 0)
       text += tr("\nof %1 (its material: Soft bodies in the scene tree)")
                   .arg(QString::fromStdString(item_label(document_.spec(), {ItemKind::SoftBody, soft})));
+    // Picked through a surface face: the face, its particles and the colour field there.
+    if (face_ >= 0 && face_ < static_cast<int>(m.particle_triangles.size())) {
+      const auto& t = m.particle_triangles[static_cast<std::size_t>(face_)];
+      if ((t[0] == i || t[1] == i || t[2] == i) && static_cast<int>(s.state.q.size()) == m.coord_count()) {
+        field_values_.clear();
+        if (field_ != render::ElementField::None)
+          render::compute_element_field(m, s.state, s.stepped ? &s.workspace : nullptr, field_, field_values_);
+        const FaceProbe probe = probe_face(m, s.state, face_, face_point_, field_values_);
+        text += "\n" + QString::fromStdString(describe_face_probe(probe, render::element_field_name(field_),
+                                                                    render::element_field_unit(field_)));
+      }
+    }
   } else if (item_.kind == ItemKind::Solver && s.stepped) {
     text = tr("last step: %1 Newton iterations, %2 linear, max residual %3")
                .arg(s.report.newton_iterations)

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "gui/scene_properties.hpp"
+#include "render/element_field.hpp"
+#include "sim/math.hpp"
 
 class QFormLayout;
 class QLabel;
@@ -27,6 +29,10 @@ class PropertyPanel : public QWidget {
   const ItemRef& item() const { return item_; }
   void refresh_values();                   // re-reads values from the spec (after undo, redo, edits)
   void refresh_live(const Snapshot& snapshot);
+  // The surface face a pick went through (PickHit::face, the hit point) and the viewport's colour
+  // field: a picked particle on that face shows the face, its particles and the field there.
+  void set_face_pick(int face, const sim::Vec3& point) { face_ = face, face_point_ = point; }
+  void set_field(render::ElementField field) { field_ = field; }
   // The editor widget of a property (tests drive it like a user would); null if not shown.
   QWidget* editor(const std::string& name) const;
   QString last_error() const;
@@ -47,6 +53,10 @@ class PropertyPanel : public QWidget {
   QFormLayout* form_ = nullptr;
   QLabel* live_ = nullptr;
   QLabel* error_ = nullptr;
+  int face_ = -1;
+  sim::Vec3 face_point_ = sim::Vec3::Zero();
+  render::ElementField field_ = render::ElementField::None;
+  std::vector<float> field_values_;  // the field, computed for the face's read-out
 };
 
 }  // namespace coulomb::gui

@@ -429,6 +429,7 @@ void SimRunner::publish(Core& c) {
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
   s.joint_target = c.control.joint_target;
+  s.soft_pressure = c.control.soft_pressure;
   s.history.size = c.history.size();
   s.history.cursor = c.history_cursor;
   s.history.first_time = c.history.empty() ? 0.0 : static_cast<double>(c.history.at(0).state.time);

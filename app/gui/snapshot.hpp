@@ -49,6 +49,7 @@ struct Snapshot {
   std::string message;                     // why the simulation paused itself (divergence), else empty
   TeleopStatus teleop;                     // the teleoperation session (active: driving)
   std::vector<sim::Real> joint_target;     // the drive targets the next step uses (keyframes save them)
+  std::vector<sim::Real> soft_pressure;    // the soft groups' active pressure the next step uses [Pa]
   HistoryStatus history;
   std::chrono::steady_clock::time_point published{};
 };

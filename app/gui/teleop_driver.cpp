@@ -1,11 +1,13 @@
 #include "gui/teleop_driver.hpp"
 
 #include <QTimer>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <Qt>
 
 #include "gui/sim_runner.hpp"
+#include "ui/joint_panel.hpp"
 #include "sim/inverse_kinematics.hpp"
 
 namespace coulomb::gui {
@@ -27,6 +29,8 @@ TeleopKey teleop_key(int qt_key) {
     case Qt::Key_K: return TeleopKey::PitchMinus;
     case Qt::Key_J: return TeleopKey::YawPlus;
     case Qt::Key_L: return TeleopKey::YawMinus;
+    case Qt::Key_BracketRight: return TeleopKey::Inflate;
+    case Qt::Key_BracketLeft: return TeleopKey::Deflate;
     default: return TeleopKey::Count;
   }
 }
@@ -196,6 +200,30 @@ void TeleopDriver::poll() {
     }
   }
   send_command();
+  ramp_pressure(s);
+}
+
+void TeleopDriver::ramp_pressure(const Snapshot& s) {
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::min(std::chrono::duration<double>(now - last_poll_).count(), 0.1);  // no jump after a stall
+  last_poll_ = now;
+  const int direction = pressure_direction(keys_, pad_);
+  if (!snapshot_ready(s) || s.soft_pressure.empty()) return;
+  // Held: ramp from where the last ramp left off (the snapshot lags the requests); not held:
+  // follow the runner (the Joints panel may have moved them).
+  if (direction == 0 || pressure_.size() != s.soft_pressure.size()) {
+    pressure_ = s.soft_pressure;
+    if (direction == 0) return;
+  }
+  if (s.model_version != pressure_range_version_ || pressure_range_.size() != pressure_.size()) {
+    pressure_range_.clear();  // the sliders' ranges (the Joints panel's), in Pa
+    for (float kpa : ui::make_joint_panel_view(*s.model).pressure_range_kpa)
+      pressure_range_.push_back(1000.0 * static_cast<double>(kpa));
+    pressure_range_version_ = s.model_version;
+  }
+  ramp_soft_pressure(pressure_, pressure_range_, direction, seconds);
+  for (std::size_t g = 0; g < pressure_.size(); ++g)
+    runner_.set_soft_pressure(static_cast<int>(g), static_cast<double>(pressure_[g]));
 }
 
 bool TeleopDriver::gizmo_pose(sim::Vec3& position, sim::Quat& orientation, bool& rotations) const {
@@ -318,6 +346,17 @@ void TeleopDriver::fill_panel_view(const Snapshot& s, ui::TeleopPanelView& v) co
   v.ik_converged = t.ik_converged;
   v.has_gripper = t.active && !t.gripper_joints.empty();
   v.gripper_closed = t.gripper_closed;
+  // The soft groups' pressures, as the runner has them.
+  if (v.soft_groups.size() != static_cast<std::size_t>(m.soft_group_count) || s.model_version != soft_listed_version_) {
+    const ui::JointPanelView groups = ui::make_joint_panel_view(m);
+    v.soft_groups = groups.groups;
+    v.soft_pressure_range_kpa = groups.pressure_range_kpa;
+    soft_listed_version_ = s.model_version;
+  }
+  v.soft_pressure_kpa.resize(v.soft_groups.size());
+  for (std::size_t g = 0; g < v.soft_groups.size() && g < s.soft_pressure.size(); ++g)
+    v.soft_pressure_kpa[g] = static_cast<float>(s.soft_pressure[g] / 1000);
+  v.soft_direction = enabled_ ? pressure_direction(keys_, pad_) : 0;
 }
 
 void TeleopDriver::apply(const ui::TeleopPanelEdits& edits, const ui::TeleopPanelView& v) {
@@ -327,6 +366,10 @@ void TeleopDriver::apply(const ui::TeleopPanelEdits& edits, const ui::TeleopPane
   if (edits.toggle_gripper) toggle_gripper();
   if (edits.object >= 0) panel_object_ = edits.object;
   if (edits.move_to_object) move_to_object(edits.object >= 0 ? edits.object : v.object);
+  if (edits.soft_group >= 0) {
+    runner_.set_soft_pressure(edits.soft_group, 1000.0 * static_cast<double>(edits.soft_pressure_kpa));
+    pressure_.clear();  // the next ramp starts from the runner's value
+  }
   if (edits.toggle_enabled) set_enabled(!enabled_);
 }
 

@@ -4,12 +4,16 @@
 // command to the simulation thread when it changes, drives the target gizmo (target_gizmo.hpp)
 // and fills and applies the ImGui Teleop panel. Keys (world axes, z up; see teleop_input.hpp):
 // arrows ±x/±y, Page Up/Down ±z, U/O, I/K, J/L rotate about x, y, z, G toggles the gripper,
-// M moves the hand above the selected object (or the panel's object) for a top-down grasp.
+// M moves the hand above the selected object (or the panel's object) for a top-down grasp,
+// ] / [ (gamepad X / Y) held ramp the soft groups' active pressure up / down (the panel has a
+// slider per group).
 #pragma once
 
 #include <QObject>
 #include <chrono>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gui/gamepad.hpp"
 #include "gui/target_gizmo.hpp"
@@ -84,6 +88,9 @@ class TeleopDriver : public QObject {
   bool start_session();
   // Sends the keys' and the gamepad's command when it changed (or always, `force`).
   void send_command(bool force = false);
+  // While ] / [ or X / Y are held, ramps every soft group's pressure (ramp_soft_pressure) over
+  // the time since the last poll and sends it to the runner.
+  void ramp_pressure(const Snapshot& snapshot);
 
   SimRunner& runner_;
   bool enabled_ = false;
@@ -102,6 +109,11 @@ class TeleopDriver : public QObject {
   QTimer* timer_ = nullptr;
   sim::TeleopCommand sent_;
   int last_gripper_ = 0;
+  std::vector<sim::Real> pressure_;    // the soft groups' pressures being ramped [Pa]
+  std::vector<double> pressure_range_; // their sliders' ranges [Pa], for the model of pressure_range_version_
+  std::uint64_t pressure_range_version_ = 0;
+  std::chrono::steady_clock::time_point last_poll_ = std::chrono::steady_clock::now();
+  mutable std::uint64_t soft_listed_version_ = 0;
   TargetGizmo gizmo_;
   GizmoHandle hover_ = GizmoHandle::None;
   sim::Vec3 drag_position_ = sim::Vec3::Zero();

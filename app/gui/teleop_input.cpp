@@ -58,4 +58,18 @@ sim::TeleopCommand combine(const sim::TeleopCommand& a, const sim::TeleopCommand
   return c;
 }
 
+int pressure_direction(const HeldKeys& keys, const GamepadState& pad) {
+  const int up = keys[static_cast<std::size_t>(TeleopKey::Inflate)] || pad.x;
+  const int down = keys[static_cast<std::size_t>(TeleopKey::Deflate)] || pad.y;
+  return up - down;
+}
+
+void ramp_soft_pressure(std::vector<sim::Real>& pressure, const std::vector<double>& range, int direction, double seconds) {
+  if (direction == 0 || !(seconds > 0)) return;
+  for (std::size_t g = 0; g < pressure.size() && g < range.size(); ++g) {
+    const double step = static_cast<double>(direction) * range[g] * seconds / 2.0;  // the range in 2 s
+    pressure[g] = real(std::clamp(static_cast<double>(pressure[g]) + step, -range[g], range[g]));
+  }
+}
+
 }  // namespace coulomb::gui

@@ -11,9 +11,11 @@
 //   I / K             pitch ±y         right stick up / down     pitch ±y
 //   J / L             yaw   ±z         right stick left / right  yaw ±z
 //   G                 gripper toggle   A closes, B opens
+//   ] / [             soft bodies' active pressure up / down while held   X inflates, Y deflates
 #pragma once
 
 #include <array>
+#include <vector>
 
 #include "sim/teleoperation.hpp"
 
@@ -22,6 +24,7 @@ namespace coulomb::gui {
 enum class TeleopKey {
   XPlus, XMinus, YPlus, YMinus, ZPlus, ZMinus,
   RollPlus, RollMinus, PitchPlus, PitchMinus, YawPlus, YawMinus,
+  Inflate, Deflate,  // the soft groups' active pressure (Control::soft_pressure), not the hand
   Count
 };
 
@@ -42,6 +45,7 @@ struct GamepadState {
   double left_trigger = 0, right_trigger = 0;
   bool left_shoulder = false, right_shoulder = false;
   bool a = false, b = false;
+  bool x = false, y = false;  // inflate, deflate the soft groups
 };
 
 // The dead zone: |v| below `dead_zone` reads 0, above it rescales linearly so that full
@@ -54,5 +58,14 @@ sim::TeleopCommand gamepad_command(const GamepadState& pad, const TeleopSpeeds& 
 
 // Component-wise sum of the velocities; the gripper field of `a` unless it is 0.
 sim::TeleopCommand combine(const sim::TeleopCommand& a, const sim::TeleopCommand& b);
+
+// Inflating (+1), deflating (−1) or neither (0, also when both are asked): ] / [ held, or the
+// gamepad's X / Y.
+int pressure_direction(const HeldKeys& held, const GamepadState& pad);
+
+// Ramps every soft group's pressure `pressure` [Pa] by `direction` (±1, 0 leaves it) for
+// `seconds`: at a rate that crosses its slider's range (`range` [Pa], ± range) in 2 s, clamped to
+// it. Deterministic (the same inputs give the same doubles), so a recorded session replays it.
+void ramp_soft_pressure(std::vector<sim::Real>& pressure, const std::vector<double>& range, int direction, double seconds);
 
 }  // namespace coulomb::gui

@@ -15,6 +15,7 @@
 #include "gui/picking.hpp"
 #include "gui/teleop_driver.hpp"
 #include "gui/video_recorder.hpp"
+#include "render/element_field.hpp"
 #include "render/orbit_camera.hpp"
 #include "render/render_context.hpp"
 #include "render/scene_renderer.hpp"
@@ -33,6 +34,20 @@ render::OrbitCamera to_render(const OrbitCamera& c) {
   r.pitch = float(c.pitch);
   r.fov_y = float(c.fov_y);
   return r;
+}
+
+// The legend of the field drawn (ui/color_legend.hpp): the map's colours, its range, the units.
+void fill_legend(ui::ColorLegendView& v, render::ElementField field, const render::FieldRange& range) {
+  v.shown = field != render::ElementField::None;
+  if (!v.shown) return;
+  v.name = render::element_field_name(field);
+  v.unit = render::element_field_unit(field);
+  v.lo = range.lo;
+  v.hi = range.hi;
+  if (v.colors.empty())
+    for (const glm::vec3& c : render::field_map_srgb(16)) v.colors.push_back({c.r, c.g, c.b});
+  const glm::vec3 none = render::field_none_srgb();
+  v.none = {none.r, none.g, none.b};
 }
 
 }  // namespace
@@ -136,6 +151,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         input.element_values = element_values_;
         w.element_range_ = render::display_range(w.overlays_.element_field, element_values_);
       }
+      fill_legend(w.legend_view_, w.overlays_.element_field, w.element_range_);
       input.frame_slot = w.currentFrame();
       scene_->update(input);
       scene_->record_shadow_pass(cmd);
@@ -149,6 +165,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       w.fill_viewer_views(snap);
       const bool help_was_open = w.help_open_;
       ViewerPanels viewer{&w.history_view_, &w.view_view_, &w.shortcuts_, &w.help_open_};
+      viewer.legend = &w.legend_view_;
       if (w.friction_fill_) {
         w.friction_fill_(friction_view_, snap.stepped ? &snap.workspace : nullptr);
         viewer.friction = &friction_view_;
@@ -575,6 +592,8 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
   ItemRef item;
   if (hit.kind == PickHit::Body) item = {ItemKind::Body, hit.index};
   else if (hit.kind == PickHit::Particle) item = {ItemKind::Particle, hit.index};
+  picked_face_ = hit.kind == PickHit::Particle ? hit.face : -1;
+  picked_point_ = hit.point;
   set_selection(item);
   emit picked(item);
 }

@@ -27,6 +27,7 @@
 #include "gui/pose_bridge.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/sim_runner.hpp"
+#include "ui/color_legend.hpp"
 #include "ui/friction_panel.hpp"
 #include "render/frame_input.hpp"
 #include "ui/help_overlay.hpp"
@@ -70,7 +71,12 @@ class ViewportWindow : public QVulkanWindow {
   void set_overlays(const render::Overlays& overlays);
   const Grab& current_grab() const { return grab_; }
   // The range the colour field overlay maps onto the colour map in the last frame drawn.
-  render::FieldRange element_range() const { return element_range_; }  // the Ctrl+drag spring (kind None: none)
+  render::FieldRange element_range() const { return element_range_; }
+  // The surface face the last double-click pick went through (PickHit::face, -1: none) and where.
+  int picked_face() const { return picked_face_; }
+  const sim::Vec3& picked_point() const { return picked_point_; }
+  // The colour-field legend drawn over the viewport (filled each frame while a field is shown).
+  const ui::ColorLegendView& legend() const { return legend_view_; }  // the Ctrl+drag spring (kind None: none)
   int selected_body() const;
   // Teleoperation: keys, the gizmo and the Teleop panel go through `driver` (must outlive the
   // window; null: none).
@@ -199,6 +205,9 @@ class ViewportWindow : public QVulkanWindow {
   bool help_open_ = false;
   std::vector<ui::ShortcutRow> shortcuts_;
   ui::HistoryPanelView history_view_;
+  ui::ColorLegendView legend_view_;
+  int picked_face_ = -1;
+  sim::Vec3 picked_point_ = sim::Vec3::Zero();
   ui::ViewPanelView view_view_;
   int tracked_body_ = -1;
   sim::Vec3 track_offset_ = sim::Vec3::Zero();   // camera target − tracked body position

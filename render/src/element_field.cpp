@@ -148,8 +148,53 @@ glm::vec3 viridis(float t) {
   return linear;
 }
 
+namespace {
+
+constexpr float kNoValueGrey = 0.35f;  // linear
+
+glm::vec3 encode_srgb(const glm::vec3& linear) {
+  glm::vec3 out;
+  for (int i = 0; i < 3; ++i) {
+    const float l = std::clamp(linear[i], 0.0f, 1.0f);
+    out[i] = l <= 0.0031308f ? 12.92f * l : 1.055f * std::pow(l, 1.0f / 2.4f) - 0.055f;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<glm::vec3> field_map_srgb(int stops) {
+  std::vector<glm::vec3> out;
+  const int n = std::max(stops, 2);
+  for (int i = 0; i < n; ++i) out.push_back(encode_srgb(viridis(float(i) / float(n - 1))));
+  return out;
+}
+
+glm::vec3 field_none_srgb() { return encode_srgb(glm::vec3(kNoValueGrey)); }
+
+void draw_field_legend_bar(std::vector<std::uint8_t>& rgba, int width, int height) {
+  const int bar_w = std::min(160, width / 3), bar_h = std::max(4, std::min(12, height / 20)), margin = 6;
+  const int x0 = margin, y1 = height - margin, y0 = y1 - bar_h;  // [x0, x0 + bar_w) x [y0, y1)
+  if (bar_w < 8 || y0 < 1 || std::size_t(width) * std::size_t(height) * 4 > rgba.size()) return;
+  auto put = [&](int x, int y, const glm::vec3& c) {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    std::uint8_t* p = &rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+    for (int k = 0; k < 3; ++k) p[k] = std::uint8_t(std::lround(255.0f * std::clamp(c[k], 0.0f, 1.0f)));
+    p[3] = 255;
+  };
+  const glm::vec3 none = field_none_srgb();
+  for (int y = y0 - 1; y <= y1; ++y)
+    for (int x = x0 - 1; x <= x0 + bar_w + 2 + bar_h; ++x) {
+      const bool frame = y == y0 - 1 || y == y1 || x == x0 - 1 || (x >= x0 + bar_w && x <= x0 + bar_w + 1) ||
+                         x == x0 + bar_w + 2 + bar_h;
+      if (frame) put(x, y, glm::vec3(0.0f));
+      else if (x < x0 + bar_w) put(x, y, encode_srgb(viridis(float(x - x0) / float(bar_w - 1))));
+      else put(x, y, none);
+    }
+}
+
 glm::vec3 field_color(float v, const FieldRange& range) {
-  if (!std::isfinite(v)) return glm::vec3(0.35f);
+  if (!std::isfinite(v)) return glm::vec3(kNoValueGrey);
   const float t = range.hi > range.lo ? (v - range.lo) / (range.hi - range.lo) : 0.5f;
   return viridis(t);
 }

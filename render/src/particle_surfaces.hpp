@@ -3,9 +3,14 @@
 // particles themselves. The index buffer is static (particle indices, so gl_VertexIndex is the
 // particle and the per-particle colour field applies unchanged); the vertex buffer is rewritten
 // every frame from the pose buffer's particle positions, with area-weighted vertex normals.
+// A soft body with an embedded render mesh (sim/soft_render_mesh.hpp) is drawn as that mesh
+// instead of its tet boundary: its vertices follow the particle vertices in the same buffer, each
+// the barycentric sum of its tet's particles, and its colour entries (after the particles')
+// interpolate the particles' field values by the same weights.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "shape_tessellation.hpp"
@@ -25,15 +30,27 @@ struct ParticleSurfaces {
   };
   std::vector<Run> free_runs;
   int particle_count = 0;
+  // Embedded render meshes, their vertices at vertex_count's tail in order (first_vertex).
+  struct Embedded {
+    const sim::SoftRenderMesh* mesh = nullptr;  // owned by the model
+    std::uint32_t first_vertex = 0;
+  };
+  std::vector<Embedded> embedded;
+  int vertex_count = 0;  // particle_count + the embedded meshes' vertices
   bool empty() const { return indices.empty(); }
 };
 
 ParticleSurfaces build_particle_surfaces(const sim::Model& model);
 
-// Writes one vertex per particle into `out` (particle_count entries): the position from the
-// pose buffer's particle records (x y z radius, render/pose_sink.hpp) and the normalised sum of
-// the incident triangles' area-weighted normals (+z for particles on no triangle or a
-// degenerate fan). No allocation.
+// Writes the vertices into `out` (vertex_count entries): each particle's position from the pose
+// buffer's particle records (x y z radius, render/pose_sink.hpp), then each embedded vertex's
+// weighted sum of its tet's particles, all with the normalised sum of the incident triangles'
+// area-weighted normals (+z for vertices on no triangle or a degenerate fan). No allocation.
 void write_surface_vertices(const ParticleSurfaces& surfaces, const float* particle_poses, MeshVertex* out);
+
+// The embedded vertices' field values (vertex_count - particle_count entries into `out`): the
+// particles' values (`particle_values`, particle_count) interpolated by the embedding's weights.
+void interpolate_embedded_values(const ParticleSurfaces& surfaces, std::span<const float> particle_values,
+                                 std::span<float> out);
 
 }  // namespace render

@@ -162,6 +162,7 @@ struct SceneRenderer::Impl {
   GpuBuffer surface_indices;         // static: particle indices
   GpuBuffer surface_vertices;        // frames_in_flight slots of particle_count MeshVertex (world)
   VkDeviceSize surface_stride = 0;
+  std::vector<float> embedded_values;  // the embedded render vertices' field values (scratch)
   std::unique_ptr<SharedPoseBuffer> poses;
   GpuBuffer element_colors;            // frames_in_flight slots of one vec4 per body and particle
   VkDeviceSize element_stride = 0, element_range = 0;
@@ -460,6 +461,8 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
   m.stats.shape_instances = int(instances.size()) - md.visual_count;
   m.stats.visual_instances = md.visual_count;
   m.surfaces = build_particle_surfaces(md);
+  m.stats.surface_vertices = m.surfaces.empty() ? 0 : m.surfaces.vertex_count;
+  m.stats.surface_triangles = int(m.surfaces.indices.size() / 3);
   m.stats.triangles = int(m.particle_mesh.index_count / 3) * md.particle_count + int(m.surfaces.indices.size() / 3);
   for (const DrawBatch& b : m.batches)
     if (b.kind != InstanceKind::Covered)
@@ -494,7 +497,10 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
   m.poses->publish();
 
   // The colour field: one vec4 per body and particle in each frame slot (at least one entry).
-  const VkDeviceSize entries = VkDeviceSize(std::max(md.body_count + md.particle_count, 1));
+  // The embedded render meshes' vertices follow (their values interpolated, particle_surfaces.hpp).
+  const int embedded_vertices = m.surfaces.vertex_count - md.particle_count;
+  m.embedded_values.assign(std::size_t(std::max(embedded_vertices, 0)), 0.0f);
+  const VkDeviceSize entries = VkDeviceSize(std::max(md.body_count + md.particle_count + embedded_vertices, 1));
   const VkDeviceSize storage_align = std::max<VkDeviceSize>(m.ctx.properties.limits.minStorageBufferOffsetAlignment, 16);
   m.element_range = entries * sizeof(glm::vec4);
   m.element_stride = (m.element_range + storage_align - 1) / storage_align * storage_align;
@@ -512,7 +518,7 @@ sim::Result<bool> SceneRenderer::set_model(const sim::Model& model) {
     m.surface_indices = *si;
     if (auto up = upload_to_buffer(m.ctx, m.surface_indices, m.surfaces.indices.data(), std::size_t(surface_index_bytes)); !up)
       return fail(up.error());
-    m.surface_stride = VkDeviceSize(md.particle_count) * sizeof(MeshVertex);
+    m.surface_stride = VkDeviceSize(m.surfaces.vertex_count) * sizeof(MeshVertex);
     auto sv = create_buffer(m.ctx, m.surface_stride * VkDeviceSize(m.options.frames_in_flight),
                             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, MemoryUse::HostWrite);
     if (!sv) return fail("surface vertices: " + sv.error());
@@ -597,6 +603,11 @@ void SceneRenderer::update(const FrameInput& input) {
     auto* colors = reinterpret_cast<glm::vec4*>(static_cast<std::uint8_t*>(m.element_colors.mapped) +
                                                 m.element_stride * VkDeviceSize(m.slot));
     for (std::size_t e = 0; e < elements; ++e) colors[e] = glm::vec4(field_color(values[e], range), 1.0f);
+    if (!m.embedded_values.empty()) {
+      interpolate_embedded_values(m.surfaces, values.subspan(std::size_t(md.body_count)), m.embedded_values);
+      for (std::size_t i = 0; i < m.embedded_values.size(); ++i)
+        colors[elements + i] = glm::vec4(field_color(m.embedded_values[i], range), 1.0f);
+    }
   }
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);

@@ -229,8 +229,14 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("particle_triangles.size", a.particle_triangles.size(), b.particle_triangles.size());
   d.each("soft_groups", a.soft_groups, b.soft_groups, compare_soft_group);
   d.same("soft_bodies.size", a.soft_bodies.size(), b.soft_bodies.size());
-  for (std::size_t i = 0; i < a.soft_bodies.size() && i < b.soft_bodies.size(); ++i)
+  for (std::size_t i = 0; i < a.soft_bodies.size() && i < b.soft_bodies.size(); ++i) {
     d.same("soft_bodies[" + std::to_string(i) + "].tet_group", a.soft_bodies[i].tet_group, b.soft_bodies[i].tet_group);
+    d.same("soft_bodies[" + std::to_string(i) + "].self_collision", a.soft_bodies[i].self_collision,
+           b.soft_bodies[i].self_collision);
+    d.same("soft_bodies[" + std::to_string(i) + "].render_mesh", bool(a.soft_bodies[i].render_mesh),
+           bool(b.soft_bodies[i].render_mesh));
+  }
+  d.same("self_collision_particles.size", a.self_collision_particles.size(), b.self_collision_particles.size());
   d.each("attachments", a.attachments, b.attachments, compare_attachment);
   d.each("joints", a.joints, b.joints, compare_joint);
   d.each("robots", a.robots, b.robots, compare_robot);

@@ -249,3 +249,81 @@ TEST_CASE("pick and place in the main window through Qt key events: T, M, Page D
   CHECK(s.teleop.largest_force <= s.teleop.link_force_limit);
   CHECK(viewport->render_error().isEmpty());
 }
+
+namespace {
+
+// Requests sent so far have been applied once a publish follows them.
+bool settle_requests(SimRunner& runner) {
+  const std::uint64_t seen = runner.published_count();
+  runner.single_step(0);
+  return app_test::pump_until([&] { return runner.latest().sequence > seen; });
+}
+
+void send_key(ViewportWindow* viewport, QEvent::Type type, int key) {
+  QKeyEvent event(type, key, Qt::NoModifier, QString(), false);
+  QCoreApplication::sendEvent(viewport, &event);
+}
+
+}  // namespace
+
+TEST_CASE("teleoperating the PneuNet gripper: ] and [ held inflate and deflate its chamber, the panel shows it",
+          "[app][window][teleop]") {
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the soft pressure teleoperation test");
+  if (!vulkan) return;
+  const MainWindowOptions options = app_test::window_options("pneunet", test::scratch_dir("app_teleop_pressure"), vulkan);
+  MainWindow window(options);
+  window.set_error_reporter([](const QString& title, const QString& text) { FAIL(title.toStdString() + ": " + text.toStdString()); });
+  app_test::show_loaded(window);
+  ViewportWindow* viewport = window.viewport();
+  REQUIRE(viewport != nullptr);
+  SimRunner& runner = window.runner();
+  auto settle = [&] { return settle_requests(runner); };
+  auto key = [&](QEvent::Type type, int k) { send_key(viewport, type, k); };
+  QAction* teleop = window.action(QStringLiteral("teleop"));
+  REQUIRE(teleop != nullptr);
+  teleop->trigger();
+  REQUIRE(window.teleop().enabled());
+  REQUIRE(settle());
+  const double initial = runner.latest().soft_pressure.at(0);  // 4 MPa; the slider spans ±8 MPa
+  ui::TeleopPanelView view;
+  window.teleop().fill_panel_view(runner.latest(), view);
+  REQUIRE(view.soft_groups == std::vector<std::string>{"chamber"});
+  CHECK(view.soft_pressure_kpa.at(0) == Approx(initial / 1000));
+  CHECK(view.soft_pressure_range_kpa.at(0) == Approx(8000));
+  // ] held: the pressure rises (4 MPa/s) while the driver polls, and stops on the release.
+  key(QEvent::KeyPress, Qt::Key_BracketRight);
+  CHECK(window.teleop().held_keys()[static_cast<std::size_t>(TeleopKey::Inflate)]);
+  auto pressure_now = [&] {
+    runner.single_step(0);  // a publish after the requests so far
+    return runner.latest().soft_pressure.at(0);
+  };
+  REQUIRE(app_test::pump_until([&] { return pressure_now() > initial + 2e5; }, 20000));
+  key(QEvent::KeyRelease, Qt::Key_BracketRight);
+  REQUIRE(settle());
+  const double raised = runner.latest().soft_pressure.at(0);
+  window.teleop().fill_panel_view(runner.latest(), view);
+  CHECK(view.soft_pressure_kpa.at(0) == Approx(raised / 1000));
+  app_test::pump_until([] { return false; }, 200);  // polls with nothing held
+  REQUIRE(settle());
+  CHECK(runner.latest().soft_pressure.at(0) == raised);
+  // With a colour field on, the viewport draws its legend (and, with COULOMB_TEST_SCREENSHOT_PRESSURE
+  // set, saves the frame there to look at: the Teleop panel's pressure slider and the legend).
+  QAction* strain = window.action(QStringLiteral("color_by_volumetric_strain"));
+  REQUIRE(strain != nullptr);
+  strain->trigger();
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t n = viewport->frames_rendered();
+    viewport->requestUpdate();
+    REQUIRE(app_test::pump_until([&] { return viewport->frames_rendered() > n || !viewport->render_error().isEmpty(); }, 60000));
+  }
+  CHECK(viewport->render_error().isEmpty());
+  CHECK(viewport->legend().shown);
+  CHECK(viewport->legend().name == "volumetric strain");
+  if (const char* out = std::getenv("COULOMB_TEST_SCREENSHOT_PRESSURE"); out && viewport->supportsGrab())
+    viewport->screenshot().save(QString::fromLocal8Bit(out));
+  // [ held: it falls.
+  key(QEvent::KeyPress, Qt::Key_BracketLeft);
+  REQUIRE(app_test::pump_until([&] { return pressure_now() < raised - 2e5; }, 20000));
+  key(QEvent::KeyRelease, Qt::Key_BracketLeft);
+  CHECK(window.teleop().held_keys() == HeldKeys{});
+}

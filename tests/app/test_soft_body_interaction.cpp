@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "app/sim_runner_support.hpp"
+#include "gui/face_probe.hpp"
 #include "gui/grab_spring.hpp"
 #include "gui/orbit_camera.hpp"
 #include "gui/picking.hpp"
@@ -72,6 +73,47 @@ TEST_CASE("a click on a soft or cloth surface picks the particle under the curso
     camera.pixel_ray(x + 1.0, y + 0.7, width, height, off.origin, off.direction);
     CHECK(pick(m, state, off).index == target);
   }
+}
+
+TEST_CASE("a picked soft face in the property view: its particles and the field interpolated at the pick",
+          "[interaction][field]") {
+  const Loaded scene = load("soft_cube");
+  const sim::Model& m = *scene.model;
+  const sim::State state = sim::make_initial_state(m);
+  // A ray straight down onto the top face, between particles.
+  sim::Vec3 lo = particle_position(m, state, 0), hi = lo;
+  for (int p = 0; p < m.particle_count; ++p) lo = lo.cwiseMin(particle_position(m, state, p)), hi = hi.cwiseMax(particle_position(m, state, p));
+  Ray ray;
+  ray.origin = sim::Vec3(lo.x() + 0.37 * (hi.x() - lo.x()), lo.y() + 0.61 * (hi.y() - lo.y()), hi.z() + 1);
+  ray.direction = sim::Vec3(0, 0, -1);
+  const PickHit hit = pick(m, state, ray);
+  REQUIRE(hit.kind == PickHit::Particle);
+  REQUIRE(hit.face >= 0);
+  // An affine field over the particles (values per body, then per particle) is reproduced at the
+  // hit point by the face's barycentric interpolation.
+  auto affine = [](const sim::Vec3& x) { return 3 * x.x() - 2 * x.y() + 5 * x.z(); };
+  std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
+  for (int p = 0; p < m.particle_count; ++p)
+    values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine(particle_position(m, state, p)));
+  const FaceProbe probe = probe_face(m, state, hit.face, hit.point, values);
+  REQUIRE(probe.face == hit.face);
+  const auto& face = m.particle_triangles[static_cast<std::size_t>(hit.face)];
+  CHECK(probe.particles == std::array<int, 3>{face[0], face[1], face[2]});
+  CHECK(probe.weights[0] + probe.weights[1] + probe.weights[2] == Approx(1).epsilon(1e-12));
+  for (double w : probe.weights) CHECK((w > -1e-9 && w < 1 + 1e-9));
+  REQUIRE(probe.has_value);
+  CHECK(probe.value == Approx(affine(hit.point)).margin(1e-5));
+  for (int k = 0; k < 3; ++k)
+    CHECK(probe.corner_values[static_cast<std::size_t>(k)] == values[static_cast<std::size_t>(m.body_count + face[static_cast<std::size_t>(k)])]);
+  const std::string text = describe_face_probe(probe, "volumetric strain", "");
+  INFO(text);
+  CHECK(text.find("face " + std::to_string(hit.face) + ": particles " + std::to_string(face[0]) + " " +
+                  std::to_string(face[1]) + " " + std::to_string(face[2])) == 0);
+  CHECK(text.find("volumetric strain") != std::string::npos);
+  // No field: the face and its particles only; a face out of range: nothing.
+  CHECK_FALSE(probe_face(m, state, hit.face, hit.point, {}).has_value);
+  CHECK(describe_face_probe(probe_face(m, state, hit.face, hit.point, {}), "none", "").find("\n") == std::string::npos);
+  CHECK(probe_face(m, state, static_cast<int>(m.particle_triangles.size()), hit.point, values).face == -1);
 }
 
 TEST_CASE("Ctrl+drag on a soft body's particle pulls it the way it is dragged", "[app][interaction]") {

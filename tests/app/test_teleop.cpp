@@ -14,8 +14,10 @@
 #include "sim/compile.hpp"
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
+#include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
 #include "support/model_names.hpp"
+#include "support/scoped_resources.hpp"
 
 using namespace coulomb::gui;
 using namespace runner_test;
@@ -321,4 +323,96 @@ TEST_CASE("teleoperated grasp: the finger force read-out holds the grip force an
   CHECK(left.force.x() == Approx(-right.force.x()).epsilon(0.01));
   // Friction on the two fingers carries the cube's weight (the cube pulls the fingers down by m g).
   CHECK(left.force.z() + right.force.z() == Approx(-weight).epsilon(0.01));
+}
+
+TEST_CASE("] / [ and the gamepad's X / Y ramp the soft groups' pressure, clamped to the slider's range", "[teleop][actuation]") {
+  HeldKeys keys{};
+  GamepadState pad;
+  CHECK(pressure_direction(keys, pad) == 0);
+  keys[static_cast<std::size_t>(TeleopKey::Inflate)] = true;
+  CHECK(pressure_direction(keys, pad) == 1);
+  pad.y = true;  // deflate on the pad while ] is held: neither
+  CHECK(pressure_direction(keys, pad) == 0);
+  keys = HeldKeys{};
+  CHECK(pressure_direction(keys, pad) == -1);
+  // The teleop keys leave the hand alone.
+  keys[static_cast<std::size_t>(TeleopKey::Deflate)] = true;
+  CHECK(keys_command(keys, TeleopSpeeds{}).linear_velocity == Vec3::Zero());
+  // 10 kPa range: 5 kPa/s; 0.5 s up from 1 kPa gives 3.5 kPa; 3 s up stops at 10 kPa, 5 s down at −10.
+  std::vector<sim::Real> p{1000, 0};
+  const std::vector<double> range{1e4, 2e4};
+  ramp_soft_pressure(p, range, 1, 0.5);
+  CHECK(p[0] == Approx(3500).epsilon(1e-12));
+  CHECK(p[1] == Approx(5000).epsilon(1e-12));
+  ramp_soft_pressure(p, range, 1, 3);
+  CHECK(p == std::vector<sim::Real>{1e4, 2e4});
+  ramp_soft_pressure(p, range, -1, 5);
+  CHECK(p == std::vector<sim::Real>{-1e4, -2e4});
+  ramp_soft_pressure(p, range, 0, 5);
+  CHECK(p == std::vector<sim::Real>{-1e4, -2e4});
+}
+
+TEST_CASE("a pressure ramped by the teleop keys through the simulation thread replays bit for bit from a recording",
+          "[teleop][actuation][recording]") {
+  auto parsed = sim::parse_scene_xml(
+      "<scene dt=\"0.01\"><world><plane/></world>"
+      "<softbody box=\"0.2 0.2 0.2\" divisions=\"2 2 2\" pos=\"0 0 0.1\" E=\"1e5\" nu=\"0.3\" damping=\"0.01\">"
+      "<group name=\"chamber\" min=\"-1 -1 -1\" max=\"1 1 0\"/></softbody></scene>",
+      "chamber.xml");
+  REQUIRE(parsed.ok());
+  auto compiled = sim::compile_model(*parsed);
+  REQUIRE(compiled.ok());
+  auto spec = std::make_shared<const sim::SceneSpec>(std::move(*parsed));
+  auto model = std::make_shared<const sim::Model>(std::move(*compiled));
+  const sim::Model& m = *model;
+  REQUIRE(m.soft_group_count == 1);
+  SimRunner runner;
+  runner.load(spec, model);
+  settle_requests(runner);
+  sim::Recording rec;
+  rec.begin("chamber.xml", m, m.solver, runner.latest().state);
+  // As the driver does every poll: ] held for 15 steps, the pad's Y for 10, nothing for 5; the
+  // ramp over one step's time each, sent to the runner, then one step. The control each step
+  // ran with (the runner publishes it) is what a recording holds.
+  const std::vector<double> range{1e4};
+  std::vector<sim::Real> pressure = m.soft_group_pressure;
+  sim::Real highest = 0;
+  for (int i = 0; i < 30; ++i) {
+    HeldKeys keys{};
+    GamepadState pad;
+    keys[static_cast<std::size_t>(TeleopKey::Inflate)] = i < 15;
+    pad.y = i >= 15 && i < 25;
+    ramp_soft_pressure(pressure, range, pressure_direction(keys, pad), m.dt);
+    runner.set_soft_pressure(0, static_cast<double>(pressure[0]));
+    run_steps(runner, 1);
+    const Snapshot& s = runner.latest();
+    REQUIRE(s.soft_pressure == pressure);
+    sim::Control c = sim::make_initial_control(m);
+    c.soft_pressure = s.soft_pressure;
+    c.joint_target = s.joint_target;
+    rec.record(c);
+    highest = std::max(highest, pressure[0]);
+  }
+  CHECK(highest == Approx(15 * 1e4 * 0.01 / 2).epsilon(1e-12));  // 750 Pa after 15 steps up
+  CHECK(pressure[0] == Approx(250).epsilon(1e-9));               // 10 steps down: 250 Pa
+  rec.final_hash = sim::state_hash(runner.latest().state);
+  test::TempDir dir("coulomb-teleop-pressure");
+  const std::string path = (dir.path / "session.rec").string();
+  REQUIRE(sim::save_recording(rec, path).ok());
+  auto loaded = sim::load_recording(path);
+  INFO((loaded.ok() ? std::string() : loaded.error()));
+  REQUIRE(loaded.ok());
+  sim::State replay = loaded->initial;
+  sim::Workspace ws;
+  for (const sim::Control& c : loaded->controls) REQUIRE(sim::step(m, replay, c, ws).ok());
+  CHECK(sim::state_hash(replay) == loaded->final_hash);
+  CHECK(replay.q == runner.latest().state.q);
+  // The pressure mattered: replayed at the scene's own (zero) pressure the session ends elsewhere.
+  sim::State flat = loaded->initial;
+  sim::Workspace ws2;
+  for (sim::Control c : loaded->controls) {
+    c.soft_pressure = m.soft_group_pressure;
+    REQUIRE(sim::step(m, flat, c, ws2).ok());
+  }
+  CHECK(sim::state_hash(flat) != loaded->final_hash);
 }

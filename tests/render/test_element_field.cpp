@@ -4,6 +4,7 @@
 // one dark blue), with the validation layer on.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 
 #include "render/element_field.hpp"
@@ -91,6 +92,36 @@ TEST_CASE("the colour map is viridis: dark purple to yellow, monotone in lightne
   }
   CHECK(render::field_color(std::nanf(""), {0, 1}) == glm::vec3(0.35f));
   CHECK(render::field_color(5.0f, {0, 1}) == render::viridis(1.0f));  // clamped
+}
+
+TEST_CASE("the legend's colours are the map's, sRGB-encoded, and its bar is painted low to high", "[render][legend]") {
+  // matplotlib's viridis ends, sRGB, as the legend shows them.
+  const std::vector<glm::vec3> stops = render::field_map_srgb(16);
+  REQUIRE(stops.size() == 16);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(stops.front()[i] == Approx(std::array<float, 3>{0.267f, 0.005f, 0.329f}[std::size_t(i)]).margin(0.02));
+    CHECK(stops.back()[i] == Approx(std::array<float, 3>{0.993f, 0.906f, 0.144f}[std::size_t(i)]).margin(0.02));
+    CHECK(stops[7][i] == Approx(to_srgb(render::viridis(7.0f / 15.0f)[i])).margin(1e-5));
+  }
+  CHECK(render::field_none_srgb().r == Approx(to_srgb(0.35f)).margin(1e-5));
+  // The bar in an image: its left end the map's low colour, its right end the high one, the
+  // swatch beside it grey, the rest of the image untouched.
+  const int w = 320, h = 240;
+  std::vector<std::uint8_t> rgba(std::size_t(w) * h * 4, 200);
+  render::draw_field_legend_bar(rgba, w, h);
+  auto pixel = [&](int x, int y) {
+    const std::size_t i = (std::size_t(y) * w + std::size_t(x)) * 4;
+    return glm::vec3(rgba[i], rgba[i + 1], rgba[i + 2]) / 255.0f;
+  };
+  const int y = h - 6 - 3;  // inside the bar (margin 6, height 12)
+  const glm::vec3 left = pixel(6, y), right = pixel(6 + 106 - 1, y), swatch = pixel(6 + 106 + 2 + 5, y);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(left[i] == Approx(stops.front()[i]).margin(1.0 / 255));
+    CHECK(right[i] == Approx(stops.back()[i]).margin(1.0 / 255));
+    CHECK(swatch[i] == Approx(render::field_none_srgb()[i]).margin(1.0 / 255));
+  }
+  CHECK(pixel(w / 2, h / 2) == glm::vec3(200.0f / 255.0f));
+  CHECK(pixel(6 - 1, y) == glm::vec3(0.0f));  // framed
 }
 
 TEST_CASE("the colour field overlay paints each body its field colour", "[render]") {

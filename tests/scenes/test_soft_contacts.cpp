@@ -24,6 +24,7 @@
 
 #include "collision/collide.hpp"
 #include "collision/particle_triangle_contacts.hpp"
+#include "sim/scene_io.hpp"
 #include "sim/soft_body.hpp"
 #include "sim/step.hpp"
 #include "support/point_triangle_distance.hpp"
@@ -231,7 +232,10 @@ struct FoldResult {
   int self_contacts = 0; // at the end: point–triangle contacts pressing (λ_n > 0)
 };
 
-FoldResult fold(bool self_collision) {
+// `through_xml`: self collision switched by the soft body's self_collision attribute, the scene
+// written by the writer and read back (<softbody tets=... self_collision="true">), rather than
+// by the collision scratch's particle ranges.
+FoldResult fold(bool self_collision, bool through_xml = false) {
   sim::SceneSpec spec;
   const int felt = ground_scene(spec, "felt", 0.6);
   sim::Pose pose;
@@ -240,12 +244,21 @@ FoldResult fold(bool self_collision) {
   const int first = add_mesh(spec, folded_bar(arm, 0.06, thick, gap, 40, 2, 2), material(2500, 0.3, 0.02), pose, felt,
                              0.003, "bar");
   const int count = static_cast<int>(spec.particles.size()) - first;
+  if (through_xml) {
+    spec.soft_bodies.back().self_collision = self_collision;
+    const std::string text = sim::write_scene_xml(spec);
+    CHECK((text.find("self_collision=\"true\"") != std::string::npos) == self_collision);
+    auto back = sim::parse_scene_xml(text, "folded_bar.xml");
+    INFO((back.ok() ? "" : back.error()));
+    REQUIRE(back.ok());
+    spec = std::move(*back);
+  }
   const sim::Model m = test::compile(spec);
   sim::State s = sim::make_initial_state(m);
   const sim::Control control = sim::make_initial_control(m);
   sim::Workspace ws;
   ws.collision = std::make_unique<sim::detail::CollisionScratch>();
-  if (self_collision) ws.collision->self_collision.push_back({first, count});
+  if (self_collision && !through_xml) ws.collision->self_collision.push_back({first, count});
   // The tip of the upper arm: the particle of largest rest height nearest x = 0.
   int tip = 0;
   for (int p = 0; p < m.particle_count; ++p) {
@@ -263,6 +276,18 @@ FoldResult fold(bool self_collision) {
 }
 
 }  // namespace
+
+TEST_CASE("self_collision=\"true\" in the scene XML keeps the folded bar out of itself, without it it sinks in",
+          "[scene][fem][softcontact][io]") {
+  const FoldResult with = fold(true, true);
+  const FoldResult without = fold(false, true);
+  std::printf("folded bar through the XML: self_collision=\"true\" %d particles inside (%d self contacts); absent: %d "
+              "inside (deepest %.2g m)\n", with.inside, with.self_contacts, without.inside, without.deepest);
+  CHECK(with.inside == 0);
+  CHECK(with.self_contacts >= 5);
+  CHECK(without.inside > 0);
+  CHECK(without.deepest > 0.005);
+}
 
 TEST_CASE("a soft bar folded onto itself does not pass through itself with self collision", "[scene][fem][softcontact]") {
   const FoldResult with = fold(true);

@@ -47,6 +47,7 @@ void teleop_hint_bar(const TeleopPanelView& v) {
       ImGui::TextColored(kCurrent, "T: teleoperate the robot (steps in the Teleop panel)");
     } else {
       ImGui::TextColored(kHint, "arrows: x/y   PgUp/PgDn: up/down   M: above object   G: grip   U/O I/K J/L: turn   T: stop");
+      if (!v.soft_groups.empty()) ImGui::TextColored(kHint, "] / [ held: inflate / deflate the soft bodies' pressure");
       const char* next = v.gripper_closed
                              ? "next: PgUp lifts, Up arrow to the scale, PgDn onto it, G releases"
                              : (v.moving_to_goal ? "moving above the object..."
@@ -147,6 +148,21 @@ TeleopPanelEdits teleop_panel(TeleopPanelView& v) {
     ImGui::Text("link force %.1f N%s%s (limit %.0f N)", static_cast<double>(v.pushing_force),
                 v.pushing_body.empty() ? "" : " on ", v.pushing_body.c_str(), static_cast<double>(v.link_force_limit));
     if (!v.force_warning.empty()) ImGui::TextColored(kWarning, "WARNING: %s", v.force_warning.c_str());
+  }
+  if (!v.soft_groups.empty()) {  // the soft fingers' inflation, beside the gripper
+    ImGui::Separator();
+    ImGui::Text("soft pressure%s", v.soft_direction > 0 ? ": inflating" : v.soft_direction < 0 ? ": deflating" : "");
+    ImGui::TextDisabled(v.enabled ? "hold ] inflate, [ deflate (gamepad X / Y)" : "keys ] / [ while teleoperating");
+    for (std::size_t g = 0; g < v.soft_groups.size() && g < v.soft_pressure_kpa.size(); ++g) {
+      ImGui::PushID(static_cast<int>(1000 + g));
+      const std::string label = v.soft_groups[g] + " kPa";
+      const float range = v.soft_pressure_range_kpa[g];
+      if (ImGui::SliderFloat(label.c_str(), &v.soft_pressure_kpa[g], -range, range, "%.2f")) {
+        edits.soft_group = static_cast<int>(g);
+        edits.soft_pressure_kpa = v.soft_pressure_kpa[g];
+      }
+      ImGui::PopID();
+    }
   }
   if (ImGui::SliderFloat("speed m/s", &v.linear_speed, 0.01f, 0.5f, "%.2f")) edits.speeds_changed = true;
   if (ImGui::SliderFloat("turn rad/s", &v.angular_speed, 0.05f, 2.0f, "%.2f")) edits.speeds_changed = true;

@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,5 +60,14 @@ glm::vec3 viridis(float t);
 // What an element of value v is drawn with: viridis((v − lo)/(hi − lo)) (the middle of the map
 // when hi <= lo), grey for NaN.
 glm::vec3 field_color(float v, const FieldRange& range);
+// The same map for legends drawn outside the renderer (the viewport's ImGui overlay, the PNGs of
+// `coulomb render`): `stops` >= 2 evenly spaced colours from lo to hi, and the no-value grey,
+// sRGB-encoded in [0, 1] as they appear on screen.
+std::vector<glm::vec3> field_map_srgb(int stops);
+glm::vec3 field_none_srgb();
+// Paints the map as a bar into an RGBA8 image (rows top to bottom, sRGB) at its bottom left:
+// low end left, high end right, framed in black, a no-value grey swatch beside it. The numbers go
+// beside the image (`coulomb render` prints them): the renderer draws no text.
+void draw_field_legend_bar(std::vector<std::uint8_t>& rgba, int width, int height);
 
 }  // namespace render

@@ -38,6 +38,8 @@ struct SceneStats {
   int triangles = 0;         // per frame, shapes and particles, main pass
   int line_vertices = 0;     // overlay, last update()
   int top_vertices = 0;      // on-top SDF overlays (slice triangles, iso-lines, markers), last update()
+  int surface_vertices = 0;  // particle surfaces' vertex buffer: the particles and the embedded render meshes' vertices
+  int surface_triangles = 0; // their drawn triangles (tet boundaries left out for embedded meshes)
 };
 
 class SceneRenderer {

@@ -91,6 +91,9 @@ struct Model {
   std::vector<int> shape_surface;           // index into surfaces, -1 without UVs (shape_count)
   std::vector<std::shared_ptr<const MeshSurface>> surfaces;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  // Particle ranges {first, count} whose surfaces collide with themselves (self contact,
+  // collision/particle_surfaces.hpp): the spec's ranges and the self_collision soft bodies'.
+  std::vector<std::array<int, 2>> self_collision_particles;
   // The cloth's edges (lower << 32 | higher particle, sorted) and, aligned, the lowest-index
   // triangle holding each: an edge contact is kept once, by that triangle.
   std::vector<std::uint64_t> particle_edge_key;
@@ -108,6 +111,9 @@ struct Model {
   std::vector<std::shared_ptr<const TriangleMesh>> visual_mesh;  // Mesh (shared with the spec)
   std::vector<std::array<float, 4>> visual_rgba;  // sRGB colour, opacity
   std::vector<char> body_has_visuals;       // (body_count)
+  // Soft bodies' embedded render surfaces (sim/soft_render_mesh.hpp, shared with the spec):
+  // drawn in place of their bodies' tet boundaries, never simulated.
+  std::vector<std::shared_ptr<const SoftRenderMesh>> soft_render_meshes;
 
   // ---- particle distance constraints (distance_count) ---------------------------------------
   int distance_count = 0;

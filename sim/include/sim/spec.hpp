@@ -133,12 +133,17 @@ struct SoftMaterialSpec {
 };
 
 // A soft body: tetrahedra over the scene's particles (its particles are ordinary ParticleSpecs).
+struct SoftRenderMesh;  // sim/soft_render_mesh.hpp
+
 struct SoftBodySpec {
   std::string name;
   SoftMaterialSpec material;
   std::vector<std::array<int, 4>> tets;  // particle indices, positively oriented
   // Active-stress group of each tet (index into SceneSpec::soft_groups, -1 none); empty: none.
   std::vector<int> tet_group;
+  bool self_collision = false;  // its surface particles collide with its own surface triangles
+  // An embedded high-resolution surface drawn in place of the tet boundary (render_mesh=); null: none.
+  std::shared_ptr<const SoftRenderMesh> render_mesh;
   SourceLocation source;
 };
 
@@ -288,6 +293,9 @@ struct SceneSpec {
   std::vector<ParticleSpec> particles;
   std::vector<DistanceSpec> distances;
   std::vector<std::array<int, 3>> particle_triangles;  // cloth faces (particle indices) against SDFs
+  // Particle ranges {first, count} whose surfaces collide with themselves besides the soft bodies
+  // flagged self_collision (<cloth self_collision="true">, <self_collision first count>).
+  std::vector<std::array<int, 2>> self_collision_particles;
   std::vector<SoftBodySpec> soft_bodies;   // FEM tetrahedra over `particles`
   std::vector<SoftGroupSpec> soft_groups;  // active-pressure groups of tets (Control::soft_pressure)
   std::vector<ParticleAttachmentSpec> attachments;  // particles pinned to body points

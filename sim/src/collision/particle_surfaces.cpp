@@ -27,9 +27,10 @@ std::uint64_t surfaces_signature(const Model& m, const std::vector<std::array<in
                             static_cast<std::uint64_t>(t[2]));
   h = hash_combine(h, static_cast<std::uint64_t>(m.tet_count));
   for (int k : m.tet_particle) h = hash_combine(h, static_cast<std::uint64_t>(k));
-  for (const auto& [first, count] : self_collision)
-    h = hash_combine(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(first)) << 32) ^
-                            static_cast<std::uint32_t>(count));
+  for (const auto* ranges : {&m.self_collision_particles, &self_collision})
+    for (const auto& [first, count] : *ranges)
+      h = hash_combine(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(first)) << 32) ^
+                              static_cast<std::uint32_t>(count));
   return h | 1u;  // never 0 (0 marks "never built")
 }
 
@@ -70,9 +71,10 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
     const int s = surface_of_root[find_root(parent, m.tet_particle[4 * t])];
     if (s >= 0) out.closed[s] = 1;
   }
-  for (const auto& [first, count] : self_collision)
-    for (int p = std::max(first, 0); p < std::min(first + std::max(count, 0), n); ++p)
-      if (out.particle_surface[p] >= 0) out.self_collision[out.particle_surface[p]] = 1;
+  for (const auto* ranges : {&m.self_collision_particles, &self_collision})  // the scene's, then the caller's
+    for (const auto& [first, count] : *ranges)
+      for (int p = std::max(first, 0); p < std::min(first + std::max(count, 0), n); ++p)
+        if (out.particle_surface[p] >= 0) out.self_collision[out.particle_surface[p]] = 1;
   // One-rings: every ordered pair of particles of a tet or a triangle, as CSR, sorted and unique.
   std::vector<std::array<int, 2>> links;
   auto link_all = [&](const int* k, int size) {

@@ -29,9 +29,10 @@ struct ParticleSurfaces {
   int surface_count() const { return static_cast<int>(closed.size()); }
 };
 
-// Brings `out` up to date with the model's particle_triangles and tet_particle; `self_collision`
-// lists particle ranges {first, count} whose surfaces collide with themselves (a range that
-// leaves the particles is clipped to them). Returns true when it rebuilt.
+// Brings `out` up to date with the model's particle_triangles and tet_particle; the model's
+// self_collision_particles (from the scene) and `self_collision` (set from code) list particle
+// ranges {first, count} whose surfaces collide with themselves (a range that leaves the
+// particles is clipped to them). Returns true when it rebuilt.
 bool update_particle_surfaces(const Model& model, const std::vector<std::array<int, 2>>& self_collision,
                               ParticleSurfaces& out);
 

@@ -23,6 +23,7 @@
 #include "sim/load_limits.hpp"
 #include "sim/sdf.hpp"
 #include "sim/soft_body.hpp"
+#include "sim/soft_render_mesh.hpp"
 
 namespace sim {
 
@@ -387,6 +388,36 @@ Result<Model> compile_model(const SceneSpec& spec) {
     m.soft_group_name.push_back(g.name);
     m.soft_group_pressure.push_back(g.pressure);
     ++m.soft_group_count;
+  }
+
+  // Self contact (collision/particle_surfaces.hpp): the spec's particle ranges, and each
+  // self_collision soft body's particles as runs of consecutive indices.
+  for (const auto& [first, count] : spec.self_collision_particles) {
+    if (first < 0 || count < 1 || first > m.particle_count - count)
+      return Error{where({spec.source_file, 0}, "self_collision") + ": particles " + std::to_string(first) + ".." +
+                   std::to_string(first + count - 1) + " are not all among the " + std::to_string(m.particle_count)};
+    m.self_collision_particles.push_back({first, count});
+  }
+  for (const SoftBodySpec& b : spec.soft_bodies) {
+    if (b.render_mesh) {  // drawn only; its particles must exist (make_soft_render_mesh bound them)
+      for (const auto& nodes : b.render_mesh->embedding.nodes)
+        for (int p : nodes)
+          if (p < 0 || p >= m.particle_count)
+            return Error{where(b.source, "softbody") + ": its render mesh names particle " + std::to_string(p) + " of " +
+                         std::to_string(m.particle_count)};
+      m.soft_render_meshes.push_back(b.render_mesh);
+    }
+    if (!b.self_collision) continue;
+    std::vector<int> particles;
+    for (const auto& t : b.tets) particles.insert(particles.end(), t.begin(), t.end());
+    std::sort(particles.begin(), particles.end());
+    particles.erase(std::unique(particles.begin(), particles.end()), particles.end());
+    for (std::size_t i = 0; i < particles.size();) {
+      std::size_t j = i + 1;
+      while (j < particles.size() && particles[j] == particles[j - 1] + 1) ++j;
+      m.self_collision_particles.push_back({particles[i], static_cast<int>(j - i)});
+      i = j;
+    }
   }
 
   // Particle attachments: the body-local point re-expressed in the body's com frame.

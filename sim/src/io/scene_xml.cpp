@@ -33,6 +33,7 @@
 #include "sim/sdf.hpp"
 #include "sim/shell.hpp"
 #include "sim/soft_body.hpp"
+#include "sim/soft_render_mesh.hpp"
 #include "sim/tet_mesh_io.hpp"
 
 namespace sim {
@@ -136,10 +137,10 @@ std::string contained_path(const XmlElement& e, std::string_view attribute, cons
 }
 
 // scale="s" (uniform) or "sx sy sz" (per axis) of a mesh: each factor > 0.
-Vec3 scale_attribute(const XmlElement& e) {
-  const auto k = e.reals("scale", 0, Range::Positive);
+Vec3 scale_attribute(const XmlElement& e, std::string_view attribute = "scale") {
+  const auto k = e.reals(attribute, 0, Range::Positive);
   if (k->size() == 1) return Vec3::Constant((*k)[0]);
-  if (k->size() != 3) e.fail_attribute("scale", "expected 1 or 3 numbers");
+  if (k->size() != 3) e.fail_attribute(attribute, "expected 1 or 3 numbers");
   return Vec3((*k)[0], (*k)[1], (*k)[2]);
 }
 
@@ -228,6 +229,7 @@ class SceneParser {
     if (name == "softbody") return parse_softbody(el, file);
     if (name == "shell") return parse_shell(el, file);
     if (name == "particle_triangles") return parse_particle_triangles(el, file);
+    if (name == "self_collision") return parse_self_collision(el, file);
     if (name == "attachment") return parse_attachment(el, file);
     if (name == "joint") return parse_joint(el, file);
     if (name == "include") return parse_include(el, file, depth);
@@ -235,7 +237,7 @@ class SceneParser {
     if (name == "keyframe") return parse_keyframe(el, file);
     io::fail_at(file, el->GetLineNum(), name,
                 "unknown element in <scene> (expected solver, material, world, body, particle, rope, "
-                "cloth, distance, softbody, shell, particle_triangles, attachment, joint, include, robot or keyframe)");
+                "cloth, distance, softbody, shell, particle_triangles, self_collision, attachment, joint, include, robot or keyframe)");
   }
 
   void parse_include(const XMLElement* el, const std::string& file, int depth) {
@@ -687,7 +689,7 @@ class SceneParser {
                  attribute_list({"name", "size", "segments", "mass", "total_mass", "radius", "compliance",
                                  "shear", "shear_compliance", "bend", "bend_compliance", "pin", "material",
                                  "velocity", "model", "E", "nu", "thickness", "bending", "density", "damping",
-                                 "faces"},
+                                 "faces", "self_collision"},
                                 true));
     no_children(e);
     if (!e.has("size")) e.fail("missing required attribute 'size'");
@@ -761,6 +763,8 @@ class SceneParser {
       }
     }
     auto id = [&](int i, int j) { return first + static_cast<int>(at(i, j)); };
+    if (e.boolean("self_collision").value_or(false))  // its faces (faces= or the grid's) against its particles
+      spec_.self_collision_particles.push_back({first, static_cast<int>(count)});
     if (membrane) return cloth_shell(e, first, nx, ny, pinned);
     for (int j = 0; j <= ny; ++j)
       for (int i = 0; i < nx; ++i) add_distance(id(i, j), id(i + 1, j), compliance, e);
@@ -887,13 +891,17 @@ class SceneParser {
   void parse_softbody(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
                  attribute_list({"name", "box", "sphere", "divisions", "mesh", "scale", "velocity", "E", "nu", "lambda", "mu",
-                                 "density", "damping", "model", "compliance", "radius", "pin", "material", "faces", "tets"},
+                                 "density", "damping", "model", "compliance", "radius", "pin", "material", "faces", "tets",
+                                 "self_collision", "render_mesh", "render_scale", "render_pos", "render_quat"},
                                 true));
     const SoftMaterialSpec m = soft_material(e);
     if (e.has("tets")) {
       soft_body_over_particles(e, m);
+      soft_body_render_mesh(e, file, Vec3::Ones(), soft_body_render_pose(e));
       return soft_body_children(e, nullptr, -1);
     }
+    for (const char* a : {"render_pos", "render_quat"})
+      if (e.has(a)) e.fail_attribute(a, "only with tets= (the body's pos and rotation place its render mesh)");
     e.exactly_one_of({"box", "sphere", "mesh"});
     const TetMesh mesh = e.has("mesh") ? soft_body_mesh_file(e, file) : soft_body_box(e);
     std::optional<NameRef> material;
@@ -904,6 +912,8 @@ class SceneParser {
     const int first = add_soft_body(spec_, mesh, m, place, name, error);
     if (first < 0) e.fail(error);
     spec_.soft_bodies.back().source = e.location();
+    spec_.soft_bodies.back().self_collision = e.boolean("self_collision").value_or(false);
+    soft_body_render_mesh(e, file, e.has("mesh") && e.has("scale") ? scale_attribute(e) : Vec3::Ones(), place.pose);
     for (std::size_t i = static_cast<std::size_t>(first); i < spec_.particles.size(); ++i) {
       spec_.particles[i].source = e.location();
       particle_material_.push_back(material);
@@ -927,6 +937,46 @@ class SceneParser {
         if (std::abs(mesh.points[i][axis] - side) <= tolerance) spec_.particles[static_cast<std::size_t>(first) + i].mass = 0;
     }
     soft_body_children(e, &mesh, first);
+  }
+
+  // render_mesh="part.obj" on <softbody> (issue 14 item 3): a surface mesh file (read through
+  // the mesh loader like <shape type="mesh">'s file; contained like every referenced file),
+  // scaled by render_scale (default: the body's own scale= of mesh=, else 1) and placed with the
+  // body (tets=: render_pos, render_quat, as the writer saves it), embedded in the body's tets.
+  void soft_body_render_mesh(const XmlElement& e, const std::string& file, const Vec3& body_scale, const Pose& pose) {
+    if (!e.has("render_mesh")) {
+      for (const char* a : {"render_scale", "render_pos", "render_quat"})
+        if (e.has(a)) e.fail_attribute(a, "only with render_mesh=");
+      return;
+    }
+    const std::string written = *e.text("render_mesh");
+    const std::string path = resource(e, "render_mesh", file, written);
+    auto mesh = load_triangle_mesh(path);
+    if (!mesh) e.fail_attribute("render_mesh", mesh.error());
+    const Vec3 scale = e.has("render_scale") ? scale_attribute(e, "render_scale") : body_scale;
+    std::vector<Vec3> rest;
+    for (const ParticleSpec& p : spec_.particles) rest.push_back(p.position);
+    SoftBodySpec& body = spec_.soft_bodies.back();
+    auto made = make_soft_render_mesh(std::move(mesh.value().vertices), std::move(mesh.value().triangles), scale, pose,
+                                      body.tets, rest);
+    if (!made) e.fail_attribute("render_mesh", in_quotes(written) + ": " + made.error());
+    made.value().file = written;
+    made.value().path = path;
+    body.render_mesh = std::make_shared<const SoftRenderMesh>(std::move(made.value()));
+  }
+
+  // render_pos="x y z" render_quat="w x y z" of <softbody tets=...>: its render mesh's placement.
+  static Pose soft_body_render_pose(const XmlElement& e) {
+    Pose p;
+    p.pos = e.vec3_or("render_pos", Vec3::Zero());
+    if (auto q = e.reals("render_quat", 4)) {
+      Quat r((*q)[0], (*q)[1], (*q)[2], (*q)[3]);
+      const Real n = r.norm();
+      if (!(n > Real(1e-9))) e.fail_attribute("render_quat", "must not be zero");
+      r.coeffs() /= n;
+      p.rot = r;
+    }
+    return p;
   }
 
   // ---- soft-body actuation groups and attachments (issue 14 items 5 and 7) -----------------
@@ -1133,6 +1183,7 @@ class SceneParser {
     SoftBodySpec b;
     b.name = e.text("name").value_or("");
     b.material = m;
+    b.self_collision = e.boolean("self_collision").value_or(false);
     b.source = e.location();
     for (std::size_t i = 0; i < k.size(); i += 4) b.tets.push_back({k[i], k[i + 1], k[i + 2], k[i + 3]});
     spec_.soft_bodies.push_back(std::move(b));
@@ -1145,6 +1196,21 @@ class SceneParser {
     if (!e.has("triangles")) e.fail("missing required attribute 'triangles'");
     const std::vector<int> k = index_list(e, "triangles", 3, spec_.particles.size());
     for (std::size_t i = 0; i < k.size(); i += 3) spec_.particle_triangles.push_back({k[i], k[i + 1], k[i + 2]});
+  }
+
+  // <self_collision first="i" count="n"/>: particles i..i+n-1 collide with their own surface (as
+  // the writer saves a <cloth self_collision="true">'s range).
+  void parse_self_collision(const XMLElement* el, const std::string& file) {
+    XmlElement e(el, file, {"first", "count"});
+    no_children(e);
+    for (const char* a : {"first", "count"})
+      if (!e.has(a)) e.fail(std::string("missing required attribute '") + a + "'");
+    const int first = index_list(e, "first", 1, spec_.particles.size()).front();
+    const Real count = *e.real("count", Range::Positive);
+    if (count != std::floor(count) || first + count > static_cast<Real>(spec_.particles.size()))
+      e.fail_attribute("count", "expected a whole number of particles after 'first', at most " +
+                                    std::to_string(spec_.particles.size() - static_cast<std::size_t>(first)));
+    spec_.self_collision_particles.push_back({first, static_cast<int>(count)});
   }
 
   void parse_distance(const XMLElement* el, const std::string& file) {

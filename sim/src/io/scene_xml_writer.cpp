@@ -26,6 +26,7 @@
 #include "sim/field_table.hpp"
 #include "sim/recording.hpp"
 #include "sim/scene_io.hpp"
+#include "sim/soft_render_mesh.hpp"
 #include "sim/structure_texture.hpp"
 
 namespace sim {
@@ -191,6 +192,12 @@ class Writer {
     for (const SoftBodySpec& sb : spec_.soft_bodies) soft_body(sb);
     for (const ShellSpec& sh : spec_.shells) shell(sh);
     if (!spec_.particle_triangles.empty()) particle_triangles();
+    for (const auto& [first, count] : spec_.self_collision_particles) {
+      open("self_collision", 1);
+      attr("first", std::to_string(first));
+      attr("count", std::to_string(count));
+      out_ += "/>\n";
+    }
     for (const ParticleAttachmentSpec& a : spec_.attachments) attachment(a);
     for (; j < spec_.joints.size(); ++j) joint(j);
     for (const KeyframeSpec& k : spec_.keyframes) keyframe(k);
@@ -534,6 +541,13 @@ class Writer {
     }
     attr("density", number(m.density));
     if (m.damping != 0) attr("damping", number(m.damping));
+    if (sb.self_collision) attr("self_collision", "true");
+    if (const SoftRenderMesh* r = sb.render_mesh.get()) {  // placed by render_* (tets= has no pose)
+      attr("render_mesh", r->file);
+      if (r->scale != Vec3::Ones()) attr("render_scale", numbers(r->scale));
+      if (r->pose.pos != Vec3::Zero()) attr("render_pos", numbers(r->pose.pos));
+      if (!is_identity(r->pose.rot)) attr("render_quat", numbers(encode_unit<4>(coeffs_wxyz(r->pose.rot), decode_quat)));
+    }
     std::string t;
     for (std::size_t i = 0; i < sb.tets.size(); ++i)
       for (int k = 0; k < 4; ++k) t += (i || k ? (k ? " " : "  ") : "") + std::to_string(sb.tets[i][k]);
@@ -835,6 +849,10 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
     for (std::size_t i = 0; i < spec.soft_bodies.size(); ++i)
       if (spec.soft_bodies[i].tets != back.soft_bodies[i].tets)
         lost.push_back("the tetrahedra of soft body " + std::to_string(i));
+      else if (spec.soft_bodies[i].self_collision != back.soft_bodies[i].self_collision)
+        lost.push_back("the self collision of soft body " + std::to_string(i));
+      else if (!spec.soft_bodies[i].render_mesh != !back.soft_bodies[i].render_mesh)
+        lost.push_back("the render mesh of soft body " + std::to_string(i));
       else if (spec.soft_bodies[i].tet_group != back.soft_bodies[i].tet_group &&
                !(spec.soft_bodies[i].tet_group.empty() &&
                  std::all_of(back.soft_bodies[i].tet_group.begin(), back.soft_bodies[i].tet_group.end(), [](int g) { return g < 0; })))
@@ -848,22 +866,36 @@ std::vector<std::string> lost_in_file(const SceneSpec& spec, const SceneSpec& ba
   if (spec.joints.size() != back.joints.size()) lost.push_back("joints");
   if (spec.keyframes.size() != back.keyframes.size()) lost.push_back("keyframes");
   if (spec.particle_triangles != back.particle_triangles) lost.push_back("cloth triangles (particle_triangles)");
+  if (spec.self_collision_particles != back.self_collision_particles) lost.push_back("self collision ranges");
   if (!same_sdf_options(spec.sdf, back.sdf)) lost.push_back("SDF contact options");
   return lost;
 }
 
-// The spec with each <robot file> relative to the directory of `path` (where it will be read
-// from), when the path as written would resolve elsewhere from there (Save As elsewhere).
+// `file` (as written, resolved to `resolved`) made relative to `dir`, where the scene will be read
+// from, when as written it would resolve elsewhere from there (Save As elsewhere).
+void relative_file_for(std::string& file, const std::string& resolved, const fs::path& dir) {
+  std::error_code ec;
+  if (resolved.empty() || fs::path(file).is_absolute()) return;
+  const fs::path target = fs::absolute(fs::path(resolved), ec).lexically_normal();
+  if ((dir / file).lexically_normal() == target) return;
+  const fs::path relative = target.lexically_relative(dir);
+  file = relative.empty() ? target.generic_string() : relative.generic_string();
+}
+
+// The spec with each <robot file> and render_mesh= relative to the directory of `path`.
 SceneSpec with_robot_files_for(const SceneSpec& spec, const std::string& path) {
   SceneSpec out = spec;
   std::error_code ec;
   const fs::path dir = fs::absolute(fs::path(path), ec).parent_path();
-  for (RobotIncludeSpec& r : out.robots) {
-    if (r.path.empty() || fs::path(r.file).is_absolute()) continue;
-    const fs::path target = fs::absolute(fs::path(r.path), ec).lexically_normal();
-    if ((dir / r.file).lexically_normal() == target) continue;
-    const fs::path relative = target.lexically_relative(dir);
-    r.file = relative.empty() ? target.generic_string() : relative.generic_string();
+  for (RobotIncludeSpec& r : out.robots) relative_file_for(r.file, r.path, dir);
+  for (SoftBodySpec& b : out.soft_bodies) {
+    if (!b.render_mesh) continue;
+    std::string file = b.render_mesh->file;
+    relative_file_for(file, b.render_mesh->path, dir);
+    if (file == b.render_mesh->file) continue;
+    auto moved = std::make_shared<SoftRenderMesh>(*b.render_mesh);
+    moved->file = std::move(file);
+    b.render_mesh = std::move(moved);
   }
   return out;
 }

@@ -49,6 +49,11 @@ struct TeleopPanelView {
   bool has_gripper = false;
   bool gripper_closed = false;
   std::string gamepad_status;
+  // Soft bodies' active-pressure groups (Control::soft_pressure; ] / [ or the gamepad's X / Y
+  // ramp them all while held): names, the pressure now and its slider's range [kPa].
+  std::vector<std::string> soft_groups;
+  std::vector<float> soft_pressure_kpa, soft_pressure_range_kpa;
+  int soft_direction = 0;               // +1 inflating, −1 deflating now
   float linear_speed = 0.1f;            // [m/s]
   float angular_speed = 0.5f;           // [rad/s]
   std::string message;                  // why teleoperation is not running, else empty
@@ -63,8 +68,11 @@ struct TeleopPanelEdits {
   bool toggle_gripper = false;
   int object = -1;                      // the object combo picked this body
   bool move_to_object = false;          // "Move above" pressed
+  int soft_group = -1;                  // this group's pressure slider moved ...
+  float soft_pressure_kpa = 0;          // ... to this [kPa]
   bool any() const {
-    return toggle_enabled || end_effector >= 0 || speeds_changed || toggle_gripper || object >= 0 || move_to_object;
+    return toggle_enabled || end_effector >= 0 || speeds_changed || toggle_gripper || object >= 0 || move_to_object ||
+           soft_group >= 0;
   }
 };
 
