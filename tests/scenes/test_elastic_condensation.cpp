@@ -46,13 +46,10 @@ TEST_CASE("condensing the elastic rows gives the direct solver's Newton directio
   const test::ShippedRun run("soft_cube", 34);
   const sim::Model& m = run.model;
   REQUIRE(run.ws.contacts.size() > 0);
-  // The same matrix on both sides: without the curvature terms (geometric_stiffness adds the
-  // tets' exact curvature to H̃ only, tet_curvature_kernel.hpp, and a secant to the plain H).
   sim::SolverOptions direct = m.solver;
-  direct.geometric_stiffness = false;
   direct.linear_solver = sim::LinearSolver::Direct;
   direct.condense_elastic = false;
-  sim::SolverOptions condensed = direct;
+  sim::SolverOptions condensed = m.solver;
   condensed.linear_solver = sim::LinearSolver::PCR;
   condensed.condense_elastic = true;
   condensed.linear_iterations = condensed.linear_iterations_max = 300;

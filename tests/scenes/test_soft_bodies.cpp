@@ -269,9 +269,6 @@ TEST_CASE("geometric stiffness is a solver switch that leaves the soft body's so
   std::printf("hanging block: geometric stiffness off %d, on %d Newton iterations over 30 steps; states differ by %.3g m\n",
               iterations[0], iterations[1], largest);
   CHECK(largest < 1e-7);
-  // With the FEM rows condensed (the default) "on" adds the tets' exact curvature to H̃
-  // (tet_curvature_kernel.hpp): far fewer Newton iterations to the same state (794 -> 227).
-  CHECK(iterations[1] < iterations[0] / 2);
 }
 
 TEST_CASE("the soft cube scene drops a Neo-Hookean cube that comes to rest on the ground", "[scene][fem]") {

@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "constraint/tet_rows.hpp"
-#include "core/kernel_views.hpp"
-#include "core/parallel.hpp"
 #include "solver/schur_system.hpp"
 
 namespace sim {
@@ -130,20 +127,13 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     pair_kind_[q] = a < 0 ? std::int8_t(-1) : a == b ? std::int8_t(1) : std::int8_t(0);
     for (int k = 0; k < 3; ++k) pair_cols_[3 * q + k] = a < 0 ? -1 : value_index(h_, 3 * a, 3 * b + k);
   }
-  curved_particle_.assign(m.particle_count, 0);
-  for (int t = 0; t < m.tet_count; ++t)
-    if (m.tet_compliance[t] == SoftCompliance::Full)
-      for (int k = 0; k < 4; ++k)
-        if (new_of_particle_[m.tet_particle[4 * t + k]] >= 0) curved_particle_[m.tet_particle[4 * t + k]] = 1;
-  tet_curvature_.resize(m.tet_count);
   ldlt_.analyzePattern(h_);
   analysed_ = true;
   work_.resize(3 * n);
   inv_diagonal_.assign(3 * m.particle_count, Real(0));
 }
 
-bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const InverseMass& im, Real epsilon,
-                                 const Configuration* at, Real h) {
+bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const InverseMass& im, Real epsilon) {
   for (int i = 0; i < rows.count; ++i)
     if (condensable(rows, i) && !(rows.row_diag_c[i] + epsilon > 0)) return false;
   for (int i = 0; i < rows.count; ++i) {
@@ -183,8 +173,6 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
           for (int r = 0; r < 3; ++r) value[pair_cols_[3 * q + k] + r] += w * ga[r] * gb[k];
       }
   }
-  curvature_on_ = at != nullptr && m.tet_count > 0 && rows.first_attachment - rows.first_tet == kTetRows * m.tet_count;
-  if (curvature_on_) add_tet_curvature(m, rows, *at, h);
   std::copy(im.particle_inv_mass.begin(), im.particle_inv_mass.end(), inv_diagonal_.begin());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) inv_diagonal_[3 * particle_of_new_[a] + k] = Real(1) / value[diag_pos_[3 * a + k]];
@@ -194,48 +182,6 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
   for (int k = 0; k < d.size(); ++k)
     if (!(d[k] > 0) || !std::isfinite(d[k])) return false;
   return true;
-}
-
-void ElasticCondensation::add_tet_curvature(const Model& m, const RowSet& rows, const Configuration& at, Real h) {
-  const TetView tets = tet_view(m);
-  const ConfigurationView c = configuration_view(at);
-  parallel_for(m.tet_count, [&](int t) {
-    if (tets.compliance[t] != SoftCompliance::Full) return;
-    Vec3 x[4];
-    tet_positions(tets, c, t, x);
-    Real lambda[kTetRows];
-    for (int k = 0; k < kTetRows; ++k) lambda[k] = rows.row_lambda[rows.first_tet + kTetRows * t + k];
-    tet_row_curvature(tets, x, t, lambda, h, tet_curvature_[t]);
-  });
-  // Into H̃ through the pairs of each tet's first row (its entries are the tet's free particles).
-  Real* value = h_.valuePtr();
-  for (int t = 0; t < m.tet_count; ++t) {
-    if (tets.compliance[t] != SoftCompliance::Full) continue;
-    const Mat12& block = tet_curvature_[t];
-    const int r = rows.first_tet + kTetRows * t;
-    auto local = [&](int e) {  // the entry's corner of the tet
-      const int p = particle_of_node(m, rows.entry_node[e]);
-      for (int k = 0; k < 4; ++k)
-        if (m.tet_particle[4 * t + k] == p) return k;
-      return 0;
-    };
-    int q = pair_first_[r - rows.first_tet];
-    for (int e = rows.row_entry_first[r]; e < rows.row_entry_first[r + 1]; ++e)
-      for (int f = e; f < rows.row_entry_first[r + 1]; ++f, ++q) {
-        if (pair_kind_[q] < 0) continue;
-        const int ke = local(e), kf = local(f);
-        if (pair_kind_[q] == 1) {
-          for (int k = 0; k < 3; ++k)
-            for (int i = 0; i <= k; ++i) value[pair_cols_[3 * q + k] + i] += block(3 * ke + i, 3 * kf + k);
-          continue;
-        }
-        const bool e_first = new_of_particle_[particle_of_node(m, rows.entry_node[e])] <
-                             new_of_particle_[particle_of_node(m, rows.entry_node[f])];
-        const int ka = e_first ? ke : kf, kb = e_first ? kf : ke;
-        for (int k = 0; k < 3; ++k)
-          for (int i = 0; i < 3; ++i) value[pair_cols_[3 * q + k] + i] += block(3 * ka + i, 3 * kb + k);
-      }
-  }
 }
 
 void ElasticCondensation::solve_particles(const Model& m, const VecX& in, VecX& out) const {

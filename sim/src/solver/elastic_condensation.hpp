@@ -26,8 +26,6 @@
 #include <vector>
 
 #include "constraint/rows.hpp"
-#include "core/kinematics.hpp"
-#include "kernels/tet_curvature_kernel.hpp"
 #include "sim/model.hpp"
 
 namespace sim {
@@ -46,14 +44,11 @@ class ElasticCondensation {
   }
 
   // Assembles H̃ at the current iterate (the rows' J and C = diag_c(i) = row_diag_c + ε, the
-  // particles' 1/(m + shift) from `inv_mass`) and, with a configuration, the curvature of the
-  // tets' rows at it (−h² Σ λ_k ∇²m_k, PSD part, tet_curvature_kernel.hpp: tets of compliance
-  // "full"), and factorises it. The pattern and ordering are
+  // particles' 1/(m + shift) from `inv_mass`) and factorises it. The pattern and ordering are
   // rebuilt only when the rows' structure or the set of free particles changed. Returns false
   // (and the caller solves the uncondensed system) when a condensed row has C <= 0 or the
   // factorisation fails (a pivot not positive and finite): never throws.
-  bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
-              const Configuration* at = nullptr, Real h = 0);
+  bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon);
 
   // out = H̃⁻¹ in on the particles' dofs (in and out are full dof vectors; body dofs untouched).
   void solve_particles(const Model& m, const VecX& in, VecX& out) const;
@@ -62,8 +57,6 @@ class ElasticCondensation {
 
   // The particles in H̃ (those the condensed rows touch, free), in factor order.
   const std::vector<int>& particles() const { return particle_of_new_; }
-  // Whether H̃ holds the curvature of particle p's tets (the last factor() took a configuration).
-  bool curved(int p) const { return curvature_on_ && curved_particle_[p] != 0; }
 
   int factor_size() const { return static_cast<int>(diag_pos_.size()); }
   long factor_nonzeros() const { return static_cast<long>(ldlt_.matrixL().nestedExpression().nonZeros()); }
@@ -71,7 +64,6 @@ class ElasticCondensation {
  private:
   bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass) const;
   void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass);
-  void add_tet_curvature(const Model& m, const RowSet& rows, const Configuration& at, Real h);
 
   // Structure (rebuilt when the signature changes).
   std::vector<int> signature_;          // condensed rows' entry nodes, then the free particles' flags
@@ -87,9 +79,6 @@ class ElasticCondensation {
                         Eigen::NaturalOrdering<int>>
       ldlt_;
   bool analysed_ = false;
-  std::vector<std::int8_t> curved_particle_;  // a free particle of a "full" tet (particle_count)
-  std::vector<Mat12> tet_curvature_;          // per tet, scratch of factor()
-  bool curvature_on_ = false;
   // Numeric.
   const InverseMass* inv_mass_ = nullptr;  // of the last factor(): the particles outside H̃
   std::vector<Real> inv_diagonal_;      // 1/H̃_kk per particle dof (0 for pinned)

@@ -258,17 +258,8 @@ void update_condensed_geometric_stiffness(const Model& m, const SchurSystem& sys
   const GeometricStiffnessView v{s.g_condensed.data(), s.g_prev.data(), s.du_prev.data(), s.dof_shift.data(),
                                  s.inv_mass.particle_inv_mass.data()};
   const std::vector<int>& covered = s.condensation.particles();
-  parallel_for(static_cast<int>(covered.size()), [&](int k) {
-    const int p = covered[k];
-    if (!s.condensation.curved(p)) {
-      update_particle_geometric_stiffness(particles, v, m.body_count, p);
-      return;
-    }
-    for (int a = 0; a < 3; ++a) {  // H̃ holds its tets' curvature itself: no diagonal estimate on top
-      s.dof_shift[3 * p + a] = 0;
-      s.inv_mass.particle_inv_mass[3 * p + a] = m.particle_inv_mass[p];
-    }
-  });
+  parallel_for(static_cast<int>(covered.size()),
+               [&](int k) { update_particle_geometric_stiffness(particles, v, m.body_count, covered[k]); });
 }
 
 // Safeguard for Fischer–Burmeister: friction forces back onto their cone |λ_f| <= μ max(λ_n, 0)
@@ -599,8 +590,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
     // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
     const bool condensed = use_condensation(m, o, rows, capture, newton) &&
-                           s.condensation.factor(m, rows, s.inv_mass, o.regularization,
-                                                 o.geometric_stiffness ? &s.config : nullptr, h);
+                           s.condensation.factor(m, rows, s.inv_mass, o.regularization);
     if (condensed) ++report.condensed_iterations;
     condensed_last = condensed;
     const VecX& g_dir = set_up_direction(sys, condensed, s);
