@@ -228,3 +228,92 @@ TEST_CASE("a session with changing active pressure replays bit for bit from its 
   }
   CHECK(sim::state_hash(without) != loaded->final_hash);
 }
+
+
+namespace {
+
+// A free strip (0.02 x 0.02 x `length` m, n x n x 4n cells, no gravity) whose x > 0 half is in a
+// pressure group: the bilayer of a PneuNet finger.
+struct Bilayer {
+  sim::TetMesh mesh;
+  sim::Model model;
+};
+
+Bilayer bilayer_strip(int n, Real pressure) {
+  sim::SceneSpec spec;
+  spec.dt = Real(1) / 120;
+  spec.gravity = Vec3::Zero();
+  spec.solver.linear_iterations = 60;
+  spec.solver.newton_iterations = 16;
+  sim::SoftMaterialSpec m;
+  m.model = sim::SoftModel::NeoHookean;
+  m.compliance = sim::SoftCompliance::Full;
+  m.youngs_modulus = 1e5;
+  m.poisson_ratio = 0.3;
+  m.density = 1200;
+  m.damping = 0.02;
+  Bilayer out;
+  out.mesh = sim::box_tet_mesh(Vec3(0.02, 0.02, 0.1), n, n, 4 * n);
+  std::string error;
+  REQUIRE(sim::add_soft_body(spec, out.mesh, m, {}, "strip", error) == 0);
+  spec.soft_groups.push_back(sim::SoftGroupSpec{"half", pressure, {}});
+  for (const auto& t : out.mesh.tets) {
+    Real cx = 0;
+    for (int k = 0; k < 4; ++k) cx += out.mesh.points[t[k]].x() / 4;
+    spec.soft_bodies[0].tet_group.push_back(cx > 0 ? 0 : -1);
+  }
+  out.model = test::compile(spec);
+  return out;
+}
+
+// The mean of the particles on the strip's cross-section at rest height z, now.
+Vec3 section_centroid(const Bilayer& b, const sim::State& s, Real z) {
+  Vec3 c = Vec3::Zero();
+  int n = 0;
+  for (int p = 0; p < b.model.particle_count; ++p)
+    if (std::abs(b.mesh.points[p].z() - z) < 1e-9) {
+      c += test::particle(b.model, s, p);
+      ++n;
+    }
+  return c / Real(n);
+}
+
+}  // namespace
+
+// Timoshenko's bimetal strip (J. Opt. Soc. Am. 11, 1925): two bonded layers of equal thickness and
+// modulus with a mismatch strain ε bend to the curvature κ = 3ε / (2h), h the total thickness.
+// Here the x > 0 half expands freely by ε = s − 1 (the free cube's closed form above) at a small
+// pressure. The mesh is symmetric under y → −y, so the strip must not move sideways; it must bend
+// away from the expanded side, and its curvature approach κ under refinement. (With one Kuhn
+// pattern for every cell the mesh was chiral: the strip twisted sideways as much as it bent and
+// the PneuNet fingers curled round the palm's axis, missing the ball.)
+TEST_CASE("a strip expanded on one half bends like Timoshenko's bimetal strip, in its plane of symmetry",
+          "[scene][fem][actuation]") {
+  const Real h = 0.02, length = 0.1, p = 1e3;
+  Real previous_error = 1e9;
+  for (const int n : {2, 4}) {
+    const Bilayer b = bilayer_strip(n, p);
+    sim::State s = sim::make_initial_state(b.model);
+    const sim::Control c = sim::make_initial_control(b.model);
+    run(b.model, s, c, 120);
+    const Real epsilon = equilibrium_stretch(sim::SoftModel::NeoHookean, b.model.tet_mu[0], b.model.tet_lambda[0], p) - 1;
+    const Real kappa = 3 * epsilon / (2 * h);
+    // The sagitta of the centre line: its middle against the chord of its ends; κ = 8 sagitta / L².
+    const Vec3 top = section_centroid(b, s, length / 2), bottom = section_centroid(b, s, -length / 2);
+    const Vec3 middle = section_centroid(b, s, 0);
+    const Vec3 sagitta = middle - (top + bottom) / 2;
+    const Real chord = (top - bottom).norm();
+    const Real measured = 8 * sagitta.x() / (chord * chord);
+    const Real error = std::abs(measured / kappa - 1);
+    std::printf("bilayer strip %d x %d x %d cells: curvature %.4f 1/m, Timoshenko %.4f 1/m (eps %.2e): %.1f %% off; "
+                "sideways sagitta %.1e m\n",
+                n, n, 4 * n, measured, kappa, epsilon, 100 * error, sagitta.y());
+    CHECK(epsilon > 1e-3);
+    CHECK(std::abs(sagitta.y()) < 1e-6 * std::abs(sagitta.x()));  // no sideways bend or twist
+    CHECK(std::abs(top.y() - bottom.y()) < 1e-9);
+    CHECK(sagitta.x() > 0);       // convex on the expanded side: the ends curl towards −x
+    CHECK(error < previous_error);  // converging under refinement
+    previous_error = error;
+  }
+  CHECK(previous_error < 0.15);
+}

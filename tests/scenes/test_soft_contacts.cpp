@@ -286,7 +286,10 @@ TEST_CASE("self_collision=\"true\" in the scene XML keeps the folded bar out of 
   CHECK(with.inside == 0);
   CHECK(with.self_contacts >= 5);
   CHECK(without.inside > 0);
-  CHECK(without.deepest > 0.005);
+  // Sunk in: the upper arm's tip came down past the 15 mm gap by more than a third of the 30 mm
+  // arm. (The deepest particle's distance to the surface is not a measure here: the particles
+  // that sink in are surface particles, 0 from their own faces.)
+  CHECK(without.sag > 0.015 + 0.01);
 }
 
 TEST_CASE("a soft bar folded onto itself does not pass through itself with self collision", "[scene][fem][softcontact]") {
@@ -299,7 +302,7 @@ TEST_CASE("a soft bar folded onto itself does not pass through itself with self 
   CHECK(with.self_contacts >= 5);
   CHECK(with.sag > 0.005);       // the upper arm came down onto the lower one (gap 15 mm less 6 mm of radii)
   CHECK(without.inside > 0);     // the same bar without self collision sinks into itself
-  CHECK(without.deepest > 0.005);
+  CHECK(without.sag > 0.015 + 0.01);  // past the 15 mm gap by more than a third of the arm
 }
 
 namespace {

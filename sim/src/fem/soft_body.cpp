@@ -36,17 +36,24 @@ TetMesh box_tet_mesh(const Vec3& size, int nx, int ny, int nz) {
       for (int i = 0; i <= nx; ++i)
         mesh.points.emplace_back(size.x() * (Real(i) / nx - Real(0.5)), size.y() * (Real(j) / ny - Real(0.5)),
                                  size.z() * (Real(k) / nz - Real(0.5)));
-  // Kuhn subdivision: the 6 monotone paths from corner 000 to 111 (one per axis permutation).
+  // Kuhn subdivision: the 6 monotone paths from a cell's corner to the opposite one (one per axis
+  // permutation), the cell mirrored along every axis whose index is odd: the paths start at the
+  // corner (i + i%2, j + j%2, k + k%2). Neighbours then split their shared face along the same
+  // diagonal (conforming), and the mesh is symmetric under the cell planes' reflections. One
+  // unmirrored pattern for all cells is chiral: a strip expanded on one side twisted sideways as
+  // it bent (the PneuNet fingers curled round the palm's axis instead of towards the ball).
   const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i)
         for (const auto& p : perms) {
-          int c[3] = {i, j, k};
+          const int start[3] = {i + i % 2, j + j % 2, k + k % 2};
+          const int step[3] = {i % 2 ? -1 : 1, j % 2 ? -1 : 1, k % 2 ? -1 : 1};
+          int c[3] = {start[0], start[1], start[2]};
           std::array<std::int32_t, 4> t{};
           t[0] = id(c[0], c[1], c[2]);
           for (int s = 0; s < 3; ++s) {
-            ++c[p[s]];
+            c[p[s]] += step[p[s]];
             t[s + 1] = id(c[0], c[1], c[2]);
           }
           const Vec3& x0 = mesh.points[t[0]];
