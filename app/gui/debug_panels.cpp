@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "gui/snapshot.hpp"
 #include "sim/contact_forces.hpp"
 #include "sim/inverse_kinematics.hpp"
+#include "ui/capture_panel.hpp"
 #include "ui/contact_force_panel.hpp"
 #include "ui/convergence_panel.hpp"
 #include "ui/joint_panel.hpp"
@@ -22,7 +25,6 @@
 namespace coulomb::gui {
 
 struct DebugPanels::State {
-  ui::ConvergenceHistory convergence_history{600};
   ui::ConvergenceView convergence;
   ui::SolverPanelView solver;
   ui::JointPanelView joints;
@@ -35,6 +37,8 @@ struct DebugPanels::State {
   std::uint64_t last_sequence = 0;
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
   SdfBakerController sdf_baker;                   // the SDF baker panel and its bake job
+  ui::CapturePanelView capture;                   // the Solve capture panel (a failed step's solve)
+  std::uint64_t capture_seen = 0;                 // FailedStep::id shown
 };
 
 DebugPanels::DebugPanels() : state_(std::make_unique<State>()) {}
@@ -139,7 +143,6 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
 
   // Histories take each published step once.
   if (s.sequence != st.last_sequence && s.stepped) {
-    st.convergence_history.push(s.report, s.workspace.trace);
     if (st.forces && s.model) {
       std::vector<float> values;
       for (int b : st.force_bodies) values.push_back(static_cast<float>(sim::body_contact_force(s.workspace, b).normal));
@@ -194,8 +197,9 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
       static_cast<int>(s.state.q.size()) == s.model->coord_count();
   const bool teleop_shown = teleop && teleop->available;  // scenes without a robot get no Teleop panel
   // Left column: Stats, Solver, History, Contact forces, Friction. Right: View, Convergence, Joints, Teleop, SDF baker.
+  const FailedStep* failed = s.failed_step.get();
   PanelColumn left(margin, top, bottom, column,
-                   2 + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0) + (viewer.friction ? 1 : 0), rects_);
+                   2 + (failed ? 1 : 0) + (viewer.contact ? 1 : 0) + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0) + (viewer.friction ? 1 : 0), rects_);
   PanelColumn right(std::max(margin, width - column - margin), top, bottom, column,
                     1 + (viewer.view ? 1 : 0) + (joints_shown ? 1 : 0) + (teleop_shown ? 1 : 0) + (s.model ? 1 : 0),
                     rects_);
@@ -214,6 +218,36 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   ui::stats_panel(stats);
   left.placed("Stats");
 
+  if (failed) {
+    // A new failure opens the panel on the iterate where it went wrong, its worst row selected
+    // and that row's body highlighted.
+    ui::CapturePanelView& cv = st.capture;
+    if (failed->id != st.capture_seen) {
+      st.capture_seen = failed->id;
+      cv.open = true;
+      cv.iteration = std::max(failed->diagnosis.iteration, 0);
+      cv.selected_row = failed->diagnosis.worst_row;
+      if (!failed->diagnosis.bodies.empty() && cv.selected_row >= 0) {
+        const sim::CapturedRows& rows = failed->capture.rows;
+        const auto r = static_cast<std::size_t>(cv.selected_row);
+        for (int e = rows.node_first[r]; e < rows.node_first[r + 1] && edits.select_body < 0; ++e)
+          if (rows.node[static_cast<std::size_t>(e)] < failed->capture.body_count) edits.select_body = rows.node[static_cast<std::size_t>(e)];
+      }
+    }
+    cv.capture = &failed->capture;
+    cv.diagnosis = &failed->diagnosis;
+    cv.model = s.model.get();
+    char headline[160];
+    std::snprintf(headline, sizeof headline, "The step at t = %.4g s failed%s; rolled back to it and solved it again%s.",
+                  failed->time, failed->id > 1 ? (" (failure " + std::to_string(failed->id) + ")").c_str() : "",
+                  failed->reproduced ? " (same failure)" : ", which did NOT fail the same way");
+    cv.headline = headline;
+    left.place(360, true);
+    const ui::CapturePanelEdits ce = ui::capture_panel(cv);
+    if (ce.select_body >= 0) edits.select_body = ce.select_body;
+    left.placed("Solve capture");
+  }
+
   left.place(300, true);
   st.solver.options = solver;
   st.solver.dt = static_cast<float>(dt);
@@ -223,6 +257,11 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   }
   left.placed("Solver");
 
+  if (viewer.contact) {
+    left.place(200, false);
+    edits.contact_closed = !ui::contact_panel(*viewer.contact);
+    left.placed("Contact");
+  }
   if (viewer.history) {
     left.place(260, true);
     edits.history = ui::history_panel(*viewer.history);
@@ -244,10 +283,20 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     edits.view = ui::view_panel(*viewer.view);
     right.placed("View");
   }
-  right.place(280, true);
+  right.place(460, true);
   st.convergence.trace = s.stepped ? &s.workspace.trace : nullptr;
-  st.convergence.history = &st.convergence_history;
-  ui::convergence_panel(st.convergence);
+  st.convergence.history = &s.steps;
+  // The timeline is the history scrubber's track: the shown state is marked, a click seeks.
+  const HistoryStatus& hs = s.history;
+  const double span = hs.last_time - hs.first_time;
+  st.convergence.cursor_time = hs.cursor >= 0 && hs.size > 1
+                                   ? hs.first_time + span * double(hs.cursor) / double(hs.size - 1)
+                                   : NAN;
+  const ui::ConvergenceEdits ce = ui::convergence_panel(st.convergence);
+  if (ce.seek_time && hs.size > 0) {
+    const double f = span > 0 ? (*ce.seek_time - hs.first_time) / span : 1.0;
+    edits.history.seek = std::clamp(std::lround(f * double(hs.size - 1)), 0L, long(hs.size) - 1);
+  }
   right.placed("Convergence");
 
   if (joints_shown) {

@@ -1,4 +1,4 @@
-// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Joints, Contact forces, SDF baker) drawn over the
+// The Dear ImGui panels of ui/ (Solver, Convergence, Stats, Solve capture, Joints, Contact forces, SDF baker) drawn over the
 // viewport in its own render pass: owns the ImGui context and the Vulkan backend, feeds the
 // panels from the latest snapshot and returns what the user changed, for the main window to
 // apply through the same paths as everything else (document edits, runner requests). The input
@@ -20,6 +20,7 @@
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
 #include "ui/color_legend.hpp"
+#include "ui/contact_readout.hpp"
 #include "ui/friction_panel.hpp"
 #include "ui/help_overlay.hpp"
 #include "ui/history_panel.hpp"
@@ -48,6 +49,10 @@ struct PanelEdits {
   std::optional<std::pair<int, float>> sdf_slice;
   ui::HistoryPanelEdits history;              // the History panel (scrubber, keyframes)
   ui::ViewPanelEdits view;                    // the View panel (display, camera, recording)
+  // The Solve capture panel: a clicked row's body, or on a new failed step its worst row's body:
+  // select (highlight) it and frame the camera on it.
+  int select_body = -1;
+  bool contact_closed = false;                // the Contact panel's close button
 };
 
 // The viewer's own panels, filled by the viewport (null: not shown).
@@ -58,6 +63,7 @@ struct ViewerPanels {
   bool* help_open = nullptr;                                // F1 overlay shown; its close button clears it
   ui::FrictionPanelView* friction = nullptr;                // the Friction panel's view (null: no panel)
   const ui::ColorLegendView* legend = nullptr;              // the colour field's legend (top centre)
+  const ui::ContactReadout* contact = nullptr;              // the contact clicked in the viewport (null: none)
 };
 
 class DebugPanels {

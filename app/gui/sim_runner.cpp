@@ -1,7 +1,9 @@
 #include "gui/sim_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "gui/failed_step.hpp"
 #include "gui/state_history.hpp"
 #include "sim/recompile.hpp"
 #include "sim/compile.hpp"
@@ -40,6 +42,9 @@ struct SimRunner::Core {
   TeleopSession teleop;
   StateHistory history;
   long history_cursor = -1;    // the history entry the state was set from; -1: the newest
+  std::shared_ptr<const FailedStep> failed_step;  // the last failure, solved again with a capture
+  ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
+  std::uint64_t failures = 0;
 
   // Pacing: the wall time at which the simulation time `anchor_sim` is due.
   Clock::time_point anchor_wall{};
@@ -85,6 +90,8 @@ struct SimRunner::Core {
   void restart_history() {
     history.clear();
     history_cursor = -1;
+    failed_step = nullptr;  // its rows belong to the old model
+    steps.clear();
     history.push(state, control);
   }
 
@@ -107,6 +114,25 @@ struct SimRunner::Core {
     steps_pending = 0;
     anchor(Clock::now());
     teleop.rebind(*model, state);
+  }
+
+  // After a failed step (sim::step undid it): roll back to the history entry the step started
+  // from (state and drive targets: the last good ones), solve the failed step again from it with
+  // a capture (failed_step.hpp) and keep it for the Solve capture panel.
+  void capture_failure() {
+    const long index = history_cursor >= 0 ? history_cursor : static_cast<long>(history.size()) - 1;
+    if (index >= 0) state = history.at(static_cast<std::size_t>(index)).state;
+    auto failure = std::make_shared<FailedStep>(
+        capture_failed_step(*model, model->solver, state, step_control, workspace, report));
+    failure->id = ++failures;
+    failure->history_index = index;
+    failed_step = std::move(failure);
+    if (index >= 0) {
+      const HistoryEntry& e = history.at(static_cast<std::size_t>(index));
+      if (e.joint_target.size() == control.joint_target.size()) control.joint_target = e.joint_target;
+      if (e.joint_target_velocity.size() == control.joint_target_velocity.size())
+        control.joint_target_velocity = e.joint_target_velocity;
+    }
   }
 
   // Applies a teleoperation request at once (IK with dt = 0), so a paused simulation shows it.
@@ -426,6 +452,8 @@ void SimRunner::publish(Core& c) {
                                          static_cast<double>(t.final_bilateral_max)})
                              : 0.0;
   s.message = c.message;
+  s.failed_step = c.failed_step;
+  s.steps = c.steps;
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
   s.joint_target = c.control.joint_target;
@@ -492,7 +520,10 @@ void SimRunner::thread_main() {
         stepping_.store(false, std::memory_order_release);
 
         c.stepped = true;
-        if (c.report.ok()) c.record_history();
+        if (c.report.ok()) {
+          c.record_history();
+          c.steps.push(c.report, c.workspace.trace, static_cast<double>(c.state.time));
+        }
         const double ms = std::chrono::duration<double, std::milli>(end - start).count();
         c.ms_per_step = c.ms_per_step > 0 ? 0.8 * c.ms_per_step + 0.2 * ms : ms;
         if (c.steps_pending > 0) --c.steps_pending;
@@ -504,6 +535,12 @@ void SimRunner::thread_main() {
           c.message = (c.report.flags & sim::kStepCancelled) ? std::string("stopped during a step (the step was undone)")
                       : c.report.message.empty()            ? std::string("the step failed")
                                                             : c.report.message;
+          if (!(c.report.flags & sim::kStepCancelled)) {
+            c.capture_failure();
+            char at[64];
+            std::snprintf(at, sizeof at, "; rolled back to t = %.4g s", static_cast<double>(c.state.time));
+            c.message += std::string(at) + ", the failed solve is in the Solve capture panel";
+          }
         }
         if (end - c.rate_wall >= kRateWindow) {
           const double wall = std::chrono::duration<double>(end - c.rate_wall).count();

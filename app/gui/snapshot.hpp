@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "gui/failed_step.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "ui/convergence_panel.hpp"
 
 namespace coulomb::gui {
 
@@ -28,6 +30,9 @@ struct HistoryStatus {
   std::size_t budget = 0;
   std::size_t capacity = 0;    // states the budget holds
 };
+
+// The per-step figures kept for the timeline (10 s at 120 Hz).
+inline constexpr int kTimelineSteps = 1200;
 
 struct Snapshot {
   std::uint64_t sequence = 0;              // increases with every publish (0: nothing yet)
@@ -51,6 +56,13 @@ struct Snapshot {
   std::vector<sim::Real> joint_target;     // the drive targets the next step uses (keyframes save them)
   std::vector<sim::Real> soft_pressure;    // the soft groups' active pressure the next step uses [Pa]
   HistoryStatus history;
+  // Every step's figures (final residuals, iterations, contacts, ms) over the last steps, recorded
+  // by the simulation thread: the Convergence panel's timeline misses none at a low frame rate.
+  // A fixed ring, copied into the slot without allocating once warm.
+  ui::ConvergenceHistory steps{kTimelineSteps};
+  // The last failed step of this model, rolled back and solved again with a capture (null: none);
+  // its id changes with every failure (the UI opens the Solve capture panel on a new one).
+  std::shared_ptr<const FailedStep> failed_step;
   std::chrono::steady_clock::time_point published{};
 };
 

@@ -166,6 +166,20 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       const bool help_was_open = w.help_open_;
       ViewerPanels viewer{&w.history_view_, &w.view_view_, &w.shortcuts_, &w.help_open_};
       viewer.legend = &w.legend_view_;
+      if (w.contact_selected_) {
+        // The same contact in this step's list (contacts are found again every step).
+        int index = -1;
+        if (snap.stepped) {
+          const auto& list = snap.workspace.contacts.contacts;
+          if (w.contact_index_ >= 0 && w.contact_index_ < int(list.size()) && list[std::size_t(w.contact_index_)].key == w.contact_key_)
+            index = w.contact_index_;
+          for (int i = 0; i < int(list.size()) && index < 0; ++i)
+            if (list[std::size_t(i)].key == w.contact_key_) index = i;
+        }
+        w.contact_index_ = index;
+        contact_readout_ = ui::contact_readout(*snap.model, snap.state, snap.workspace, index);
+        viewer.contact = &contact_readout_;
+      }
       if (w.friction_fill_) {
         w.friction_fill_(friction_view_, snap.stepped ? &snap.workspace : nullptr);
         viewer.friction = &friction_view_;
@@ -189,6 +203,14 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
       }
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
+      if (edits.contact_closed) QTimer::singleShot(0, window, [window] { window->select_contact(-1); });
+      if (edits.select_body >= 0) {
+        const ItemRef item{ItemKind::Body, edits.select_body};
+        QTimer::singleShot(0, window, [window, item] {
+          window->set_selection(item);
+          window->frame_item(item);
+        });
+      }
       if (edits.soft_group >= 0) w.runner().set_soft_pressure(edits.soft_group, edits.soft_pressure);
       if (edits.teleop.any() && w.teleop_) {
         const ui::TeleopPanelEdits teleop = edits.teleop;
@@ -246,6 +268,19 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         }
       }
       if (w.teleop_ && lines_.ready()) draw_teleop(cmd, extent, camera.view_projection(aspect), snap);
+      if (w.contact_selected_ && panels && contact_readout_.contact >= 0 && lines_.ready()) {
+        // The contact shown in the Contact panel: a cross at its point and its normal.
+        const glm::mat4 vp = camera.view_projection(aspect);
+        const glm::vec3 p = to_glm(sim::Vec3(0.5 * (contact_readout_.point_a + contact_readout_.point_b)));
+        const float s = 0.02f * float(w.camera_.distance);
+        const glm::vec4 yellow(1.0f, 0.85f, 0.1f, 1.0f);
+        lines_.draw_line(cmd, extent, vp, p, p + 4.0f * s * to_glm(contact_readout_.normal), yellow);
+        for (int axis = 0; axis < 3; ++axis) {
+          glm::vec3 d(0.0f);
+          d[axis] = s;
+          lines_.draw_line(cmd, extent, vp, p - d, p + d, yellow);
+        }
+      }
       if (panels) panels_->record(cmd);
     }
     vk->vkCmdEndRenderPass(cmd);
@@ -306,6 +341,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   MarkerLines lines_;
   std::unique_ptr<DebugPanels> panels_;
   render::ContactOverlay contacts_;
+  ui::ContactReadout contact_readout_;
   std::vector<float> element_values_;  // the colour field's values for the frame being built
   ui::TeleopPanelView teleop_view_;
   ui::FrictionPanelView friction_view_;
@@ -340,6 +376,33 @@ int ViewportWindow::selected_body() const {
   if (selection_.kind == ItemKind::Body) return selection_.index;
   if (selection_.kind == ItemKind::Shape && selection_.index >= 0) return selection_.index;
   return -1;
+}
+
+void ViewportWindow::select_contact(int contact) {
+  const Snapshot& s = runner_.current();
+  const auto& list = s.workspace.contacts.contacts;
+  contact_selected_ = s.stepped && contact >= 0 && contact < int(list.size());
+  contact_index_ = contact_selected_ ? contact : -1;
+  contact_key_ = contact_selected_ ? list[std::size_t(contact)].key : 0;
+  requestUpdate();
+}
+
+int ViewportWindow::contact_at(double x, double y, double radius) const {
+  const Snapshot& s = runner_.current();
+  if (!s.model || !s.stepped || int(s.state.q.size()) != s.model->coord_count()) return -1;
+  int best = -1;
+  double best_d2 = radius * radius;
+  const auto& list = s.workspace.contacts.contacts;
+  for (int i = 0; i < int(list.size()); ++i) {
+    const sim::Contact& c = list[std::size_t(i)];
+    const sim::Vec3 p = 0.5 * (ui::contact_side_point(*s.model, s.state, c.a, c.normal) +
+                               ui::contact_side_point(*s.model, s.state, c.b, -c.normal));
+    double px = 0, py = 0;
+    if (!camera_.project(p, width(), height(), px, py)) continue;
+    const double d2 = (px - x) * (px - x) + (py - y) * (py - y);
+    if (d2 <= best_d2) best = i, best_d2 = d2;
+  }
+  return best;
 }
 
 void ViewportWindow::set_teleop(TeleopDriver* driver) {
@@ -586,6 +649,11 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   const Snapshot& s = runner_.current();
   if (!s.model) return;
+  // A contact point under the cursor opens its read-out (the Contact panel) before any body.
+  if (const int contact = contact_at(event->position().x(), event->position().y()); contact >= 0) {
+    select_contact(contact);
+    return;
+  }
   Ray ray;
   camera_.pixel_ray(event->position().x(), event->position().y(), width(), height(), ray.origin, ray.direction);
   const PickHit hit = pick(*s.model, s.state, ray);

@@ -78,6 +78,14 @@ class ViewportWindow : public QVulkanWindow {
   // The colour-field legend drawn over the viewport (filled each frame while a field is shown).
   const ui::ColorLegendView& legend() const { return legend_view_; }  // the Ctrl+drag spring (kind None: none)
   int selected_body() const;
+  // The contact shown in the Contact panel (double click near a contact point): followed from
+  // step to step by its feature key; -1: none.
+  void select_contact(int contact);
+  std::uint64_t selected_contact_key() const { return contact_key_; }
+  bool contact_selected() const { return contact_selected_; }
+  // The contact whose point (midway between its sides) projects within `radius` pixels of (x, y)
+  // in the latest snapshot, the nearest; -1: none.
+  int contact_at(double x, double y, double radius = 10) const;
   // Teleoperation: keys, the gizmo and the Teleop panel go through `driver` (must outlive the
   // window; null: none).
   void set_teleop(TeleopDriver* driver);
@@ -206,6 +214,9 @@ class ViewportWindow : public QVulkanWindow {
   std::vector<ui::ShortcutRow> shortcuts_;
   ui::HistoryPanelView history_view_;
   ui::ColorLegendView legend_view_;
+  bool contact_selected_ = false;
+  std::uint64_t contact_key_ = 0;
+  int contact_index_ = -1;                       // where the key was found last
   int picked_face_ = -1;
   sim::Vec3 picked_point_ = sim::Vec3::Zero();
   ui::ViewPanelView view_view_;

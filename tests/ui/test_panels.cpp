@@ -37,11 +37,13 @@ TEST_CASE("the panels draw real traces headless", "[ui]") {
   sim::StepReport report;
   for (int i = 0; i < 20; ++i) {
     report = sim::step(model, state, sim::make_initial_control(model), ws);
-    history.push(report, ws.trace);
+    history.push(report, ws.trace, static_cast<double>(state.time));
   }
   CHECK(history.size() == 16);  // the ring keeps the last 16
   ui::SolverPanelView solver{model.solver, static_cast<float>(model.dt)};
-  ui::ConvergenceView conv{&ws.trace, &history, -1};
+  ui::ConvergenceView conv;
+  conv.trace = &ws.trace;
+  conv.history = &history;
   ui::StatsView stats{model.body_count, model.particle_count, model.joint_count, model.dof_count(), report, 0.166, 1.0};
   for (int frame = 0; frame < 3; ++frame) {
     ImGui::NewFrame();

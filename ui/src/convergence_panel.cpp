@@ -3,16 +3,25 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
+
+#include "ui/plot.hpp"
+#include "ui/plot_axis.hpp"
 
 namespace ui {
 
 namespace {
 constexpr float kLogFloor = -16.0f;
-}
+constexpr ImU32 kNormal = IM_COL32(90, 170, 255, 255);
+constexpr ImU32 kFriction = IM_COL32(255, 160, 60, 255);
+constexpr ImU32 kBilateral = IM_COL32(120, 220, 120, 255);
+constexpr ImU32 kCycle[] = {IM_COL32(90, 170, 255, 255), IM_COL32(255, 160, 60, 255), IM_COL32(120, 220, 120, 255),
+                            IM_COL32(230, 100, 220, 255), IM_COL32(240, 230, 90, 255), IM_COL32(100, 230, 230, 255)};
+}  // namespace
 
 float log_residual(double value) {
   if (!(value > 0) || !std::isfinite(value)) return value > 0 ? 16.0f : kLogFloor;
@@ -20,96 +29,179 @@ float log_residual(double value) {
 }
 
 ConvergenceHistory::ConvergenceHistory(int capacity)
-    : capacity_(std::max(1, capacity)), normal_(capacity_), friction_(capacity_), bilateral_(capacity_),
-      ms_(capacity_), linear_(capacity_) {}
+    : capacity_(std::max(1, capacity)), time_(capacity_), normal_(capacity_), friction_(capacity_), bilateral_(capacity_),
+      ms_(capacity_), newton_(capacity_), linear_(capacity_), contacts_(capacity_) {}
 
-void ConvergenceHistory::push(const sim::StepReport& report, const sim::SolverTrace& trace) {
-  normal_[head_] = log_residual(trace.final_normal_max);
-  friction_[head_] = log_residual(trace.final_friction_max);
-  bilateral_[head_] = log_residual(trace.final_bilateral_max);
+void ConvergenceHistory::push(const sim::StepReport& report, const sim::SolverTrace& trace, double time) {
+  while (size_ > 0 && time_[index(size_ - 1)] >= time) {  // resumed earlier: a new branch
+    head_ = (head_ - 1 + capacity_) % capacity_;
+    --size_;
+  }
+  time_[head_] = time;
+  normal_[head_] = static_cast<float>(trace.final_normal_max);
+  friction_[head_] = static_cast<float>(trace.final_friction_max);
+  bilateral_[head_] = static_cast<float>(trace.final_bilateral_max);
   ms_[head_] = static_cast<float>(report.timings.total);
+  newton_[head_] = static_cast<float>(report.newton_iterations);
   linear_[head_] = static_cast<float>(report.linear_iterations);
+  contacts_[head_] = static_cast<float>(report.contact_count);
   head_ = (head_ + 1) % capacity_;
   size_ = std::min(size_ + 1, capacity_);
 }
 
 namespace {
 
-// Plots through a callback so the ring needs no copy.
-struct Series {
-  const ConvergenceHistory* h;
-  float (ConvergenceHistory::*get)(int) const;
-};
-float series_value(void* data, int i) {
-  const Series* s = static_cast<const Series*>(data);
-  return (s->h->*(s->get))(i);
+// A log plot over whole iterations.
+void plot_over_iterations(const char* id, const char* x_label, const char* y_label, float height,
+                          const std::vector<PlotSeries>& series) {
+  PlotSpec spec;
+  spec.id = id;
+  spec.x_label = x_label;
+  spec.y_label = y_label;
+  spec.integer_x = true;
+  spec.height = height;
+  plot(spec, series);
 }
 
-void plot_newton_series(const char* label, const sim::SolverTrace& t, sim::Real sim::IterationTrace::*field) {
-  float values[64];
-  const int n = std::min<int>(64, static_cast<int>(t.iterations.size()));
-  for (int i = 0; i < n; ++i) values[i] = log_residual(t.iterations[i].*field);
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%s: 1e%.1f", label, n ? values[n - 1] : kLogFloor);
-  ImGui::PlotLines(label, values, n, 0, overlay, kLogFloor, 2.0f, ImVec2(0, 60));
+// The last step's residual per Newton iteration, one series per row kind that has rows.
+void newton_plot(const sim::SolverTrace& t) {
+  PlotSeries normal{"normal [m]", kNormal, {}}, friction{"friction [m/s]", kFriction, {}},
+      bilateral{"bilateral [m]", kBilateral, {}};
+  bool any_normal = false, any_friction = false, any_bilateral = false;
+  for (const sim::IterationTrace& it : t.iterations) {
+    normal.y.push_back(it.normal_max);
+    friction.y.push_back(it.friction_max);
+    bilateral.y.push_back(it.bilateral_max);
+    any_normal |= it.normal_max > 0;
+    any_friction |= it.friction_max > 0;
+    any_bilateral |= it.bilateral_max > 0;
+  }
+  std::vector<PlotSeries> series;
+  if (any_normal) series.push_back(std::move(normal));
+  if (any_friction) series.push_back(std::move(friction));
+  if (any_bilateral) series.push_back(std::move(bilateral));
+  plot_over_iterations("newton", "Newton iteration", "max residual", 130, series);
+}
+
+void linear_plot(const sim::SolverTrace& t, int selected) {
+  const int newton = static_cast<int>(t.iterations.size());
+  std::vector<PlotSeries> series;
+  for (int k = 0; k < newton; ++k) {
+    if (selected >= 0 && k != selected) continue;
+    const sim::IterationTrace& it = t.iterations[static_cast<std::size_t>(k)];
+    if (it.linear_iterations <= 0) continue;
+    PlotSeries s{"N" + std::to_string(k), kCycle[k % std::size(kCycle)], {}};
+    for (int j = 0; j < it.linear_iterations; ++j) {
+      const std::size_t idx = static_cast<std::size_t>(it.linear_residual_offset + j);
+      s.y.push_back(idx < t.linear_residuals.size() ? static_cast<double>(t.linear_residuals[idx]) : NAN);
+    }
+    series.push_back(std::move(s));
+  }
+  if (selected < 0 && series.size() > 6) {  // the legend names the first and the last few
+    for (std::size_t i = 1; i + 3 < series.size(); ++i) series[i].name.clear();
+  }
+  plot_over_iterations("linear", "linear iteration", "|b - A x| per Newton iteration N", 110, series);
 }
 
 }  // namespace
 
-void convergence_panel(ConvergenceView& view) {
+ConvergenceEdits convergence_panel(ConvergenceView& view) {
+  ConvergenceEdits edits;
   if (!ImGui::Begin("Convergence")) {
     ImGui::End();
-    return;
+    return edits;
   }
   if (view.trace != nullptr && !view.trace->iterations.empty()) {
     const sim::SolverTrace& t = *view.trace;
-    ImGui::Text("last step: %d %s iterations (log10 max residual per iteration)",
-                static_cast<int>(t.iterations.size()), std::string(sim::to_string(t.kind)).c_str());
-    plot_newton_series("normal [m]", t, &sim::IterationTrace::normal_max);
-    plot_newton_series("friction [m/s]", t, &sim::IterationTrace::friction_max);
-    plot_newton_series("bilateral [m]", t, &sim::IterationTrace::bilateral_max);
-    ImGui::Text("final: normal 1e%.1f  friction 1e%.1f  bilateral 1e%.1f  complementarity 1e%.1f",
-                log_residual(t.final_normal_max), log_residual(t.final_friction_max),
-                log_residual(t.final_bilateral_max), log_residual(t.final_complementarity_max));
-    ImGui::Separator();
+    ImGui::Text("last step: %d %s iterations", static_cast<int>(t.iterations.size()),
+                std::string(sim::to_string(t.kind)).c_str());
+    newton_plot(t);
+    // The final residuals of the kinds the step has rows of.
+    std::string final_text = "final:";
+    if (t.final_normal_max > 0) final_text += "  normal " + readout(t.final_normal_max) + " m";
+    if (t.final_friction_max > 0) final_text += "  friction " + readout(t.final_friction_max) + " m/s";
+    if (t.final_bilateral_max > 0) final_text += "  bilateral " + readout(t.final_bilateral_max) + " m";
+    if (final_text == "final:") final_text += " every residual 0";
+    ImGui::TextUnformatted(final_text.c_str());
     const int newton = t.kind == sim::SolverKind::NonSmoothNewton ? static_cast<int>(t.iterations.size()) : 0;
     if (newton == 0) {  // a solver without inner linear solves: its active-set changes per iteration
       int changes = 0;
       for (const sim::IterationTrace& it : t.iterations) changes += it.active_set_changes;
       ImGui::Text("%d active-set changes over the step", changes);
     } else {
-      ImGui::SliderInt("Newton iteration", &view.selected_newton_iteration, -1, newton - 1,
-                       view.selected_newton_iteration < 0 ? "all" : "%d");
-    }
-    for (int k = 0; k < newton; ++k) {
-      if (view.selected_newton_iteration >= 0 && k != view.selected_newton_iteration) continue;
-      const sim::IterationTrace& it = t.iterations[k];
-      float curve[256];
-      const int n = std::min(256, it.linear_iterations);
-      for (int j = 0; j < n; ++j) {
-        const std::size_t idx = static_cast<std::size_t>(it.linear_residual_offset + j);
-        curve[j] = idx < t.linear_residuals.size() ? log_residual(t.linear_residuals[idx]) : kLogFloor;
+      ImGui::Separator();
+      ImGui::SetNextItemWidth(-1);
+      char label[64];
+      if (view.selected_newton_iteration >= 0) {
+        const sim::IterationTrace& it = t.iterations[static_cast<std::size_t>(std::min(view.selected_newton_iteration, newton - 1))];
+        std::snprintf(label, sizeof label, "linear solve of Newton %d: %d its, t = %.2f", view.selected_newton_iteration,
+                      it.linear_iterations, static_cast<double>(it.step_size));
+      } else {
+        std::snprintf(label, sizeof label, "linear solves: all %d Newton iterations", newton);
       }
-      char label[48], overlay[64];
-      std::snprintf(label, sizeof label, "linear %d", k);
-      std::snprintf(overlay, sizeof overlay, "Newton %d: %d its, t=%.2f, %d set changes", k, it.linear_iterations,
-                    static_cast<double>(it.step_size), it.active_set_changes);
-      ImGui::PlotLines(label, curve, n, 0, overlay, kLogFloor, 2.0f, ImVec2(0, 40));
+      ImGui::SliderInt("##newton", &view.selected_newton_iteration, -1, newton - 1, label);
+      linear_plot(t, view.selected_newton_iteration);
     }
   } else {
     ImGui::TextUnformatted("no step yet");
   }
-  if (view.history != nullptr && view.history->size() > 0) {
+  const ConvergenceHistory* h = view.history;
+  if (h != nullptr && h->size() > 0) {
     ImGui::Separator();
-    ImGui::Text("history: last %d steps", view.history->size());
-    Series normal{view.history, &ConvergenceHistory::normal};
-    Series friction{view.history, &ConvergenceHistory::friction};
-    Series ms{view.history, &ConvergenceHistory::ms};
-    ImGui::PlotLines("normal (log10)", series_value, &normal, view.history->size(), 0, nullptr, kLogFloor, 2.0f, ImVec2(0, 50));
-    ImGui::PlotLines("friction (log10)", series_value, &friction, view.history->size(), 0, nullptr, kLogFloor, 2.0f, ImVec2(0, 50));
-    ImGui::PlotLines("ms / step", series_value, &ms, view.history->size(), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
+    const char* windows[] = {"last 2 s", "last 10 s", "all kept"};
+    view.timeline_window = std::clamp(view.timeline_window, 0, 2);
+    ImGui::SetNextItemWidth(100);
+    ImGui::Combo("##window", &view.timeline_window, windows, IM_ARRAYSIZE(windows));
+    ImGui::SameLine();
+    ImGui::TextDisabled("timeline: click or drag to scrub");
+    // The steps in the window, oldest first.
+    const double newest = h->time(h->size() - 1), from = newest - kTimelineSeconds[view.timeline_window];
+    int first = h->size() - 1;
+    while (first > 0 && h->time(first - 1) >= from) --first;
+    std::vector<double> x;
+    PlotSeries normal{"normal [m]", kNormal, {}}, friction{"friction [m/s]", kFriction, {}},
+        bilateral{"bilateral [m]", kBilateral, {}};
+    const char* stats[] = {"Newton iterations", "linear iterations", "contacts", "ms per step"};
+    const int stat = std::clamp(static_cast<int>(view.timeline_stat), 0, 3);
+    PlotSeries figure{stats[stat], IM_COL32(230, 230, 230, 255), {}};
+    bool any_normal = false, any_bilateral = false, any_friction = false;
+    for (int i = first; i < h->size(); ++i) {
+      x.push_back(h->time(i));
+      normal.y.push_back(h->normal(i));
+      friction.y.push_back(h->friction(i));
+      bilateral.y.push_back(h->bilateral(i));
+      any_normal |= h->normal(i) > 0;
+      any_friction |= h->friction(i) > 0;
+      any_bilateral |= h->bilateral(i) > 0;
+      const float values[] = {h->newton_iterations(i), h->linear_iterations(i), h->contacts(i), h->ms(i)};
+      figure.y.push_back(values[stat]);
+    }
+    std::vector<PlotSeries> residuals;
+    if (any_normal || (!any_friction && !any_bilateral)) residuals.push_back(normal);
+    if (any_friction) residuals.push_back(friction);
+    if (any_bilateral) residuals.push_back(bilateral);
+    PlotSpec spec;
+    spec.id = "timeline_residual";
+    spec.x = &x;
+    spec.x_label = "simulated time [s]";
+    spec.y_label = "final residual per step";
+    spec.height = 120;
+    spec.marker = std::isfinite(view.cursor_time);
+    spec.marker_x = spec.marker ? view.cursor_time : 0;
+    const PlotResult a = plot(spec, residuals);
+    ImGui::SetNextItemWidth(160);
+    int chosen = stat;
+    if (ImGui::Combo("##stat", &chosen, stats, IM_ARRAYSIZE(stats))) view.timeline_stat = static_cast<TimelineStat>(chosen);
+    spec.id = "timeline_stat";
+    spec.y_label = stats[stat];
+    spec.log_y = false;
+    spec.height = 100;
+    const PlotResult b = plot(spec, {figure});
+    if (a.clicked) edits.seek_time = x[static_cast<std::size_t>(a.clicked_index)];
+    else if (b.clicked) edits.seek_time = x[static_cast<std::size_t>(b.clicked_index)];
   }
   ImGui::End();
+  return edits;
 }
 
 }  // namespace ui

@@ -1,0 +1,36 @@
+// A failed step, solved again with a capture (issue 15 item 6). When a step fails (diverged,
+// non-finite, blew up: StepReport flags), sim::step has already undone it; the simulation thread
+// pauses, rolls back to the history's last good state (the one the step started from) and solves
+// the step again from it with Workspace::capture set, so the Solve capture panel can show every
+// Newton iterate of the failure, its offending rows and a one-line explanation
+// (ui/solve_diagnosis.hpp). The re-run is deterministic (the whole step input is in the State and
+// the Control), so it fails the same way; `reproduced` says whether it did.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/model.hpp"
+#include "sim/solve_capture.hpp"
+#include "sim/state.hpp"
+#include "sim/step.hpp"
+#include "ui/solve_diagnosis.hpp"
+
+namespace coulomb::gui {
+
+struct FailedStep {
+  std::uint64_t id = 0;           // increases with every failure captured in a run
+  sim::SolveCapture capture;      // the re-run's solve (capture.filled false: refused before the solve)
+  sim::StepReport report;         // the re-run's report
+  sim::StepReport original;       // the failed step's own report
+  ui::SolveDiagnosis diagnosis;
+  bool reproduced = false;        // the re-run failed with the same flags
+  long history_index = -1;        // the history entry rolled back to (-1: none)
+  double time = 0;                // the simulated time of the step's start [s]
+};
+
+// Solves the step from `start` with `control` again, capturing it, in `workspace` (its solver
+// scratch is reused; its cancel flag applies). `start` is not changed.
+FailedStep capture_failed_step(const sim::Model& model, const sim::SolverOptions& options, const sim::State& start,
+                               const sim::Control& control, sim::Workspace& workspace, const sim::StepReport& original);
+
+}  // namespace coulomb::gui

@@ -1,0 +1,46 @@
+// The Solve capture panel (issue 15 items 2 and 6): one captured Newton solve, usually a failed
+// step's (the app rolls back and solves it again with a capture). It shows the one-line
+// explanation (ui/solve_diagnosis.hpp), scrubs the Newton iterations forward and back (the
+// iterate's merit, residuals per row kind, step length, linear iterations), and lists the rows
+// at that iterate in a table sortable by kind, residual and λ, the offending rows in red.
+// Clicking a table row selects it and its first body (the viewport highlights and frames it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/solve_capture.hpp"
+#include "ui/solve_diagnosis.hpp"
+
+namespace ui {
+
+// The table's columns; sorting by one of them.
+enum class CaptureColumn : int { Row = 0, Kind, Bodies, Residual, Lambda, State };
+
+struct CapturePanelView {
+  const sim::SolveCapture* capture = nullptr;  // null: the panel says there is none
+  const SolveDiagnosis* diagnosis = nullptr;   // highlighted rows and the explanation (null: none)
+  const sim::Model* model = nullptr;           // body names
+  std::string headline;                        // "the step at t = 0.35 s failed: ..." (caller's)
+  // Kept between frames (caller-owned).
+  int iteration = 0;                           // the iterate shown
+  CaptureColumn sort = CaptureColumn::Residual;
+  bool descending = true;
+  int selected_row = -1;                       // a capture row (-1: none)
+  bool open = false;                           // open the panel on the next frame (a new capture)
+  std::vector<int> order;                      // scratch: the rows in the table's order
+};
+
+struct CapturePanelEdits {
+  int select_body = -1;                        // a clicked row's first body: highlight and frame it
+};
+
+// The rows of `capture` at iterate `iteration` in the order of column `sort`: non-finite values
+// count as the largest, ties keep the row order; at most `limit` rows. Into `out`.
+void sort_capture_rows(const sim::SolveCapture& capture, int iteration, CaptureColumn sort, bool descending,
+                       int limit, std::vector<int>& out);
+
+CapturePanelEdits capture_panel(CapturePanelView& view);
+
+}  // namespace ui

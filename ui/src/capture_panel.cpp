@@ -1,0 +1,164 @@
+#include "ui/capture_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "ui/plot_axis.hpp"
+
+namespace ui {
+
+namespace {
+
+// Magnitude with non-finite values above every finite one.
+double magnitude(sim::Real v) { return std::isfinite(v) ? std::abs(static_cast<double>(v)) : HUGE_VAL; }
+
+int first_node(const sim::SolveCapture& c, int row) {
+  const auto i = static_cast<std::size_t>(row);
+  return c.rows.node_first[i] < c.rows.node_first[i + 1] ? c.rows.node[static_cast<std::size_t>(c.rows.node_first[i])] : -1;
+}
+
+bool offending(const SolveDiagnosis* d, int row) {
+  return d && std::find(d->rows.begin(), d->rows.end(), row) != d->rows.end();
+}
+
+const char* state_name(int kind, int active) {
+  if (kind == 4) return active ? "slip" : "stick";          // friction
+  if (kind == 2 || kind == 3) return active ? "active" : "inactive";  // limit, normal
+  return "";
+}
+
+}  // namespace
+
+void sort_capture_rows(const sim::SolveCapture& c, int iteration, CaptureColumn sort, bool descending, int limit,
+                       std::vector<int>& out) {
+  out.clear();
+  const int n = c.rows.count();
+  if (n == 0 || c.iterates.empty()) return;
+  const sim::CapturedIterate& it =
+      c.iterates[static_cast<std::size_t>(std::clamp(iteration, 0, static_cast<int>(c.iterates.size()) - 1))];
+  out.resize(static_cast<std::size_t>(n));
+  std::iota(out.begin(), out.end(), 0);
+  const auto key = [&](int r) -> double {
+    const auto i = static_cast<std::size_t>(r);
+    switch (sort) {
+      case CaptureColumn::Row: return r;
+      case CaptureColumn::Kind: return c.rows.kind[i];
+      case CaptureColumn::Bodies: return first_node(c, r);
+      case CaptureColumn::Residual: return magnitude(it.residual[i]);
+      case CaptureColumn::Lambda: return magnitude(it.lambda[i]);
+      case CaptureColumn::State: return it.active[i];
+    }
+    return r;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](int a, int b) { return descending ? key(a) > key(b) : key(a) < key(b); });
+  if (limit >= 0 && static_cast<int>(out.size()) > limit) out.resize(static_cast<std::size_t>(limit));
+}
+
+CapturePanelEdits capture_panel(CapturePanelView& v) {
+  CapturePanelEdits edits;
+  if (v.open) ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+  v.open = false;
+  if (!ImGui::Begin("Solve capture")) {
+    ImGui::End();
+    return edits;
+  }
+  const sim::SolveCapture* c = v.capture;
+  if (!v.headline.empty()) ImGui::TextWrapped("%s", v.headline.c_str());
+  if (v.diagnosis) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", v.diagnosis->explanation.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!c || !c->filled || c->iterates.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("no solve captured: the step was refused before its solve");
+    ImGui::PopStyleColor();
+    ImGui::End();
+    return edits;
+  }
+  const int last = static_cast<int>(c->iterates.size()) - 1;
+  v.iteration = std::clamp(v.iteration, 0, last);
+  ImGui::Separator();
+  // Scrubbing the Newton iterations.
+  if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) v.iteration = std::max(0, v.iteration - 1);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) v.iteration = std::min(last, v.iteration + 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  char label[64];
+  std::snprintf(label, sizeof label, "Newton iterate %d of %d", v.iteration, last);
+  ImGui::SliderInt("##iterate", &v.iteration, 0, last, label);
+  const sim::IterationTrace& t = c->iterates[static_cast<std::size_t>(v.iteration)].trace;
+  ImGui::Text("merit %s J   step t %s   linear its %d", readout(t.merit).c_str(), readout(t.step_size).c_str(),
+              t.linear_iterations);
+  ImGui::Text("max residual: normal %s m, friction %s m/s,", readout(t.normal_max).c_str(), readout(t.friction_max).c_str());
+  ImGui::Text("  bilateral %s", readout(t.bilateral_max).c_str());
+  ImGui::TextDisabled("%d rows, %d contacts, h = %s s, substep %d", c->rows.count(), c->contact_count,
+                      readout(c->h).c_str(), c->substep);
+
+  // The rows at this iterate, worst first by default.
+  constexpr int kShown = 64;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  const float height = std::max(80.0f, ImGui::GetContentRegionAvail().y);
+  if (ImGui::BeginTable("rows", 6, flags, ImVec2(0, height))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    // Bodies last: the column that takes the width left (names are long, the panel narrow).
+    ImGui::TableSetupColumn("row", 0, 0.0f, static_cast<ImGuiID>(CaptureColumn::Row));
+    ImGui::TableSetupColumn("kind", 0, 0.0f, static_cast<ImGuiID>(CaptureColumn::Kind));
+    ImGui::TableSetupColumn("residual", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0.0f,
+                            static_cast<ImGuiID>(CaptureColumn::Residual));
+    ImGui::TableSetupColumn("lambda", ImGuiTableColumnFlags_PreferSortDescending, 0.0f, static_cast<ImGuiID>(CaptureColumn::Lambda));
+    ImGui::TableSetupColumn("state", 0, 0.0f, static_cast<ImGuiID>(CaptureColumn::State));
+    ImGui::TableSetupColumn("bodies", ImGuiTableColumnFlags_WidthStretch, 0.0f, static_cast<ImGuiID>(CaptureColumn::Bodies));
+    ImGui::TableHeadersRow();
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+      v.sort = static_cast<CaptureColumn>(specs->Specs[0].ColumnUserID);
+      v.descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+      specs->SpecsDirty = false;
+    }
+    sort_capture_rows(*c, v.iteration, v.sort, v.descending, kShown, v.order);
+    const sim::CapturedIterate& it = c->iterates[static_cast<std::size_t>(v.iteration)];
+    for (int r : v.order) {
+      const auto i = static_cast<std::size_t>(r);
+      const bool bad = offending(v.diagnosis, r);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+      char id[32];
+      std::snprintf(id, sizeof id, "%d", r);
+      if (ImGui::Selectable(id, v.selected_row == r, ImGuiSelectableFlags_SpanAllColumns)) {
+        v.selected_row = r;
+        const int node = first_node(*c, r);
+        if (v.model && node >= 0 && node < v.model->body_count) edits.select_body = node;
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(sim::row_kind_name(c->rows.kind[i]));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(readout(it.residual[i]).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(readout(it.lambda[i]).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(state_name(c->rows.kind[i], it.active[i]));
+      ImGui::TableNextColumn();
+      std::string bodies;
+      for (int e = c->rows.node_first[i]; e < c->rows.node_first[i + 1]; ++e) {
+        const int node = c->rows.node[static_cast<std::size_t>(e)];
+        if (!bodies.empty()) bodies += ", ";
+        bodies += v.model && node < v.model->body_count ? v.model->body_name[static_cast<std::size_t>(node)]
+                                                        : "p" + std::to_string(node - (v.model ? v.model->body_count : 0));
+      }
+      ImGui::TextUnformatted(bodies.empty() ? "world" : bodies.c_str());
+      if (bad) ImGui::PopStyleColor();
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+  return edits;
+}
+
+}  // namespace ui
