@@ -147,7 +147,6 @@ int bench_command(int argc, char** argv, int first) {
                          "                     [--set solver.key=value ...] [--threads N] [--json]\n");
     return 2;
   }
-  ThreadLimit threads(*args);
   std::vector<std::string> names;
   // `soft`: the paper's Table 2 soft rows (issue 14 item 9), its figures printed after ours.
   const bool soft = args->positional[0] == "soft";

@@ -1,6 +1,6 @@
 #include "cli/cli_common.hpp"
 
-#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <charconv>
@@ -340,16 +340,19 @@ bool is_robot_import_error(const std::string& error) {
   return error.find(": <robot>: attribute 'file': cannot import") != std::string::npos;
 }
 
-struct ThreadLimit::Impl {
-  tbb::global_control control;
-  explicit Impl(int n) : control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n)) {}
-};
-
-ThreadLimit::ThreadLimit(const Args& args) {
-  // Checked by check_common_options before; an unparsable value here leaves the default.
+int with_thread_limit(int argc, char** argv, int first, const std::function<int()>& body) {
+  std::optional<std::string> value;
+  for (int i = first; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--threads" && i + 1 < argc) value = argv[++i];
+    else if (arg.rfind("--threads=", 0) == 0) value = arg.substr(10);
+  }
   long long n = 0;
-  if (auto t = args.value("threads"); t && parse_integer_argument("threads", *t, 0, kMaxThreads, n).empty() && n > 0)
-    impl_ = new Impl(static_cast<int>(n));
+  if (value && parse_integer_argument("threads", *value, 0, kMaxThreads, n).empty() && n > 0) {
+    tbb::task_arena arena(static_cast<int>(n));
+    return arena.execute(body);
+  }
+  return body();
 }
 
 bool check_common_options(const Args& args, const char* command) {
@@ -358,8 +361,6 @@ bool check_common_options(const Args& args, const char* command) {
   return integer_option(args, "threads", command, threads, 0, kMaxThreads) &&
          number_option(args, "dt", command, dt, kTimeStepRange);
 }
-
-ThreadLimit::~ThreadLimit() { delete impl_; }
 
 std::string describe_solver(const sim::SolverOptions& o) {
   char buf[256];

@@ -1,6 +1,7 @@
 // Shared pieces of the headless subcommands: argument parsing, scene lookup, option overrides.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -112,16 +113,11 @@ inline constexpr NumberRange kTimeStepRange{0, sim::limits::kMaxTimeStep, true};
 // Checks --threads and --dt where given (false after the complaint on stderr: usage, exit 2).
 bool check_common_options(const Args& args, const char* command);
 
-// Applies --threads N (0 or absent: TBB default) for the life of the returned object.
-class ThreadLimit {
- public:
-  explicit ThreadLimit(const Args& args);
-  ~ThreadLimit();
-  ThreadLimit(const ThreadLimit&) = delete;
-  ThreadLimit& operator=(const ThreadLimit&) = delete;
- private:
-  struct Impl;
-  Impl* impl_ = nullptr;
-};
+// Runs `body` (a subcommand, argv[first..] its arguments) with the last --threads N (or
+// --threads=N) as the parallelism of the TBB work it starts: inside a tbb::task_arena of N slots
+// (0, absent or unparsable: TBB's default; the subcommand's check_common_options reports a bad
+// value). Not a tbb::global_control: its limit below the core count grew the process by ~0.2 MB
+// per step on large scenes (oneTBB issue 1403; docs/benchmarks.md has the measurement).
+int with_thread_limit(int argc, char** argv, int first, const std::function<int()>& body);
 
 }  // namespace coulomb

@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #ifdef COULOMB_HAVE_GUI
 #include "gui/gui_main.hpp"
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
   // The loaders bound what they allocate (docs/LIMITS.md); should anything still throw, it is an
   // error message and exit code 1, never std::terminate.
   try {
-    return dispatch(argc, argv);
+    return coulomb::with_thread_limit(argc, argv, 2, [&] { return dispatch(argc, argv); });
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "coulomb: out of memory\n");
   } catch (const std::exception& e) {

@@ -119,7 +119,6 @@ int render_command(int argc, char** argv, int first) {
     }
   }
 
-  ThreadLimit threads(*args);
   auto scene = load_scene(args->positional[0], *args);
   if (!scene) {
     print_error("render", scene.error());

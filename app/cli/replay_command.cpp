@@ -24,7 +24,6 @@ int replay_command(int argc, char** argv, int first) {
     std::fprintf(stderr, "usage: coulomb replay <session.rec> [--scene file] [--csv states.csv] [--threads N]\n");
     return 2;
   }
-  ThreadLimit threads(*args);
   auto rec = sim::load_recording(args->positional[0]);
   if (!rec) {
     print_error("replay", rec.error());

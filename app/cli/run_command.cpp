@@ -59,7 +59,6 @@ int run_command(int argc, char** argv, int first) {
                          "--capture-system K (a Newton iteration) with both\n");
     return 2;
   }
-  ThreadLimit threads(*args);
   auto scene = load_scene(args->positional[0], *args);
   if (!scene) {
     print_error("run", scene.error());

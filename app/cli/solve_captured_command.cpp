@@ -50,7 +50,6 @@ int solve_captured_command(int argc, char** argv, int first) {
                          "                              [--export-system K --out folder] [--threads N]\n");
     return 2;
   }
-  ThreadLimit threads(*args);
   const std::string folder = args->positional[0];
   const std::string rec_path = (std::filesystem::path(folder) / "step.rec").string();
   auto rec = sim::load_recording(rec_path);

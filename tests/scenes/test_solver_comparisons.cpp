@@ -3,7 +3,7 @@
 // determinism across thread counts.
 #include <catch2/catch.hpp>
 
-#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -170,8 +170,7 @@ TEST_CASE("the direct solver and PCR agree to 1e-6 on small problems", "[scene][
 TEST_CASE("the same scene gives the same state hash on 1 and 2 threads", "[scene][solver][determinism]") {
   const int saved = sim::parallel_threshold();
   sim::parallel_threshold() = 1;  // force the parallel code paths even on this small scene
-  auto run = [](int threads) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  auto run_in = [] {
     sim::SceneSpec spec = heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::EffectiveMass, 6, 20);
     for (int i = 0; i < 3; ++i) {  // a few tumbling boxes for many contacts
       test::add_body(spec, "extra" + std::to_string(i), Vec3(2 + 0.3 * i, 0.1 * i, 0.5 + 0.4 * i), 1.0,
@@ -184,6 +183,8 @@ TEST_CASE("the same scene gives the same state hash on 1 and 2 threads", "[scene
     test::run_steps(model, state, sim::make_initial_control(model), ws, 120);
     return sim::state_hash(state);
   };
+  // The thread count as the CLI's --threads sets it: a task arena of that many slots.
+  auto run = [&](int threads) { return tbb::task_arena(threads).execute([&] { return run_in(); }); };
   const auto one = run(1), two = run(2);
   sim::parallel_threshold() = saved;
   CHECK(one == two);

@@ -3,7 +3,7 @@
 // across thread counts, and the time of one call on a ~200-box pyramid.
 #include <catch2/catch.hpp>
 
-#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -726,10 +726,7 @@ TEST_CASE("pyramid contacts are identical on one thread and on many", "[unit][co
   const std::vector<Contact> serial = s.collide();  // below the parallel threshold
   s.scratch.parallel_pairs = 1;
   std::vector<Contact> one_thread;
-  {
-    tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
-    one_thread = s.collide();
-  }
+  tbb::task_arena(1).execute([&] { one_thread = s.collide(); });
   const std::vector<Contact> parallel = s.collide();
   REQUIRE(one_thread.size() == parallel.size());
   for (std::size_t k = 0; k < one_thread.size(); ++k) CHECK(one_thread[k].key == parallel[k].key);

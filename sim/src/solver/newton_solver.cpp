@@ -329,8 +329,13 @@ void remember_for_warm_start(const ContactBuffer& contacts, const RowSet& rows, 
   const int n = contacts.size();
   order.resize(n);
   for (int c = 0; c < n; ++c) order[c] = c;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return contacts.contacts[x].key < contacts.contacts[y].key; });
+  // In place (std::stable_sort would take a temporary buffer from the heap every step): ties in
+  // key are ordered by contact index, which is what a stable sort of 0..n-1 gives.
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    const auto& kx = contacts.contacts[x].key;
+    const auto& ky = contacts.contacts[y].key;
+    return kx < ky || (!(ky < kx) && x < y);
+  });
   w.contact_key.resize(n);
   w.contact_lambda.resize(3 * n);
   for (int i = 0; i < n; ++i) {
