@@ -533,17 +533,6 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   const IterateContext ctx{m, o, h, contacts, sys};
   NewtonIterationTrace it;
   bool finite = evaluate_iterate(ctx, s, it);
-  // With the elastic rows condensed their λ are functions of the iterate, x_E = −C_E⁻¹(h_E + J_E Δu)
-  // (solver/elastic_condensation.hpp): the start is measured with them met at Δu = 0, so its merit
-  // holds the elastic forces it leaves unbalanced. Measured with the previous λ_E instead, a soft
-  // body started far from its rest shape (a chamber switched to full pressure) looked balanced,
-  // no Newton iterate of the step beat that merit, and the step returned to its start: unmoved.
-  if (finite && use_condensation(m, o, rows, capture, 0)) {
-    for (int i = 0; i < rows.count; ++i)
-      if (ElasticCondensation::condensable(rows, i)) rows.row_lambda[i] -= rows.row_residual[i] / sys.diag_c(i);
-    it = NewtonIterationTrace{};
-    finite = evaluate_iterate(ctx, s, it);
-  }
   report.timings.assembly += ms_since(t0);
 
   // Newton iterations (Algorithm 1) until the residuals are below tolerance or the cap. Each
