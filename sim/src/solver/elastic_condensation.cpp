@@ -24,6 +24,15 @@ int value_index(const Eigen::SparseMatrix<Real, Eigen::ColMajor, int>& a, int ro
 
 }  // namespace
 
+void ElasticCondensation::meet_condensed_rows(RowSet& rows) {
+  auto meet = [&](int first, int last) {
+    for (int i = first; i < last; ++i)
+      if (rows.row_compliance[i] > 0) rows.row_lambda[i] = -rows.row_value[i] / rows.row_compliance[i];
+  };
+  meet(rows.first_tet, rows.first_attachment);
+  meet(rows.first_membrane, rows.first_drive);
+}
+
 bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, const InverseMass& im) const {
   std::size_t k = 0;
   auto next = [&](int v) { return k < signature_.size() && signature_[k++] == v; };

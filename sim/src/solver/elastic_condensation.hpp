@@ -42,6 +42,11 @@ class ElasticCondensation {
   static bool any_condensable(const RowSet& rows) {
     return rows.first_attachment > rows.first_tet || rows.first_drive > rows.first_membrane;
   }
+  // λ_E(x): each condensed row's multiplier that meets it at the rows' current values,
+  // (c + E λ)/h = 0 ⇒ λ = −c/E (eq. 8 with the compliance of eq. 84). The Newton loop measures
+  // every iterate with these (the elastic forces the positions imply), so the merit function is
+  // that of the condensed system: an iterate is judged by its elastic forces, not by the last λ_E.
+  static void meet_condensed_rows(RowSet& rows);
 
   // Assembles H̃ at the current iterate (the rows' J and C = diag_c(i) = row_diag_c + ε, the
   // particles' 1/(m + shift) from `inv_mass`) and factorises it. The pattern and ordering are

@@ -375,18 +375,25 @@ void store_joint_positions(const Model& m, const Configuration& c, const std::ve
 
 // Rows, NCP terms, momentum residual and their measures at the iterate (s.u, rows.row_lambda):
 // everything the convergence test, the merit function and the next direction need.
+// With `meet_elastic` (the elastic rows are condensed) the iterate's condensed rows carry λ_E(x)
+// (ElasticCondensation::meet_condensed_rows), so the merit measures the elastic forces that the
+// positions imply. Measured with the last λ_E instead, a soft body switched to a pressure far from
+// its rest state (the PneuNet chambers at 40 MPa from rest) never moved: the start's merit left
+// out the unmet rows' forces, every iterate's merit was larger and the step returned to its start.
 struct IterateContext {
   const Model& m;
   const SolverOptions& o;
   Real h;
   const ContactBuffer& contacts;
   const SchurSystem& sys;
+  bool meet_elastic;
 };
 
 bool evaluate_iterate(const IterateContext& x, SolverScratch& s, NewtonIterationTrace& t) {
   integrate_positions(x.m, s.q0.data(), s.u.data(), x.h, s.q.data());  // q = q⁻ + h G(q⁻) u (eq. 63)
   s.config.assign(x.m, s.q.data());
   evaluate_rows(x.m, x.contacts, s.config, s.joint_reference, s.rows);
+  if (x.meet_elastic) ElasticCondensation::meet_condensed_rows(s.rows);
   evaluate_ncp(x.m, x.contacts, x.o, x.h, s.u, s.rows);
   momentum_residual(x.m, x.sys, x.h, s);
   return measure_iterate(x.m, s.rows, s.inv_mass_at_start, s.g, t);
@@ -530,7 +537,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   const std::size_t trace_first = trace.iterations.size(), linear_first = trace.linear_residuals.size();
   if (capture) capture_solve_begin(*capture, m, rows, contacts.size());
 
-  const IterateContext ctx{m, o, h, contacts, sys};
+  const bool krylov = o.linear_solver == LinearSolver::PCR || o.linear_solver == LinearSolver::PCG;
+  const IterateContext ctx{m, o, h, contacts, sys,
+                           o.condense_elastic && krylov && m.particle_count > 0 &&
+                               ElasticCondensation::any_condensable(rows)};
   NewtonIterationTrace it;
   bool finite = evaluate_iterate(ctx, s, it);
   report.timings.assembly += ms_since(t0);
