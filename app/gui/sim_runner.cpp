@@ -103,10 +103,9 @@ struct SimRunner::Core {
   }
 
   // Continue from a given state (history, keyframe): the warm start of another state does not apply.
-  void jump_to(const sim::State& s, const std::vector<sim::Real>& target, const std::vector<sim::Real>& target_velocity) {
+  void jump_to(const sim::State& s, const HistoryControl& inputs) {
     state = s;
-    if (target.size() == control.joint_target.size()) control.joint_target = target;
-    if (target_velocity.size() == control.joint_target_velocity.size()) control.joint_target_velocity = target_velocity;
+    inputs.apply_to(control);
     workspace = sim::Workspace{};
     report = sim::StepReport{};
     stepped = false;
@@ -117,7 +116,7 @@ struct SimRunner::Core {
   }
 
   // After a failed step (sim::step undid it): roll back to the history entry the step started
-  // from (state and drive targets: the last good ones), solve the failed step again from it with
+  // from (state and inputs: the last good ones), solve the failed step again from it with
   // a capture (failed_step.hpp) and keep it for the Solve capture panel.
   void capture_failure() {
     const long index = history_cursor >= 0 ? history_cursor : static_cast<long>(history.size()) - 1;
@@ -127,12 +126,7 @@ struct SimRunner::Core {
     failure->id = ++failures;
     failure->history_index = index;
     failed_step = std::move(failure);
-    if (index >= 0) {
-      const HistoryEntry& e = history.at(static_cast<std::size_t>(index));
-      if (e.joint_target.size() == control.joint_target.size()) control.joint_target = e.joint_target;
-      if (e.joint_target_velocity.size() == control.joint_target_velocity.size())
-        control.joint_target_velocity = e.joint_target_velocity;
-    }
+    if (index >= 0) history.at(static_cast<std::size_t>(index)).control.apply_to(control);
   }
 
   // Applies a teleoperation request at once (IK with dt = 0), so a paused simulation shows it.
@@ -334,7 +328,7 @@ void SimRunner::seek_history(long index) {
     const long i = std::clamp(index, 0L, last);
     const HistoryEntry& e = c.history.at(static_cast<std::size_t>(i));
     c.playing = false;
-    c.jump_to(e.state, e.joint_target, e.joint_target_velocity);
+    c.jump_to(e.state, e.control);
     c.history_cursor = i == last ? -1 : i;
     return true;
   });
@@ -349,7 +343,7 @@ void SimRunner::history_step(long delta) {
     const long i = std::clamp(from + delta, 0L, last);
     const HistoryEntry& e = c.history.at(static_cast<std::size_t>(i));
     c.playing = false;
-    c.jump_to(e.state, e.joint_target, e.joint_target_velocity);
+    c.jump_to(e.state, e.control);
     c.history_cursor = i == last ? -1 : i;
     return true;
   });
@@ -366,7 +360,7 @@ void SimRunner::set_history_budget(std::size_t bytes) {
 void SimRunner::restore(const sim::State& state, const sim::Control& control) {
   submit([state, control](Core& c) {
     if (!c.has_model() || state.q.size() != c.state.q.size() || state.u.size() != c.state.u.size()) return false;
-    c.jump_to(state, control.joint_target, control.joint_target_velocity);
+    c.jump_to(state, HistoryControl::of(control));
     c.record_history();
     return true;
   });

@@ -16,9 +16,25 @@ std::size_t state_payload_bytes(const sim::State& s) {
 
 }  // namespace
 
+void HistoryControl::record(const sim::Control& control) {
+  joint_target = control.joint_target;
+  joint_target_velocity = control.joint_target_velocity;
+  soft_pressure = control.soft_pressure;
+}
+
+void HistoryControl::apply_to(sim::Control& control) const {
+  auto set = [](std::vector<sim::Real>& to, const std::vector<sim::Real>& from) {
+    if (from.size() == to.size()) to = from;
+  };
+  set(control.joint_target, joint_target);
+  set(control.joint_target_velocity, joint_target_velocity);
+  set(control.soft_pressure, soft_pressure);
+}
+
 std::size_t history_entry_bytes(const sim::State& state, const sim::Control& control) {
   return sizeof(HistoryEntry) + state_payload_bytes(state) +
-         (control.joint_target.size() + control.joint_target_velocity.size()) * sizeof(sim::Real);
+         (control.joint_target.size() + control.joint_target_velocity.size() + control.soft_pressure.size()) *
+             sizeof(sim::Real);
 }
 
 void StateHistory::clear() {
@@ -57,8 +73,7 @@ void StateHistory::push(const sim::State& state, const sim::Control& control) {
   HistoryEntry& e = slots_[slot(count_)];
   // Assignments reuse the slot's vectors when they are large enough.
   e.state = state;
-  e.joint_target = control.joint_target;
-  e.joint_target_velocity = control.joint_target_velocity;
+  e.control.record(control);
   e.bytes = history_entry_bytes(state, control);
   bytes_ += e.bytes;
   ++count_;

@@ -1,5 +1,6 @@
 // The history scrubber's memory (MuJoCo simulate's history): the last states of the running
-// simulation, whole sim::State objects with the drive targets they were stepped with, oldest
+// simulation, whole sim::State objects with the user's inputs they were stepped with (drive
+// targets, soft groups' active pressure: HistoryControl), oldest
 // first, within a byte budget: a push drops the oldest states until the new one fits (the two
 // newest are always kept). The entries live in a ring of slots: a dropped entry's slot, vectors
 // included, is the next push's, so once the budget is reached recording allocates nothing unless a
@@ -15,15 +16,34 @@
 
 namespace coulomb::gui {
 
-struct HistoryEntry {
-  sim::State state;
+// The parts of sim::Control the user sets and a history entry restores with its state (the
+// Joints and Teleop panels' drive targets, the soft groups' chamber pressure). Wrenches and
+// particle forces are not recorded: they are re-applied each frame by whoever applies them
+// (the grab spring). An input added to sim::Control that the user sets belongs here.
+struct HistoryControl {
   std::vector<sim::Real> joint_target;
   std::vector<sim::Real> joint_target_velocity;
+  std::vector<sim::Real> soft_pressure;
+
+  // Copies the inputs of `control` (assignments reuse this one's vectors when large enough).
+  void record(const sim::Control& control);
+  // Sets them in `control`, each only where its size matches (another model's are ignored).
+  void apply_to(sim::Control& control) const;
+  static HistoryControl of(const sim::Control& control) {
+    HistoryControl h;
+    h.record(control);
+    return h;
+  }
+};
+
+struct HistoryEntry {
+  sim::State state;
+  HistoryControl control;
   std::size_t bytes = 0;  // what the budget counts for this entry (history_entry_bytes)
 };
 
 // Bytes an entry holding `state` and `control` counts against the budget: the payload of every
-// vector of the State and of the drive targets, plus the entry itself.
+// vector of the State and of the recorded inputs (HistoryControl), plus the entry itself.
 std::size_t history_entry_bytes(const sim::State& state, const sim::Control& control);
 
 class StateHistory {

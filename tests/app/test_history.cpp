@@ -74,7 +74,7 @@ TEST_CASE("the history ring holds the newest states within its byte budget", "[a
   CHECK(history.at(0).state.step_index == 75);   // the oldest kept
   CHECK(history.at(24).state.step_index == 99);  // the newest
   CHECK(history.at(24).state.q[0] == 99);
-  CHECK(history.at(24).joint_target == control.joint_target);
+  CHECK(history.at(24).control.joint_target == control.joint_target);
 
   // Resuming from an earlier entry drops the ones after it; the next push follows it.
   history.truncate_after(9);
@@ -176,4 +176,33 @@ TEST_CASE("restoring a state is recorded as a jump in the history", "[app][histo
   runner.restore(wrong, control);
   runner_test::run_steps(runner, 1);
   CHECK(runner.latest().history.size == 33);
+}
+
+TEST_CASE("scrubbing the history restores the soft groups' chamber pressure with the state", "[app][history][fem]") {
+  // The pressure a step was taken with is part of its history entry: scrubbed back to a step
+  // taken inflated, the next step inflates again (the Joints panel's chamber slider shows it).
+  constexpr const char* kChamber = R"(<?xml version="1.0"?>
+<scene name="chamber" dt="0.005">
+  <world><plane/></world>
+  <softbody name="bar" box="0.04 0.04 0.12" divisions="1 1 3" pos="0 0 0.03" E="1e5" nu="0.3" damping="0.01">
+    <group name="chamber" min="0 -1 -1" max="1 1 1"/>
+  </softbody>
+</scene>
+)";
+  const runner_test::Loaded scene = load_text(kChamber);
+  REQUIRE(scene.model->soft_group_count == 1);
+  SimRunner runner;
+  runner.load(scene.spec, scene.model);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.model != nullptr; }));
+  runner.set_soft_pressure(0, 2e4);
+  runner_test::run_steps(runner, 10);  // entries 1..10 stepped at 20 kPa
+  runner.set_soft_pressure(0, 0);
+  runner_test::run_steps(runner, 10);  // entries 11..20 at 0
+  REQUIRE(runner.latest().soft_pressure[0] == 0);
+  runner.seek_history(5);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.history.cursor == 5; }));
+  CHECK(runner.latest().soft_pressure[0] == Approx(2e4));
+  runner.seek_history(15);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.history.cursor == 15; }));
+  CHECK(runner.latest().soft_pressure[0] == 0);
 }

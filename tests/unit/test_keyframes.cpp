@@ -167,3 +167,61 @@ TEST_CASE("keyframes that do not fit are refused with file, line and reason", "[
     CHECK_FALSE(sim::keyframe_state(model.value(), targets).ok());
   }
 }
+
+TEST_CASE("a keyframe keeps the soft groups' chamber pressure through the file and restores it", "[io][keyframe][fem]") {
+  // A soft bar whose outer half is a chamber group (initial pressure 0) on the ground: saved while
+  // inflated at 20 kPa, the keyframe restores the pressure with the state, so the restored run
+  // continues as the inflated one, not as the model's initial control would make it.
+  const std::string xml = R"(<?xml version="1.0"?>
+<scene name="chamber" dt="0.005">
+  <world><plane/></world>
+  <softbody name="bar" box="0.04 0.04 0.12" divisions="1 1 3" pos="0 0 0.03" E="1e5" nu="0.3" damping="0.01">
+    <group name="chamber" min="0 -1 -1" max="1 1 1"/>
+  </softbody>
+</scene>
+)";
+  sim::SceneSpec spec = parse(xml, "chamber.xml");
+  auto compiled = sim::compile_model(spec);
+  REQUIRE(compiled.ok());
+  const sim::Model& model = compiled.value();
+  REQUIRE(model.soft_group_count == 1);
+  sim::State state = sim::make_initial_state(model);
+  sim::Control control = sim::make_initial_control(model);
+  REQUIRE(control.soft_pressure[0] == 0);
+  control.soft_pressure[0] = 2e4;
+  sim::Workspace ws;
+  for (int i = 0; i < 20; ++i) REQUIRE(sim::step(model, model.solver, state, control, ws).ok());
+  spec.keyframes.push_back(sim::make_keyframe("inflated", state, control));
+
+  const std::string text = sim::write_scene_xml(spec);
+  CHECK(text.find("pressures=\"20000\"") != std::string::npos);
+  const sim::SceneSpec back = parse(text);
+  REQUIRE(back.keyframes.size() == 1);
+  CHECK(back.keyframes[0].soft_pressure == control.soft_pressure);
+  auto model_back = sim::compile_model(back);
+  REQUIRE(model_back.ok());
+  auto restored = sim::keyframe_state(model_back.value(), back.keyframes[0]);
+  REQUIRE(restored.ok());
+  CHECK(restored.value().control.soft_pressure[0] == 2e4);
+
+  // The restored run continues as the inflated one; with the initial control it does not.
+  sim::State original = state, again = restored.value().state, deflated = restored.value().state;
+  sim::Workspace a, b, c;
+  const sim::Control initial = sim::make_initial_control(model_back.value());
+  for (int i = 0; i < 10; ++i) {
+    REQUIRE(sim::step(model, model.solver, original, control, a).ok());
+    REQUIRE(sim::step(model_back.value(), model_back.value().solver, again, restored.value().control, b).ok());
+    REQUIRE(sim::step(model_back.value(), model_back.value().solver, deflated, initial, c).ok());
+  }
+  CHECK(sim::state_hash(again) == sim::state_hash(original));
+  CHECK(sim::state_hash(deflated) != sim::state_hash(original));
+
+  // A keyframe with another number of pressures than the model has groups is refused.
+  sim::KeyframeSpec wrong = back.keyframes[0];
+  wrong.soft_pressure.push_back(1);
+  wrong.source = {"chamber.xml", 9};
+  auto refused = sim::keyframe_state(model_back.value(), wrong);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().find("chamber.xml:9: keyframe 'inflated': pressures has 2 values, the model needs 1") !=
+        std::string::npos);
+}

@@ -272,6 +272,7 @@ struct KeyframeSpec {
   std::vector<Real> u;                    // State::u
   std::vector<Real> joint_position;       // State::joint_position, unwrapped (empty: from q)
   std::vector<Real> joint_target;         // Control::joint_target (empty: the model's initial targets)
+  std::vector<Real> soft_pressure;        // Control::soft_pressure [Pa] (empty: the model's initial pressures)
   // State::warm_start (all empty: a cold start): contact keys (ascending), (λ_n, λ_f1, λ_f2) per
   // key, and the multipliers of the rows before the contacts.
   std::vector<std::uint64_t> warm_contact_key;

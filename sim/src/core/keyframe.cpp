@@ -13,6 +13,7 @@ KeyframeSpec make_keyframe(const std::string& name, const State& state, const Co
   k.u = state.u;
   k.joint_position = state.joint_position;
   k.joint_target = control.joint_target;
+  k.soft_pressure = control.soft_pressure;
   k.warm_contact_key = state.warm_start.contact_key;
   k.warm_contact_lambda = state.warm_start.contact_lambda;
   k.warm_row_lambda = state.warm_start.row_lambda;
@@ -49,12 +50,16 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
     return Error{count_error(k, "joints", k.joint_position.size(), joints)};
   if (!k.joint_target.empty() && k.joint_target.size() != joints)
     return Error{count_error(k, "targets", k.joint_target.size(), joints)};
+  const auto groups = static_cast<std::size_t>(model.soft_group_count);
+  if (!k.soft_pressure.empty() && k.soft_pressure.size() != groups)
+    return Error{count_error(k, "pressures", k.soft_pressure.size(), groups)};
   if (k.warm_contact_lambda.size() != 3 * k.warm_contact_key.size())
     return Error{where(k) + "its warm start has " + std::to_string(k.warm_contact_lambda.size()) +
                  " contact multipliers for " + std::to_string(k.warm_contact_key.size()) + " contacts (3 each)"};
   if (!std::is_sorted(k.warm_contact_key.begin(), k.warm_contact_key.end()))
     return Error{where(k) + "its warm start's contact keys are not in ascending order"};
   if (!all_finite(k.q) || !all_finite(k.u) || !all_finite(k.joint_position) || !all_finite(k.joint_target) ||
+      !all_finite(k.soft_pressure) ||
       !all_finite(k.warm_contact_lambda) || !all_finite(k.warm_row_lambda) || !std::isfinite(k.time))
     return Error{where(k) + "holds a value that is not finite"};
   for (int b = 0; b < model.body_count; ++b) {
@@ -77,6 +82,7 @@ Result<KeyframeRestore> keyframe_state(const Model& model, const KeyframeSpec& k
   r.state.warm_start.contact_lambda = k.warm_contact_lambda;
   r.state.warm_start.row_lambda = k.warm_row_lambda;
   if (!k.joint_target.empty()) r.control.joint_target = k.joint_target;
+  if (!k.soft_pressure.empty()) r.control.soft_pressure = k.soft_pressure;
   return r;
 }
 

@@ -265,11 +265,12 @@ class SceneParser {
 
   // ---- scene-wide elements ---------------------------------------------------------------------
 
-  // <keyframe name time q u joints targets warm_keys warm_contacts warm_rows/>: a saved state
+  // <keyframe name time q u joints targets pressures warm_keys warm_contacts warm_rows/>: a saved state
   // (KeyframeSpec). The vector lengths are checked against the compiled model when the keyframe
   // is restored (sim::keyframe_state).
   void parse_keyframe(const XMLElement* el, const std::string& file) {
-    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets", "warm_keys", "warm_contacts", "warm_rows"});
+    XmlElement e(el, file, {"name", "time", "q", "u", "joints", "targets", "pressures", "warm_keys", "warm_contacts",
+                                 "warm_rows"});
     no_children(e);
     KeyframeSpec k;
     k.name = e.required_text("name");
@@ -283,6 +284,7 @@ class SceneParser {
     else e.fail("missing attribute 'u'");
     if (e.has("joints")) k.joint_position = *e.reals("joints", 0);
     if (e.has("targets")) k.joint_target = *e.reals("targets", 0);
+    if (e.has("pressures")) k.soft_pressure = *e.reals("pressures", 0);  // [Pa], per soft group
     if (auto keys = e.text("warm_keys")) {  // 64-bit contact keys in hexadecimal
       std::istringstream in(*keys);
       for (std::string word; in >> word;) {

@@ -634,6 +634,7 @@ class Writer {
     attr("u", numbers(k.u));
     if (!k.joint_position.empty()) attr("joints", numbers(k.joint_position));
     if (!k.joint_target.empty()) attr("targets", numbers(k.joint_target));
+    if (!k.soft_pressure.empty()) attr("pressures", numbers(k.soft_pressure));
     if (!k.warm_contact_key.empty()) {
       std::string keys;
       char buffer[24];
