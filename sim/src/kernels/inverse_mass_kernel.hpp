@@ -28,4 +28,14 @@ SIM_HD inline void apply_inverse_mass(const InverseMassView& v, int node, const 
   }
 }
 
+// sum += bᵀ H⁻¹ b for node `node`'s block b (its first 6 or 3 entries): an entry's effective
+// inverse mass, the term of the Jacobi preconditioner diag(J H⁻¹ Jᵀ) (eq. 66), added term by term
+// in dof order (a row's sum over its entries has one fixed order).
+SIM_HD inline void add_inverse_mass_quadratic(const InverseMassView& v, int node, const Vec6& b, Real& sum) {
+  Real tmp[6];
+  apply_inverse_mass(v, node, b.data(), tmp);
+  const int width = node < v.body_count ? 6 : 3;
+  for (int k = 0; k < width; ++k) sum += b[k] * tmp[k];
+}
+
 }  // namespace sim
