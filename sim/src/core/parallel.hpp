@@ -9,7 +9,6 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <cstdlib>  // TMP-MEASURE
 #include <array>
 #include <numeric>
 #include <vector>
@@ -24,7 +23,7 @@ inline constexpr int kChunkSize = 512;
 // Loops shorter than this run serially; adjustable so tests can force the parallel path on small
 // scenes (results are identical either way).
 inline int& parallel_threshold() {
-  static int threshold = std::getenv("TMP_PAR_ROWS") ? std::atoi(std::getenv("TMP_PAR_ROWS")) : 4096;  // TMP-MEASURE
+  static int threshold = 4096;
   return threshold;
 }
 
@@ -45,26 +44,26 @@ void parallel_for(int count, F&& body) {
 
 // Loops of independent items whose results do not depend on how they are split (no reduction:
 // each item writes only its own outputs): parallel once `work` (the items' cost in some unit, e.g.
-// the row entries a per-body gather reads) reaches `threshold`, split into about 4 ranges per
-// worker (so the split may follow the thread count; the results cannot).
+// the row entries a per-body gather reads) reaches `threshold`, split evenly over the arena's
+// threads (static partitioner: the split follows the thread count; the results cannot).
 template <class F>
 void parallel_for_work(int count, long work, long threshold, F&& body) {
   if (work < threshold || count < 2) {
     for (int i = 0; i < count; ++i) body(i);
     return;
   }
-  const int ranges = 4 * tbb::this_task_arena::max_concurrency();
-  const int grain = std::max(1, count / ranges);
-  tbb::parallel_for(tbb::blocked_range<int>(0, count, grain), [&](const tbb::blocked_range<int>& r) {
+  tbb::parallel_for(tbb::blocked_range<int>(0, count), [&](const tbb::blocked_range<int>& r) {
     for (int i = r.begin(); i != r.end(); ++i) body(i);
-  });
+  }, tbb::static_partitioner());
 }
 
-// Row entries from which a per-node gather (SchurSystem::jt) goes parallel; measured on this
-// project's 2-core machine (docs/benchmarks.md, "Fused linear solver"). Tests set it to 1 to force
-// the parallel path.
+// Row entries from which a per-node gather (SchurSystem::jt, jt_inv_h, gradient_t, inv_h) goes
+// parallel: the row loops' 4096 items in entries (about two per row), so a 210-box pyramid's
+// gather (~9,600 entries, 210 bodies) runs on both cores where the node count (4096) kept it
+// serial; docs/benchmarks.md has what the shared 2-core machine could and could not resolve.
+// Tests set it to 1 to force the parallel path.
 inline long& gather_parallel_entries() {
-  static long threshold = std::getenv("TMP_PAR_GATHER") ? std::atol(std::getenv("TMP_PAR_GATHER")) : 4096;  // TMP-MEASURE
+  static long threshold = 4096;
   return threshold;
 }
 
