@@ -84,7 +84,7 @@ void SchurSystem::jt_inv_h(const Real* x, VecX& jt_out, VecX& out) const {
     const int dof = node_dof(model_, n);
     const int width = node_width(model_, n);
     for (int k = 0; k < width; ++k) jt_out[dof + k] = acc[k];
-    if (n < own_inverse) apply_inverse_mass(inv_mass, n, jt_out.data() + dof, out.data() + dof);
+    if (n < own_inverse) apply_inverse_mass(inv_mass, n, acc.data(), out.data() + dof);  // from registers
   });
   if (condensation_) condensation_->solve_particles(model_, jt_out, out);
 }
