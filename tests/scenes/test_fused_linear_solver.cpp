@@ -79,6 +79,12 @@ sim::SolveCapture capture(const std::string& scene, int steps, int iteration, si
   REQUIRE(spec.ok());
   sim::SolverOptions o = spec->solver;
   o.linear_solver = solver;
+  // 15 iterations: in exact arithmetic the textbook loop and the fused one have the same
+  // iterates; in floating point a Krylov method that stalls loses conjugacy and amplifies the
+  // round-off of a different summation order (workcell: equal to 7 digits for 22 iterations, 7%
+  // apart in the residual at 30). Within 15 both orders agree to round-off on every scene here.
+  o.linear_iterations = o.linear_iterations_max = 15;
+  o.warm_start = false;  // every step starts from λ = 0: the first Newton system is never trivial
   sim::State s = sim::make_initial_state(m);
   sim::Workspace ws;
   const sim::Control control = sim::make_initial_control(m);
@@ -103,6 +109,7 @@ const Scene kScenes[] = {{"heavy_stack", 30}, {"table_pile", 20}, {"workcell", 1
 TEST_CASE("fused PCR and PCG give the textbook recurrences' iterates on shipped scenes",
           "[scene][solver][linear][fused]") {
   for (sim::LinearSolver solver : {sim::LinearSolver::PCR, sim::LinearSolver::PCG}) {
+    int compared = 0;
     for (const Scene& sc : kScenes) {
       INFO(sc.name << ", " << (solver == sim::LinearSolver::PCR ? "PCR" : "PCG"));
       const sim::SolveCapture c = capture(sc.name, sc.steps, 0, solver);
@@ -113,8 +120,15 @@ TEST_CASE("fused PCR and PCG give the textbook recurrences' iterates on shipped 
         continue;
       }
       const sim::IterationTrace& it = c.iterates.at(0).trace;
-      REQUIRE(!it.linear_fallback);
-      REQUIRE(it.linear_iterations > 0);
+      if (it.linear_fallback) {  // PCG met non-positive curvature (allegro_ball's tets): x is Gauss–Seidel's
+        WARN(sc.name << ": the solve fell back to Gauss-Seidel (" << it.linear_breakdown << ")");
+        continue;
+      }
+      if (it.linear_iterations == 0) {  // b = 0 (a scene at rest): x = 0, nothing to compare
+        WARN(sc.name << ": the linear solve needed no iteration");
+        continue;
+      }
+      ++compared;
       const SpMat J = triplets(sys.rows, sys.dofs, sys.j_row, sys.j_col, sys.j_value);
       const SpMat Hinv = triplets(sys.dofs, sys.dofs, sys.hinv_row, sys.hinv_col, sys.hinv_value);
       SpMat A = SpMat(J * Hinv * SpMat(J.transpose()));
@@ -127,15 +141,16 @@ TEST_CASE("fused PCR and PCG give the textbook recurrences' iterates on shipped 
       INFO("rows " << sys.rows << ", iterations " << it.linear_iterations << ", max |x - x_ref| / max |x_ref| " << rel);
       CHECK(x_ref.lpNorm<Eigen::Infinity>() > 0);
       // The same recurrences; the difference is the order of the sums (A assembled vs. applied as
-      // J H⁻¹ Jᵀ, chunked reductions) amplified over the iterations.
-      CHECK(rel < 1e-8);
+      // J H⁻¹ Jᵀ, chunked reductions): measured 2e-16 to 7e-15 over these scenes.
+      CHECK(rel < 1e-12);
       const Real* fused = c.linear_residuals.data() + it.linear_residual_offset;
       Real worst = 0;
       for (int k = 0; k < it.linear_iterations; ++k)
         worst = std::max(worst, std::abs(fused[k] - history[k]) / history[0]);
       INFO("residual histories differ by " << worst << " of the first");
-      CHECK(worst < 1e-8);
+      CHECK(worst < 1e-12);
     }
+    CHECK(compared >= 5);  // contacts, joints, particles and tets among them
   }
 }
 
