@@ -80,7 +80,9 @@ for n in ${ROWS:-10 20 40 80}; do
     # One PCR iteration's compulsory traffic (bytes its passes must read and write, each array once
     # per pass; 8-byte reals, 4-byte indices), R rows, E entries (~2 R here: box-box contacts have
     # two, box-ground one), B bodies: the Jᵀx gather 64 E + 52 B, H⁻¹ 176 B, the J product and C
-    # 104 E + 28 R, the vector updates and reductions 168 R (sim/src/solver/linear_solvers.cpp pcr,
+    # 104 E + 28 R, the vector updates and reductions 168 R (the unfused loop of 8398eb2: the fused
+    # one of linear_solvers.cpp touches fewer vector bytes, so this overstates its traffic)
+    # (sim/src/solver/linear_solvers.cpp pcr,
     # schur_system.cpp apply); its time: the solve's ms per step over the linear iterations per step
     # (Newton's own work included: an upper bound on the time, so a lower bound on the bandwidth).
     for t in 1 2; do

@@ -169,7 +169,9 @@ TEST_CASE("the direct solver and PCR agree to 1e-6 on small problems", "[scene][
 
 TEST_CASE("the same scene gives the same state hash on 1 and 2 threads", "[scene][solver][determinism]") {
   const int saved = sim::parallel_threshold();
+  const long saved_gather = sim::gather_parallel_entries();
   sim::parallel_threshold() = 1;  // force the parallel code paths even on this small scene
+  sim::gather_parallel_entries() = 1;
   auto run_in = [] {
     sim::SceneSpec spec = heavy_stack(sim::LinearSolver::PCR, sim::Preconditioner::EffectiveMass, 6, 20);
     for (int i = 0; i < 3; ++i) {  // a few tumbling boxes for many contacts
@@ -187,6 +189,7 @@ TEST_CASE("the same scene gives the same state hash on 1 and 2 threads", "[scene
   auto run = [&](int threads) { return tbb::task_arena(threads).execute([&] { return run_in(); }); };
   const auto one = run(1), two = run(2);
   sim::parallel_threshold() = saved;
+  sim::gather_parallel_entries() = saved_gather;
   CHECK(one == two);
 }
 

@@ -28,4 +28,24 @@ SIM_HD inline void apply_inverse_mass(const InverseMassView& v, int node, const 
   }
 }
 
+// sum += bᵀ H⁻¹ b for node `node`'s block b (its first 6 or 3 entries): an entry's effective
+// inverse mass, the term of the Jacobi preconditioner diag(J H⁻¹ Jᵀ) (eq. 66), added term by term
+// in dof order (a row's sum over its entries has one fixed order). The products are those of
+// apply_inverse_mass, kept in registers (a stored H⁻¹b read back stalled on store forwarding).
+SIM_HD inline void add_inverse_mass_quadratic(const InverseMassView& v, int node, const Vec6& b, Real& sum) {
+  if (node < v.body_count) {
+    const Real im = v.body_inv_mass[node];
+    sum += b[0] * (im * b[0]);
+    sum += b[1] * (im * b[1]);
+    sum += b[2] * (im * b[2]);
+    const Vec3 w = v.body_inv_inertia[node] * Vec3(b[3], b[4], b[5]);
+    sum += b[3] * w.x();
+    sum += b[4] * w.y();
+    sum += b[5] * w.z();
+  } else {
+    const Real* pim = v.particle_inv_mass + 3 * (node - v.body_count);
+    for (int k = 0; k < 3; ++k) sum += b[k] * (pim[k] * b[k]);
+  }
+}
+
 }  // namespace sim

@@ -2,6 +2,8 @@
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
+#include <array>
+#include <atomic>
 #include <cmath>
 
 #include "core/parallel.hpp"
@@ -27,10 +29,6 @@ void LinearScratch::resize(int rows, int dofs) {
 
 namespace {
 
-Real dot(int n, const VecX& a, const VecX& b, std::vector<Real>& partials) {
-  return deterministic_sum(n, partials, [&](int i) { return a[i] * b[i]; });
-}
-
 // ‖r‖_P with P = diag(A)⁻¹.
 Real p_norm(int n, const VecX& r, const VecX& inv_diag, std::vector<Real>& partials) {
   return std::sqrt(deterministic_sum(n, partials, [&](int i) { return r[i] * r[i] * inv_diag[i]; }));
@@ -45,10 +43,26 @@ LinearBreakdown krylov_breakdown(Real value, const LinearSolveStats& st) {
   return LinearBreakdown::NotPositive;
 }
 
-void setup_diagonal(const SchurSystem& A, LinearScratch& s) {
-  const int n = A.size();
-  A.diagonal(s.diag);
-  for (int i = 0; i < n; ++i) s.inv_diag[i] = s.diag[i] > 0 ? Real(1) / s.diag[i] : Real(0);
+// The pass every solver starts with, one pass over the rows: the diagonal of A (the Jacobi
+// preconditioner P = diag(A)⁻¹, computed from the rows' entries as the pass reads them) and the
+// start of the Krylov recurrences, x = 0, r = b, z = P r, p = z. Returns {‖r‖²_P, rᵀz} and sets
+// `bad` when a diagonal entry is not positive.
+std::array<Real, 2> setup_pass(const SchurSystem& A, const VecX& b, VecX& x, LinearScratch& s, bool& bad) {
+  std::atomic<bool> flag{false};  // only ever set: the same outcome in any order
+  const auto sums = deterministic_sums<2>(A.size(), s.partials, [&](int i, Real* acc) {
+    const Real d = A.diagonal_row(i);
+    if (!(d > 0)) flag.store(true, std::memory_order_relaxed);
+    s.diag[i] = d;
+    s.inv_diag[i] = d > 0 ? Real(1) / d : Real(0);
+    x[i] = 0;
+    s.r[i] = b[i];
+    s.z[i] = s.inv_diag[i] * s.r[i];
+    s.p[i] = s.z[i];
+    acc[0] += s.r[i] * s.r[i] * s.inv_diag[i];
+    acc[1] += s.r[i] * s.z[i];
+  });
+  bad = flag.load(std::memory_order_relaxed);
+  return sums;
 }
 
 // Every iterative solver's exit test, before each iteration: the residual is within `stop`, or
@@ -61,20 +75,26 @@ bool converged_or_cancelled(LinearSolveStats& st, Real stop, const LinearScratch
 }
 
 // Preconditioned conjugate residual (§8.2, notes/nsn-solver.md): minimises ‖b − A x‖_P over the
-// Krylov space, one A-product per iteration.
+// Krylov space, one A-product per iteration. Fused: an iteration is the node pass of the product
+// (SchurSystem::jt_inv_h) and three row passes, each with its reduction (chunked, added in chunk
+// order: the same bits on any thread count):
+//   1. x += α p, r −= α Ap, z −= α P Ap; ‖r‖²_P           (needs α = ρ / ‖Ap‖²_P)
+//   2. Az = J H⁻¹Jᵀz + C z;               ρ' = zᵀAz       (needs the node pass over z)
+//   3. p = z + β p, Ap = Az + β Ap;       ‖Ap‖²_P         (needs β = ρ' / ρ)
+// The arithmetic of each quantity is that of the textbook loop (the test's reference PCR).
 LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
-                     LinearScratch& s, std::vector<Real>* history) {
+                     LinearScratch& s, std::vector<Real>* history, Real r_norm2) {
   const int n = A.size();
   auto& parts = s.partials;
-  x.setZero();
-  s.r = b;
-  parallel_for(n, [&](int i) { s.z[i] = s.inv_diag[i] * s.r[i]; });
-  s.p = s.z;
-  A.apply(s.z, s.az, s.dofs1, s.dofs2);
-  s.ap = s.az;
-  Real rho = dot(n, s.z, s.az, parts);
+  A.jt_inv_h(s.z.data(), s.dofs1, s.dofs2);
+  auto [rho, denom] = deterministic_sums<2>(n, parts, [&](int i, Real* acc) {
+    s.az[i] = A.apply_row(i, s.dofs2, s.z.data());
+    s.ap[i] = s.az[i];
+    acc[0] += s.z[i] * s.az[i];
+    acc[1] += s.ap[i] * s.ap[i] * s.inv_diag[i];
+  });
   LinearSolveStats st;
-  st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+  st.initial_residual = st.final_residual = std::sqrt(r_norm2);
   const Real stop = tol * st.initial_residual;
   for (int k = 0; k < iterations; ++k) {
     if (converged_or_cancelled(st, stop, s)) break;
@@ -82,42 +102,45 @@ LinearSolveStats pcr(const SchurSystem& A, const VecX& b, VecX& x, int iteration
       st.breakdown = krylov_breakdown(rho, st);
       break;
     }
-    const Real denom = deterministic_sum(n, parts, [&](int i) { return s.ap[i] * s.ap[i] * s.inv_diag[i]; });
     if (!(denom > 0)) {
       st.breakdown = krylov_breakdown(denom, st);
       break;
     }
     const Real alpha = rho / denom;
-    parallel_for(n, [&](int i) {
+    const Real r2 = deterministic_sum(n, parts, [&](int i) {
       x[i] += alpha * s.p[i];
       s.r[i] -= alpha * s.ap[i];
       s.z[i] -= alpha * s.inv_diag[i] * s.ap[i];
+      return s.r[i] * s.r[i] * s.inv_diag[i];
     });
-    A.apply(s.z, s.az, s.dofs1, s.dofs2);
-    const Real rho_new = dot(n, s.z, s.az, parts);
+    A.jt_inv_h(s.z.data(), s.dofs1, s.dofs2);
+    const Real rho_new = deterministic_sum(n, parts, [&](int i) {
+      s.az[i] = A.apply_row(i, s.dofs2, s.z.data());
+      return s.z[i] * s.az[i];
+    });
     const Real beta = rho_new / rho;
     rho = rho_new;
-    parallel_for(n, [&](int i) {
+    denom = deterministic_sum(n, parts, [&](int i) {
       s.p[i] = s.z[i] + beta * s.p[i];
       s.ap[i] = s.az[i] + beta * s.ap[i];
+      return s.ap[i] * s.ap[i] * s.inv_diag[i];
     });
     st.iterations = k + 1;
-    st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
+    st.final_residual = std::sqrt(r2);
     if (history) history->push_back(st.final_residual);
   }
   return st;
 }
 
-// Jacobi-preconditioned conjugate gradient (the comparison of §8.2).
+// Jacobi-preconditioned conjugate gradient (the comparison of §8.2). Fused as PCR: the node pass
+// over p, then two row passes:
+//   1. Ap = J H⁻¹Jᵀp + C p;                        pᵀAp
+//   2. x += α p, r −= α Ap, z = P r;                rᵀz     (needs α = rᵀz / pᵀAp)
+//   3. p = z + β p                                          (needs β = rᵀz' / rᵀz)
 LinearSolveStats pcg(const SchurSystem& A, const VecX& b, VecX& x, int iterations, Real tol,
-                     LinearScratch& s, std::vector<Real>* history) {
+                     LinearScratch& s, std::vector<Real>* history, Real rz) {
   const int n = A.size();
   auto& parts = s.partials;
-  x.setZero();
-  s.r = b;
-  parallel_for(n, [&](int i) { s.z[i] = s.inv_diag[i] * s.r[i]; });
-  s.p = s.z;
-  Real rz = dot(n, s.r, s.z, parts);
   LinearSolveStats st;
   st.initial_residual = st.final_residual = std::sqrt(std::max(rz, Real(0)));
   const Real stop = tol * st.initial_residual;
@@ -127,19 +150,22 @@ LinearSolveStats pcg(const SchurSystem& A, const VecX& b, VecX& x, int iteration
       st.breakdown = krylov_breakdown(rz, st);
       break;
     }
-    A.apply(s.p, s.ap, s.dofs1, s.dofs2);
-    const Real pap = dot(n, s.p, s.ap, parts);
+    A.jt_inv_h(s.p.data(), s.dofs1, s.dofs2);
+    const Real pap = deterministic_sum(n, parts, [&](int i) {
+      s.ap[i] = A.apply_row(i, s.dofs2, s.p.data());
+      return s.p[i] * s.ap[i];
+    });
     if (!(pap > 0)) {
       st.breakdown = krylov_breakdown(pap, st);
       break;
     }
     const Real alpha = rz / pap;
-    parallel_for(n, [&](int i) {
+    const Real rz_new = deterministic_sum(n, parts, [&](int i) {
       x[i] += alpha * s.p[i];
       s.r[i] -= alpha * s.ap[i];
       s.z[i] = s.inv_diag[i] * s.r[i];
+      return s.r[i] * s.z[i];
     });
-    const Real rz_new = dot(n, s.r, s.z, parts);
     const Real beta = rz_new / rz;
     rz = rz_new;
     parallel_for(n, [&](int i) { s.p[i] = s.z[i] + beta * s.p[i]; });
@@ -255,10 +281,11 @@ LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScra
 namespace {
 
 LinearSolveStats dispatch(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x, int iterations,
-                          Real tolerance, Real jacobi_weight, LinearScratch& s, std::vector<Real>* history) {
+                          Real tolerance, Real jacobi_weight, LinearScratch& s, std::vector<Real>* history,
+                          const std::array<Real, 2>& start) {
   switch (solver) {
-    case LinearSolver::PCR: return pcr(A, b, x, iterations, tolerance, s, history);
-    case LinearSolver::PCG: return pcg(A, b, x, iterations, tolerance, s, history);
+    case LinearSolver::PCR: return pcr(A, b, x, iterations, tolerance, s, history, start[0]);
+    case LinearSolver::PCG: return pcg(A, b, x, iterations, tolerance, s, history, start[1]);
     case LinearSolver::Jacobi: return jacobi(A, b, x, iterations, tolerance, jacobi_weight, s, history);
     case LinearSolver::GaussSeidel: return gauss_seidel(A, b, x, iterations, tolerance, s, history);
     case LinearSolver::Direct: return direct(A, b, x, s, history);
@@ -273,18 +300,20 @@ LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const V
                               LinearScratch& s, std::vector<Real>* history) {
   s.resize(A.size(), A.model().dof_count());
   if (x.size() != A.size()) x.resize(A.size());
-  setup_diagonal(A, s);
+  bool bad_diagonal = false;
+  const std::array<Real, 2> start = setup_pass(A, b, x, s, bad_diagonal);
   // A = J H⁻¹ Jᵀ + C + εI has a positive diagonal when it is positive definite; a row whose
   // diagonal is not (a negative compliance, say) would be invisible to the P-norm (P = diag⁻¹
   // is 0 there) and to every solver: a breakdown before any iteration.
-  for (int i = 0; i < A.size(); ++i)
-    if (!(s.diag[i] > 0)) {
-      LinearSolveStats st;
-      st.breakdown = std::isfinite(s.diag[i]) ? LinearBreakdown::NotPositive : LinearBreakdown::NonFinite;
-      x.setZero();
-      return st;
-    }
-  LinearSolveStats st = dispatch(solver, A, b, x, iterations, tolerance, jacobi_weight, s, history);
+  if (bad_diagonal)
+    for (int i = 0; i < A.size(); ++i)
+      if (!(s.diag[i] > 0)) {
+        LinearSolveStats st;
+        st.breakdown = std::isfinite(s.diag[i]) ? LinearBreakdown::NotPositive : LinearBreakdown::NonFinite;
+        x.setZero();
+        return st;
+      }
+  LinearSolveStats st = dispatch(solver, A, b, x, iterations, tolerance, jacobi_weight, s, history, start);
   // What every solver is checked for, whatever its own loop noticed: a non-finite input or
   // result, and a residual that did not fall although iterations ran.
   if (st.breakdown == LinearBreakdown::None) {

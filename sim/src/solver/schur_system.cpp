@@ -40,6 +40,13 @@ void SchurSystem::build_adjacency() {
   cursor[0] = 0;
 }
 
+template <class F>
+void SchurSystem::for_each_node(int nodes, F&& body) const {
+  parallel_for_work(nodes, rows_.entry_count, gather_parallel_entries(), body);
+}
+
+bool SchurSystem::condensed_row(int i) const { return ElasticCondensation::condensable(rows_, i); }
+
 void SchurSystem::jt(const Real* x, VecX& out) const { gather(rows_.entry_jac, x, out); }
 
 void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.entry_grad, x, out); }
@@ -47,7 +54,7 @@ void SchurSystem::gradient_t(const Real* x, VecX& out) const { gather(rows_.entr
 void SchurSystem::gather(const std::vector<Vec6>& blocks, const Real* x, VecX& out) const {
   const int nodes = model_.body_count + model_.particle_count;
   const NodeEntriesView view{node_entry_first_.data(), node_entries_.data(), node_entry_rows_.data()};
-  parallel_for(nodes, [&](int n) {
+  for_each_node(nodes, [&](int n) {
     const Vec6 acc = node_transpose_times(view, blocks.data(), n, x);
     const int dof = node_dof(model_, n);
     const int width = node_width(model_, n);
@@ -59,10 +66,27 @@ void SchurSystem::inv_h(const VecX& in, VecX& out) const {
   const int nodes = condensation_ ? model_.body_count : model_.body_count + model_.particle_count;
   const InverseMassView inv_mass = inv_mass_.view(model_);
   if (condensation_) condensation_->solve_particles(model_, in, out);
-  parallel_for(nodes, [&](int n) {
+  for_each_node(nodes, [&](int n) {
     const int dof = node_dof(model_, n);
     apply_inverse_mass(inv_mass, n, in.data() + dof, out.data() + dof);
   });
+}
+
+void SchurSystem::jt_inv_h(const Real* x, VecX& jt_out, VecX& out) const {
+  const int nodes = model_.body_count + model_.particle_count;
+  // With a condensation the particles' H̃⁻¹ couples them: gathered here, solved after the pass.
+  const int own_inverse = condensation_ ? model_.body_count : nodes;
+  const NodeEntriesView view{node_entry_first_.data(), node_entries_.data(), node_entry_rows_.data()};
+  const InverseMassView inv_mass = inv_mass_.view(model_);
+  const Vec6* blocks = rows_.entry_jac.data();
+  for_each_node(nodes, [&](int n) {
+    const Vec6 acc = node_transpose_times(view, blocks, n, x);
+    const int dof = node_dof(model_, n);
+    const int width = node_width(model_, n);
+    for (int k = 0; k < width; ++k) jt_out[dof + k] = acc[k];
+    if (n < own_inverse) apply_inverse_mass(inv_mass, n, acc.data(), out.data() + dof);  // from registers
+  });
+  if (condensation_) condensation_->solve_particles(model_, jt_out, out);
 }
 
 void SchurSystem::j(const VecX& z, VecX& out) const {
@@ -70,36 +94,29 @@ void SchurSystem::j(const VecX& z, VecX& out) const {
 }
 
 void SchurSystem::apply(const VecX& x, VecX& out, VecX& s1, VecX& s2) const {
-  jt(x, s1);
-  inv_h(s1, s2);
-  if (!condensation_) {
-    parallel_for(rows_.count, [&](int i) { out[i] = j_row(i, s2) + diag_c(i) * x[i]; });
-    return;
+  jt_inv_h(x.data(), s1, s2);
+  parallel_for(rows_.count, [&](int i) { out[i] = apply_row(i, s2, x.data()); });
+}
+
+Real SchurSystem::diagonal_row(int i) const {
+  if (condensation_ && condensed_row(i)) return 1;
+  const InverseMassView inv_mass = inv_mass_.view(model_);
+  Real d = diag_c(i);
+  for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e) {
+    const int node = rows_.entry_node[e];
+    if (condensation_ && node >= model_.body_count) {  // H̃⁻¹ estimated by 1/H̃_kk
+      const Vec6& jac = rows_.entry_jac[e];
+      const int dof = 3 * (node - model_.body_count);
+      for (int k = 0; k < 3; ++k) d += jac[k] * jac[k] * condensation_->particle_inv_diagonal(dof + k);
+      continue;
+    }
+    add_inverse_mass_quadratic(inv_mass, node, rows_.entry_jac[e], d);
   }
-  parallel_for(rows_.count, [&](int i) {
-    out[i] = ElasticCondensation::condensable(rows_, i) ? x[i] : j_row(i, s2) + diag_c(i) * x[i];
-  });
+  return d;
 }
 
 void SchurSystem::diagonal(VecX& out) const {
-  parallel_for(rows_.count, [&](int i) {
-    if (condensation_ && ElasticCondensation::condensable(rows_, i)) {
-      out[i] = 1;
-      return;
-    }
-    Real d = diag_c(i);
-    for (int e = rows_.row_entry_first[i]; e < rows_.row_entry_first[i + 1]; ++e) {
-      const int node = rows_.entry_node[e];
-      if (condensation_ && node >= model_.body_count) {  // H̃⁻¹ estimated by 1/H̃_kk
-        const Vec6& jac = rows_.entry_jac[e];
-        const int dof = 3 * (node - model_.body_count);
-        for (int k = 0; k < 3; ++k) d += jac[k] * jac[k] * condensation_->particle_inv_diagonal(dof + k);
-        continue;
-      }
-      inv_mass_.add_quadratic(model_, node, rows_.entry_jac[e], d);
-    }
-    out[i] = d;
-  });
+  parallel_for(rows_.count, [&](int i) { out[i] = diagonal_row(i); });
 }
 
 void SchurSystem::add_inv_h_jt_row(int i, Real delta, VecX& z) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "constraint/rows.hpp"
+#include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/views.hpp"
 #include "sim/model.hpp"
@@ -31,9 +32,7 @@ struct InverseMass {
   // sum += bᵀ H⁻¹ b for a block b of the node (its first width entries): an entry's effective
   // inverse mass, added term by term (a row's sum over its entries has one fixed order).
   void add_quadratic(const Model& m, int node, const Vec6& b, Real& sum) const {
-    Real tmp[6];
-    apply_node(m, node, b.data(), tmp);
-    for (int k = 0; k < node_width(m, node); ++k) sum += b[k] * tmp[k];
+    add_inverse_mass_quadratic(view(m), node, b, sum);
   }
 };
 
@@ -57,10 +56,23 @@ class SchurSystem {
   void inv_h(const VecX& in, VecX& out) const;
   // out (rows) = J z.
   void j(const VecX& z, VecX& out) const;
-  // out = A x, with `dof_scratch` of dof size.
+  // out = A x, with `dof_scratch` of dof size: jt_inv_h, then apply_row for every row.
   void apply(const VecX& x, VecX& out, VecX& dof_scratch, VecX& dof_scratch2) const;
-  // Diagonal of A: Σ_entries J_e H⁻¹ J_eᵀ + C_ii + ε.
+  // The node half of A x: out = H⁻¹ Jᵀ x (jt_out = Jᵀ x on the way), one pass over the nodes
+  // (each node's gather followed by its H⁻¹ block; with a condensation the particles' H̃⁻¹ solve
+  // follows the pass). The fused Krylov solvers (linear_solvers.cpp) run it, then their own row
+  // pass with apply_row.
+  void jt_inv_h(const Real* x, VecX& jt_out, VecX& out) const;
+  // The row half: (A x)_i from hinv_jt_x = H⁻¹ Jᵀ x (jt_inv_h): J_i · H⁻¹Jᵀx + C_ii x_i, or x_i
+  // for a condensed row (A_ii = 1, no coupling).
+  Real apply_row(int i, const VecX& hinv_jt_x, const Real* x) const {
+    if (condensation_ && condensed_row(i)) return x[i];
+    return j_row(i, hinv_jt_x) + diag_c(i) * x[i];
+  }
+  // Diagonal of A: Σ_entries J_e H⁻¹ J_eᵀ + C_ii + ε (1 for a condensed row); diagonal_row(i) is
+  // row i's, so a solver computes it in the pass that first reads the row (linear_solvers.cpp).
   void diagonal(VecX& out) const;
+  Real diagonal_row(int i) const;
   // Adds H⁻¹ J_iᵀ δ into the dof vector z (Gauss–Seidel's incremental update).
   void add_inv_h_jt_row(int row, Real delta, VecX& z) const;
   // J_i · z for a single row (the innermost loop of every solver: fixed-size dot products).
@@ -84,6 +96,12 @@ class SchurSystem {
     return {rows_.row_entry_first.data(), rows_.entry_dof.data(), rows_.entry_width.data(), rows_.entry_jac.data()};
   }
   void gather(const std::vector<Vec6>& blocks, const Real* x, VecX& out) const;
+  bool condensed_row(int i) const;
+  // Runs body(n) for every node: in parallel (node ranges, the split may follow the thread
+  // count: each node's sum has its own fixed order) once the row entries reach
+  // gather_parallel_entries().
+  template <class F>
+  void for_each_node(int nodes, F&& body) const;
 
   const Model& model_;
   const RowSet& rows_;
