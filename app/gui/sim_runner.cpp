@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gui/capture_ring.hpp"
 #include "gui/failed_step.hpp"
 #include "gui/state_history.hpp"
 #include "sim/recompile.hpp"
@@ -42,7 +43,8 @@ struct SimRunner::Core {
   TeleopSession teleop;
   StateHistory history;
   long history_cursor = -1;    // the history entry the state was set from; -1: the newest
-  std::shared_ptr<const FailedStep> failed_step;  // the last failure, solved again with a capture
+  std::shared_ptr<const FailedStep> failed_step;  // the capture open in the panel: the last failure or one picked
+  CaptureRing ring;                                 // the solves kept by the capture triggers (capture_ring.hpp)
   ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
   std::uint64_t failures = 0;
 
@@ -91,6 +93,7 @@ struct SimRunner::Core {
     history.clear();
     history_cursor = -1;
     failed_step = nullptr;  // its rows belong to the old model
+    ring.clear();
     steps.clear();
     history.push(state, control);
   }
@@ -126,6 +129,10 @@ struct SimRunner::Core {
         capture_failed_step(*model, model->solver, state, step_control, workspace, report));
     failure->id = ++failures;
     failure->history_index = index;
+    if (failure->capture.filled) {  // listed with the triggers' captures
+      ring.keep(failure->capture, failure->report, CaptureTrigger::Failure);
+      failure->ring_id = ring.newest_id();
+    }
     failed_step = std::move(failure);
     if (index >= 0) {
       const HistoryEntry& e = history.at(static_cast<std::size_t>(index));
@@ -143,7 +150,10 @@ struct SimRunner::Core {
   }
 };
 
-SimRunner::SimRunner() : core_(std::make_unique<Core>()) { thread_ = std::thread([this] { thread_main(); }); }
+SimRunner::SimRunner() : core_(std::make_unique<Core>()) {
+  core_->ring.configure(CaptureTriggers{});
+  thread_ = std::thread([this] { thread_main(); });
+}
 
 SimRunner::~SimRunner() {
   {
@@ -372,6 +382,34 @@ void SimRunner::restore(const sim::State& state, const sim::Control& control) {
   });
 }
 
+void SimRunner::set_capture_triggers(const CaptureTriggers& triggers) {
+  submit([triggers](Core& c) {
+    c.ring.configure(triggers);
+    return true;
+  });
+}
+
+void SimRunner::capture_next_step() {
+  submit([](Core& c) {
+    c.ring.arm_next();
+    return true;
+  });
+}
+
+void SimRunner::open_capture(std::uint64_t id) {
+  submit([id](Core& c) {
+    const CaptureRing::Slot* slot = c.has_model() ? c.ring.find(id) : nullptr;
+    if (!slot) {
+      c.message = "capture " + std::to_string(id) + " is no longer in the ring";
+      return true;
+    }
+    auto opened = std::make_shared<FailedStep>(open_kept_capture(*c.model, *slot));
+    opened->id = ++c.failures;
+    c.failed_step = std::move(opened);
+    return true;
+  });
+}
+
 void SimRunner::set_teleop(const TeleopSetup& setup) {
   submit([setup](Core& c) {
     if (!setup.valid() || !c.has_model()) {
@@ -448,11 +486,13 @@ void SimRunner::publish(Core& c) {
   s.real_time_factor = c.playing ? c.real_time_factor : 0;
   s.ms_per_step = c.ms_per_step;
   const sim::SolverTrace& t = c.workspace.trace;
-  s.max_residual = c.stepped ? std::max({static_cast<double>(t.final_normal_max), static_cast<double>(t.final_friction_max),
-                                         static_cast<double>(t.final_bilateral_max)})
-                             : 0.0;
+  s.max_residual = c.stepped ? final_residual(t) : 0.0;
   s.message = c.message;
   s.failed_step = c.failed_step;
+  c.ring.summaries(s.captures.kept);
+  s.captures.triggers = c.ring.triggers();
+  s.captures.bytes = c.ring.bytes();
+  s.captures.next_armed = c.ring.next_armed();
   s.steps = c.steps;
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
@@ -513,11 +553,15 @@ void SimRunner::thread_main() {
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 
         c.workspace.cancel = &cancel_step_;
+        // The capture triggers' slot (null while none is armed: nothing captured or allocated).
+        c.workspace.capture = c.ring.begin_step();
         stepping_.store(true, std::memory_order_release);
         const Clock::time_point start = Clock::now();
         c.report = sim::step(*c.model, c.model->solver, c.state, c.step_control, c.workspace);
         const Clock::time_point end = Clock::now();
         stepping_.store(false, std::memory_order_release);
+        c.workspace.capture = nullptr;
+        c.ring.end_step(c.report, c.workspace.trace, c.workspace.contacts.size());
 
         c.stepped = true;
         if (c.report.ok()) {

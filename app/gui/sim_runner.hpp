@@ -72,6 +72,13 @@ class SimRunner {
   // Continues from `state` and `control` (a restored keyframe): a jump, recorded in the history.
   void restore(const sim::State& state, const sim::Control& control);
 
+  // Capture (capture_ring.hpp): the triggers that keep a step's solve in the ring; keep the next
+  // step's solve whatever they are (the F9 key); open a kept solve in the Solve capture panel
+  // (Snapshot::failed_step, a new id). The ring's list is Snapshot::captures.
+  void set_capture_triggers(const CaptureTriggers& triggers);
+  void capture_next_step();
+  void open_capture(std::uint64_t id);
+
   void set_teleop(const TeleopSetup& setup);
   void set_teleop_command(const sim::TeleopCommand& command);
   void set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation);

@@ -31,7 +31,73 @@ const char* state_name(int kind, int active) {
   return "";
 }
 
+// The triggers and the kept solves (issue 15 item 1).
+void ring_section(const CaptureRingStatus& ring, std::uint64_t opened_id, bool open_by_default, CapturePanelEdits& edits) {
+  if (!ImGui::CollapsingHeader("Triggers and kept solves", open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  CaptureTriggers t = ring.triggers;
+  ImGui::TextDisabled("Keep a step's solve when (failures always):");
+  ImGui::Checkbox("residual above", &t.residual);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputDouble("##threshold", &t.residual_threshold, 0.0, 0.0, "%.3g");
+  if (!(t.residual_threshold > 0)) t.residual_threshold = ring.triggers.residual_threshold;
+  ImGui::Checkbox("the contact count changes", &t.contact_change);
+  ImGui::Checkbox("every step (continuous)", &t.continuous);
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("ring size", &t.ring_size, 1, CaptureTriggers::kMaxSlots);
+  if (!(t == ring.triggers)) {
+    edits.triggers_changed = true;
+    edits.triggers = t;
+  }
+  if (ring.next_armed) ImGui::BeginDisabled();
+  if (ImGui::Button(ring.next_armed ? "The next step will be kept" : "Keep the next step (F9)")) edits.capture_next = true;
+  if (ring.next_armed) ImGui::EndDisabled();
+  ImGui::TextDisabled("%d of %d solves kept, %s MB", static_cast<int>(ring.kept.size()), ring.triggers.ring_size,
+                      readout(static_cast<double>(ring.bytes) / 1048576.0).c_str());
+  if (ring.kept.empty()) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit;
+  const float row = ImGui::GetTextLineHeightWithSpacing();
+  const float height = row * (1.5f + static_cast<float>(std::min<std::size_t>(ring.kept.size(), 5)));
+  if (!ImGui::BeginTable("kept", 5, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn("t [s]");
+  ImGui::TableSetupColumn("trigger");
+  ImGui::TableSetupColumn("its");
+  ImGui::TableSetupColumn("residual", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (auto k = ring.kept.rbegin(); k != ring.kept.rend(); ++k) {  // newest first
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    char id[32];
+    std::snprintf(id, sizeof id, "%llu##kept", static_cast<unsigned long long>(k->id));
+    if (ImGui::Selectable(id, k->id == opened_id, ImGuiSelectableFlags_SpanAllColumns)) edits.open = k->id;
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", k->time);
+    ImGui::TableNextColumn();
+    if (k->trigger == CaptureTrigger::Failure) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "failure");
+    else ImGui::TextUnformatted(trigger_name(k->trigger));
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", k->iterations - 1);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(readout(k->residual).c_str());
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
+
+const char* trigger_name(CaptureTrigger t) {
+  switch (t) {
+    case CaptureTrigger::Failure: return "failure";
+    case CaptureTrigger::Residual: return "residual";
+    case CaptureTrigger::ContactChange: return "contacts";
+    case CaptureTrigger::Key: return "key";
+    case CaptureTrigger::Continuous: return "continuous";
+  }
+  return "?";
+}
 
 void sort_capture_rows(const sim::SolveCapture& c, int iteration, CaptureColumn sort, bool descending, int limit,
                        std::vector<int>& out) {
@@ -67,13 +133,23 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
     return edits;
   }
   const sim::SolveCapture* c = v.capture;
+  if (v.ring) ring_section(*v.ring, v.opened_id, c == nullptr, edits);
+  if (!c) {
+    if (v.ring && !v.ring->kept.empty())
+      ImGui::TextWrapped("No capture open: click a kept solve above to open it.");
+    else
+      ImGui::TextWrapped("No capture open: set a trigger above, press F9 to keep the next step's solve, or let a step "
+                         "fail (the run pauses and opens it here).");
+    ImGui::End();
+    return edits;
+  }
   if (!v.headline.empty()) ImGui::TextWrapped("%s", v.headline.c_str());
   if (v.diagnosis) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, v.failed ? ImVec4(1.0f, 0.5f, 0.4f, 1.0f) : ImVec4(1.0f, 0.85f, 0.4f, 1.0f));
     ImGui::TextWrapped("%s", v.diagnosis->explanation.c_str());
     ImGui::PopStyleColor();
   }
-  if (!c || !c->filled || c->iterates.empty()) {
+  if (!c->filled || c->iterates.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no solve captured: the step was refused before its solve");
     ImGui::PopStyleColor();
