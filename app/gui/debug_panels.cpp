@@ -241,6 +241,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     cv.ring = &s.captures;
     cv.opened_id = failed ? failed->ring_id : 0;
     cv.failed = failed && !failed->report.ok();
+    cv.comparison = failed && s.comparison && s.comparison->capture_id == failed->id ? s.comparison.get() : nullptr;
     char headline[200];
     if (!failed) {
       headline[0] = 0;

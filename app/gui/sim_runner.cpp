@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "gui/capture_ring.hpp"
+#include "sim/captured_resolve.hpp"
 #include "gui/failed_step.hpp"
 #include "gui/state_history.hpp"
 #include "sim/recompile.hpp"
@@ -45,6 +46,15 @@ struct SimRunner::Core {
   long history_cursor = -1;    // the history entry the state was set from; -1: the newest
   std::shared_ptr<const FailedStep> failed_step;  // the capture open in the panel: the last failure or one picked
   CaptureRing ring;                                 // the solves kept by the capture triggers (capture_ring.hpp)
+  std::shared_ptr<const ui::CaptureComparison> comparison;  // A/B and sweep of the open capture
+
+  // The comparison of the open capture to add to: the last one when it is of the same capture.
+  std::shared_ptr<ui::CaptureComparison> comparison_of_open() const {
+    auto out = comparison && comparison->capture_id == failed_step->id ? std::make_shared<ui::CaptureComparison>(*comparison)
+                                                                       : std::make_shared<ui::CaptureComparison>();
+    out->capture_id = failed_step->id;
+    return out;
+  }
   ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
   std::uint64_t failures = 0;
 
@@ -93,6 +103,7 @@ struct SimRunner::Core {
     history.clear();
     history_cursor = -1;
     failed_step = nullptr;  // its rows belong to the old model
+    comparison = nullptr;
     ring.clear();
     steps.clear();
     history.push(state, control);
@@ -410,6 +421,46 @@ void SimRunner::open_capture(std::uint64_t id) {
   });
 }
 
+void SimRunner::compare_capture(std::string key, std::string value) {
+  submit([key = std::move(key), value = std::move(value)](Core& c) {
+    if (!c.has_model() || !c.failed_step || !c.failed_step->capture.filled) return false;
+    const sim::SolveCapture& a = c.failed_step->capture;
+    auto cmp = c.comparison_of_open();
+    cmp->key = key;
+    cmp->value = value;
+    cmp->error.clear();
+    cmp->a.clear();
+    cmp->b.clear();
+    for (const sim::CapturedIterate& k : a.iterates) cmp->a.push_back(k.trace);
+    sim::SolverOptions options = a.options;
+    cmp->error = sim::set_solver_option(options, key, value);
+    if (cmp->error.empty()) {
+      const sim::ResolvedStep b = sim::resolve_captured_step(*c.model, options, a.start, a.control);
+      for (const sim::CapturedIterate& k : b.capture.iterates) cmp->b.push_back(k.trace);
+      cmp->b_ok = b.report.ok();
+      cmp->b_message = b.report.message;
+    }
+    c.comparison = std::move(cmp);
+    return true;
+  });
+}
+
+void SimRunner::sweep_capture(std::string key, double from, double to, int count) {
+  submit([key = std::move(key), from, to, count](Core& c) {
+    if (!c.has_model() || !c.failed_step || !c.failed_step->capture.filled) return false;
+    const sim::SolveCapture& a = c.failed_step->capture;
+    auto cmp = c.comparison_of_open();
+    cmp->sweep_key = key;
+    // Whole numbers for the integer options (iterations, substeps): those that refuse 0.5.
+    sim::SolverOptions probe = a.options;
+    const bool integer = !sim::set_solver_option(probe, key, "0.5").empty();
+    cmp->sweep_error = sim::sweep_captured_step(*c.model, a.options, a.start, a.control, key,
+                                                sim::sweep_values(from, to, std::clamp(count, 1, 64), integer), cmp->sweep);
+    c.comparison = std::move(cmp);
+    return true;
+  });
+}
+
 void SimRunner::set_teleop(const TeleopSetup& setup) {
   submit([setup](Core& c) {
     if (!setup.valid() || !c.has_model()) {
@@ -489,6 +540,7 @@ void SimRunner::publish(Core& c) {
   s.max_residual = c.stepped ? final_residual(t) : 0.0;
   s.message = c.message;
   s.failed_step = c.failed_step;
+  s.comparison = c.comparison;
   c.ring.summaries(s.captures.kept);
   s.captures.triggers = c.ring.triggers();
   s.captures.bytes = c.ring.bytes();

@@ -78,6 +78,12 @@ class SimRunner {
   void set_capture_triggers(const CaptureTriggers& triggers);
   void capture_next_step();
   void open_capture(std::uint64_t id);
+  // A/B and sweep of the open capture (Snapshot::failed_step; sim/captured_resolve.hpp): solve its
+  // step again with solver option `key` = `value` (B, against the capture's own iterates as A), or
+  // once per value of `key` from `from` to `to` (`count` solves; whole numbers for integer
+  // options). Solved on the simulation thread between steps; the result is Snapshot::comparison.
+  void compare_capture(std::string key, std::string value);
+  void sweep_capture(std::string key, double from, double to, int count);
 
   void set_teleop(const TeleopSetup& setup);
   void set_teleop_command(const sim::TeleopCommand& command);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gui/failed_step.hpp"
+#include "ui/capture_comparison.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
@@ -64,6 +65,8 @@ struct Snapshot {
   // rolled back and solved again with a capture, or a kept solve opened from the ring; its id
   // changes with every one (the UI opens the panel on a new one).
   std::shared_ptr<const FailedStep> failed_step;
+  // A/B and sweep of the open capture (its capture_id: FailedStep::id; null: none asked for).
+  std::shared_ptr<const ui::CaptureComparison> comparison;
   // The capture ring's kept solves (oldest first), triggers and memory (capture_ring.hpp).
   ui::CaptureRingStatus captures;
   std::chrono::steady_clock::time_point published{};

@@ -30,6 +30,7 @@
 #include "gui/capture_ring.hpp"
 #include "gui/failed_step.hpp"
 #include "gui/sim_runner.hpp"
+#include "sim/captured_resolve.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"
@@ -316,4 +317,75 @@ TEST_CASE("in the main window F9 keeps the next step and a kept solve opens the 
   CHECK(window.runner().latest().failed_step->trigger == CaptureTrigger::Continuous);
   INFO("Vulkan validation: " << vulkan_validation_errors().join('\n').toStdString());
   CHECK(vulkan_validation_error_count() == validation_errors);
+}
+
+TEST_CASE("A/B in the app: a heavy-stack step kept by F9, solved again with identity scaling, ends with a larger residual", "[app][runner][capture][ab]") {
+  // The paper's fixed protocol (every step from u = 0, λ = 0, eqs. 67-68; six Newton iterations,
+  // no line search), as the CLI's A/B test (tests/scenes/test_solve_capture.cpp): the heavy
+  // stack's mass ratios (up to 4096) need the effective-mass scaling (paper §8.2, Fig. 11).
+  const runner_test::Loaded scene = runner_test::load("heavy_stack", [](sim::SceneSpec& spec) {
+    spec.solver.warm_start = false;
+    spec.solver.line_search = false;
+    spec.solver.newton_tolerance = 0;
+    spec.solver.newton_iterations = 6;
+  });
+  REQUIRE(scene.model->solver.preconditioner == sim::Preconditioner::EffectiveMass);
+  SimRunner runner;
+  runner.load(scene.spec, scene.model);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.model != nullptr; }));
+  runner_test::run_steps(runner, 59);
+  runner.capture_next_step();
+  runner_test::run_steps(runner, 1);
+  REQUIRE(runner.latest().captures.kept.size() == 1);
+  runner.open_capture(runner.latest().captures.kept[0].id);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.failed_step != nullptr; }));
+  const std::uint64_t open = runner.latest().failed_step->id;
+
+  // A refused value says why and solves nothing.
+  runner.compare_capture("preconditioner", "sideways");
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && s.comparison->value == "sideways"; }));
+  CHECK_FALSE(runner.latest().comparison->error.empty());
+  CHECK(runner.latest().comparison->b.empty());
+
+  runner.compare_capture("preconditioner", "identity");
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && s.comparison->value == "identity"; }));
+  const std::shared_ptr<const ui::CaptureComparison> cmp = runner.latest().comparison;
+  CHECK(cmp->capture_id == open);
+  CHECK(cmp->error.empty());
+  REQUIRE(cmp->a.size() == 7);  // six Newton iterations and the result's measurement
+  REQUIRE(cmp->b.size() == 7);
+  // A is the capture itself: its first iterate (the same start) agrees with B's.
+  CHECK(cmp->a.front().merit == cmp->b.front().merit);
+  const double ra = cmp->a.back().normal_max, rb = cmp->b.back().normal_max;
+  INFO("final normal residual: effective mass " << ra << " m, identity " << rb << " m");
+  CHECK(rb > 10 * ra);
+
+  // The sweep of the Newton iterations 1..6: the A/B stays; each more iteration costs more linear
+  // iterations (work), and the residual after six is far below the one after one.
+  runner.sweep_capture("newton_iterations", 1, 6, 6);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && !s.comparison->sweep.empty(); }));
+  const std::shared_ptr<const ui::CaptureComparison> sweep = runner.latest().comparison;
+  CHECK(sweep->value == "identity");
+  CHECK(sweep->sweep_error.empty());
+  REQUIRE(sweep->sweep.size() == 6);
+  for (std::size_t i = 0; i < sweep->sweep.size(); ++i) {
+    CHECK(sweep->sweep[i].value == static_cast<double>(i + 1));
+    CHECK(sweep->sweep[i].newton_iterations == static_cast<int>(i + 1));
+    if (i > 0) CHECK(sweep->sweep[i].linear_iterations > sweep->sweep[i - 1].linear_iterations);
+  }
+  INFO("final residual after 1 Newton iteration " << sweep->sweep[0].residual << ", after 6 " << sweep->sweep[5].residual);
+  CHECK(sweep->sweep[5].residual * 10 < sweep->sweep[0].residual);
+  // Its point at the capture's own six iterations is the capture's result, bit for bit.
+  CHECK(sweep->sweep[5].residual == sim::iterate_residual(cmp->a.back()));
+  // A refused value ends the sweep with the reason.
+  runner.sweep_capture("newton_iterations", 0, 2, 3);
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && !s.comparison->sweep_error.empty(); }));
+  CHECK(runner.latest().comparison->sweep.empty());
+}
+
+TEST_CASE("sweep values: evenly spaced, whole numbers for integer options, no repeats", "[app][capture][ab]") {
+  CHECK(sim::sweep_values(5, 80, 6, true) == std::vector<double>{5, 20, 35, 50, 65, 80});
+  CHECK(sim::sweep_values(1, 3, 5, true) == std::vector<double>{1, 2, 3});
+  CHECK(sim::sweep_values(0.5, 1, 3, false) == std::vector<double>{0.5, 0.75, 1});
+  CHECK(sim::sweep_values(7, 9, 1, true) == std::vector<double>{7});
 }

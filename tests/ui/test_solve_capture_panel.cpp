@@ -17,6 +17,7 @@
 #include "headless_imgui.hpp"
 #include "sim/scene_io.hpp"
 #include "support/scene_builders.hpp"
+#include "ui/capture_comparison.hpp"
 #include "ui/capture_panel.hpp"
 #include "ui/convergence_panel.hpp"
 #include "ui/solve_diagnosis.hpp"
@@ -278,4 +279,41 @@ TEST_CASE("the Solve capture panel sets the triggers, arms the next step and ope
   CHECK(ring.next_armed);
   REQUIRE(opened.size() == 1);
   CHECK(opened[0] == 3);
+}
+
+TEST_CASE("the Solve capture panel's A/B section asks for B and draws both curves", "[ui][capture]") {
+  const Diverged d = diverging_arch();
+  test::HeadlessImGui imgui;
+  ui::CaptureComparison cmp;
+  for (const sim::CapturedIterate& k : d.capture.iterates) cmp.a.push_back(k.trace);
+  cmp.key = "preconditioner";
+  cmp.value = "identity";
+  cmp.b = cmp.a;
+  cmp.b.pop_back();
+  cmp.b_ok = true;
+  ui::CapturePanelView view;
+  view.capture = &d.capture;
+  view.model = &d.model;
+  view.comparison = &cmp;
+  view.ab_open = true;
+  view.open = true;
+  ui::CapturePanelEdits edits;
+  const auto draw = [&] {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_Always);
+    const ui::CapturePanelEdits e = ui::capture_panel(view);
+    if (e.compare || e.sweep) edits = e;
+  };
+  for (int i = 0; i < 2; ++i) frame(ImVec2(-1, -1), false, draw);
+  CHECK_FALSE(edits.compare);
+  // The "Solve B" button ends the A/B line: search the right part of the panel for it.
+  for (float y = 40; y < 400 && !edits.compare && !edits.sweep; y += 4)
+    for (float x = 250; x < 400 && !edits.compare && !edits.sweep; x += 12) {
+      frame(ImVec2(x, y), true, draw);
+      frame(ImVec2(x, y), false, draw);
+      frame(ImVec2(-1, -1), false, draw);
+    }
+  REQUIRE(edits.compare);
+  CHECK(edits.compare_key == "preconditioner");
+  CHECK(edits.compare_value == "identity");
 }

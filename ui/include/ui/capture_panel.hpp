@@ -14,6 +14,7 @@
 
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
+#include "ui/capture_comparison.hpp"
 #include "ui/capture_triggers.hpp"
 #include "ui/solve_diagnosis.hpp"
 
@@ -30,6 +31,14 @@ struct CapturePanelView {
   std::string headline;                        // "the step at t = 0.35 s failed: ..." (caller's)
   const CaptureRingStatus* ring = nullptr;     // triggers and kept solves (null: no such section)
   std::uint64_t opened_id = 0;                 // the kept solve shown (CaptureSummary::id; marked in the list)
+  const CaptureComparison* comparison = nullptr;  // A/B and sweep of this capture (null: none yet)
+  // The A/B and sweep inputs (kept between frames).
+  bool ab_open = false;                        // hold the A/B section open
+  int ab_key = -1;                             // index into sim::solver_option_keys() (-1: "preconditioner")
+  char ab_value[48] = "identity";
+  int sweep_key = -1;                          // (-1: "newton_iterations")
+  float sweep_from = 1, sweep_to = 20;
+  int sweep_count = 6;
   // Kept between frames (caller-owned).
   int iteration = 0;                           // the iterate shown
   CaptureColumn sort = CaptureColumn::Residual;
@@ -45,6 +54,12 @@ struct CapturePanelEdits {
   CaptureTriggers triggers;
   bool capture_next = false;                   // keep the next step's solve (the button; F9)
   std::uint64_t open = 0;                      // open this kept solve (a click in the list; 0: none)
+  bool compare = false;                        // solve the open capture again with key = value (B)
+  std::string compare_key, compare_value;
+  bool sweep = false;                          // solve it once per value of sweep_key
+  std::string sweep_key;
+  double sweep_from = 0, sweep_to = 0;
+  int sweep_count = 0;
 };
 
 // The rows of `capture` at iterate `iteration` in the order of column `sort`: non-finite values
