@@ -11,6 +11,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
+#include "sim/captured_resolve.hpp"
 #include "sim/recording.hpp"
 #include "sim/solve_capture.hpp"
 #include "sim/step.hpp"
@@ -106,18 +107,9 @@ int solve_captured_command(int argc, char** argv, int first) {
   }
 
   // A: the step as captured (recorded options); B: with the --set options, when given.
-  struct Solve {
-    sim::SolveCapture capture;
-    sim::StepReport report;
-  };
+  using Solve = sim::ResolvedStep;
   auto solve = [&](const sim::SolverOptions& o, int system) {
-    Solve out;
-    out.capture.system_iteration = system;
-    sim::State state = rec->initial;
-    sim::Workspace ws;
-    ws.capture = &out.capture;
-    out.report = sim::step(model, o, state, rec->controls.front(), ws);
-    return out;
+    return sim::resolve_captured_step(model, o, rec->initial, rec->controls.front(), system);
   };
   const Solve a = solve(rec->options, comparison ? -1 : system_iteration);
   std::printf("re-solved step %lld of %s (%d rows, %d contacts)%s%s\n", static_cast<long long>(rec->initial.step_index),

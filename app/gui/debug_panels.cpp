@@ -37,7 +37,7 @@ struct DebugPanels::State {
   std::uint64_t last_sequence = 0;
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
   SdfBakerController sdf_baker;                   // the SDF baker panel and its bake job
-  ui::CapturePanelView capture;                   // the Solve capture panel (a failed step's solve)
+  ui::CapturePanelView capture;                   // the Solve capture panel (triggers, kept solves, the open one)
   std::uint64_t capture_seen = 0;                 // FailedStep::id shown
 };
 
@@ -199,7 +199,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   // Left column: Stats, Solver, History, Contact forces, Friction. Right: View, Convergence, Joints, Teleop, SDF baker.
   const FailedStep* failed = s.failed_step.get();
   PanelColumn left(margin, top, bottom, column,
-                   2 + (failed ? 1 : 0) + (viewer.contact ? 1 : 0) + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0) + (viewer.friction ? 1 : 0), rects_);
+                   2 + (s.model ? 1 : 0) + (viewer.contact ? 1 : 0) + (viewer.history ? 1 : 0) + (st.forces ? 1 : 0) + (viewer.friction ? 1 : 0), rects_);
   PanelColumn right(std::max(margin, width - column - margin), top, bottom, column,
                     1 + (viewer.view ? 1 : 0) + (joints_shown ? 1 : 0) + (teleop_shown ? 1 : 0) + (s.model ? 1 : 0),
                     rects_);
@@ -218,11 +218,12 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   ui::stats_panel(stats);
   left.placed("Stats");
 
-  if (failed) {
-    // A new failure opens the panel on the iterate where it went wrong, its worst row selected
-    // and that row's body highlighted.
+  if (s.model) {
+    // The Solve capture panel: the triggers and kept solves, and the capture open (a failure or a
+    // kept solve). A new one opens the panel on its iterate of interest (where a failure went
+    // wrong, else the last), its worst row selected and that row's body highlighted.
     ui::CapturePanelView& cv = st.capture;
-    if (failed->id != st.capture_seen) {
+    if (failed && failed->id != st.capture_seen) {
       st.capture_seen = failed->id;
       cv.open = true;
       cv.iteration = std::max(failed->diagnosis.iteration, 0);
@@ -234,17 +235,28 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
           if (rows.node[static_cast<std::size_t>(e)] < failed->capture.body_count) edits.select_body = rows.node[static_cast<std::size_t>(e)];
       }
     }
-    cv.capture = &failed->capture;
-    cv.diagnosis = &failed->diagnosis;
+    cv.capture = failed ? &failed->capture : nullptr;
+    cv.diagnosis = failed ? &failed->diagnosis : nullptr;
     cv.model = s.model.get();
-    char headline[160];
-    std::snprintf(headline, sizeof headline, "The step at t = %.4g s failed%s; rolled back to it and solved it again%s.",
-                  failed->time, failed->id > 1 ? (" (failure " + std::to_string(failed->id) + ")").c_str() : "",
-                  failed->reproduced ? " (same failure)" : ", which did NOT fail the same way");
+    cv.ring = &s.captures;
+    cv.opened_id = failed ? failed->ring_id : 0;
+    cv.failed = failed && !failed->report.ok();
+    cv.comparison = failed && s.comparison && s.comparison->capture_id == failed->id ? s.comparison.get() : nullptr;
+    char headline[200];
+    if (!failed) {
+      headline[0] = 0;
+    } else if (failed->trigger == CaptureTrigger::Failure) {
+      std::snprintf(headline, sizeof headline, "The step at t = %.4g s failed%s; rolled back to it and solved it again%s.",
+                    failed->time, failed->id > 1 ? (" (capture " + std::to_string(failed->id) + ")").c_str() : "",
+                    failed->reproduced ? " (same failure)" : ", which did NOT fail the same way");
+    } else {
+      std::snprintf(headline, sizeof headline, "Kept solve %llu: the step at t = %.4g s (%s trigger).",
+                    static_cast<unsigned long long>(failed->ring_id), failed->time, trigger_name(failed->trigger));
+    }
     cv.headline = headline;
     left.place(360, true);
-    const ui::CapturePanelEdits ce = ui::capture_panel(cv);
-    if (ce.select_body >= 0) edits.select_body = ce.select_body;
+    edits.capture = ui::capture_panel(cv);
+    if (edits.capture.select_body >= 0) edits.select_body = edits.capture.select_body;
     left.placed("Solve capture");
   }
 

@@ -19,6 +19,7 @@
 #include "render/render_context.hpp"
 #include "sim/result.hpp"
 #include "sim/solver_options.hpp"
+#include "ui/capture_panel.hpp"
 #include "ui/color_legend.hpp"
 #include "ui/contact_readout.hpp"
 #include "ui/friction_panel.hpp"
@@ -52,6 +53,7 @@ struct PanelEdits {
   // The Solve capture panel: a clicked row's body, or on a new failed step its worst row's body:
   // select (highlight) it and frame the camera on it.
   int select_body = -1;
+  ui::CapturePanelEdits capture;              // the Solve capture panel's triggers, F9 button, opened solve
   bool contact_closed = false;                // the Contact panel's close button
 };
 

@@ -13,12 +13,18 @@
 #include "sim/solve_capture.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "gui/capture_ring.hpp"
 #include "ui/solve_diagnosis.hpp"
 
 namespace coulomb::gui {
 
+// Also the shape of any capture opened in the Solve capture panel (one the ring kept on a
+// trigger: `trigger`, `ring_id`; for those report == original and the diagnosis describes the
+// worst row, ui::describe_captured_step).
 struct FailedStep {
-  std::uint64_t id = 0;           // increases with every failure captured in a run
+  std::uint64_t id = 0;           // increases with every capture opened in a run (a failure or one picked)
+  CaptureTrigger trigger = CaptureTrigger::Failure;
+  std::uint64_t ring_id = 0;      // its CaptureSummary::id in the ring (0: not kept there)
   sim::SolveCapture capture;      // the re-run's solve (capture.filled false: refused before the solve)
   sim::StepReport report;         // the re-run's report
   sim::StepReport original;       // the failed step's own report
@@ -32,5 +38,9 @@ struct FailedStep {
 // scratch is reused; its cancel flag applies). `start` is not changed.
 FailedStep capture_failed_step(const sim::Model& model, const sim::SolverOptions& options, const sim::State& start,
                                const sim::Control& control, sim::Workspace& workspace, const sim::StepReport& original);
+
+// A solve the ring kept, opened: a copy of its slot with its diagnosis (a failure's, else its
+// worst row with why it was kept).
+FailedStep open_kept_capture(const sim::Model& model, const CaptureRing::Slot& slot);
 
 }  // namespace coulomb::gui

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gui/capture_ring.hpp"
+#include "sim/captured_resolve.hpp"
 #include "gui/failed_step.hpp"
 #include "gui/state_history.hpp"
 #include "sim/recompile.hpp"
@@ -42,7 +44,17 @@ struct SimRunner::Core {
   TeleopSession teleop;
   StateHistory history;
   long history_cursor = -1;    // the history entry the state was set from; -1: the newest
-  std::shared_ptr<const FailedStep> failed_step;  // the last failure, solved again with a capture
+  std::shared_ptr<const FailedStep> failed_step;  // the capture open in the panel: the last failure or one picked
+  CaptureRing ring;                                 // the solves kept by the capture triggers (capture_ring.hpp)
+  std::shared_ptr<const ui::CaptureComparison> comparison;  // A/B and sweep of the open capture
+
+  // The comparison of the open capture to add to: the last one when it is of the same capture.
+  std::shared_ptr<ui::CaptureComparison> comparison_of_open() const {
+    auto out = comparison && comparison->capture_id == failed_step->id ? std::make_shared<ui::CaptureComparison>(*comparison)
+                                                                       : std::make_shared<ui::CaptureComparison>();
+    out->capture_id = failed_step->id;
+    return out;
+  }
   ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
   std::uint64_t failures = 0;
 
@@ -91,6 +103,8 @@ struct SimRunner::Core {
     history.clear();
     history_cursor = -1;
     failed_step = nullptr;  // its rows belong to the old model
+    comparison = nullptr;
+    ring.clear();
     steps.clear();
     history.push(state, control);
   }
@@ -125,6 +139,10 @@ struct SimRunner::Core {
         capture_failed_step(*model, model->solver, state, step_control, workspace, report));
     failure->id = ++failures;
     failure->history_index = index;
+    if (failure->capture.filled) {  // listed with the triggers' captures
+      ring.keep(failure->capture, failure->report, CaptureTrigger::Failure);
+      failure->ring_id = ring.newest_id();
+    }
     failed_step = std::move(failure);
     if (index >= 0) history.at(static_cast<std::size_t>(index)).control.apply_to(control);
   }
@@ -137,7 +155,10 @@ struct SimRunner::Core {
   }
 };
 
-SimRunner::SimRunner() : core_(std::make_unique<Core>()) { thread_ = std::thread([this] { thread_main(); }); }
+SimRunner::SimRunner() : core_(std::make_unique<Core>()) {
+  core_->ring.configure(CaptureTriggers{});
+  thread_ = std::thread([this] { thread_main(); });
+}
 
 SimRunner::~SimRunner() {
   {
@@ -366,6 +387,74 @@ void SimRunner::restore(const sim::State& state, const sim::Control& control) {
   });
 }
 
+void SimRunner::set_capture_triggers(const CaptureTriggers& triggers) {
+  submit([triggers](Core& c) {
+    c.ring.configure(triggers);
+    return true;
+  });
+}
+
+void SimRunner::capture_next_step() {
+  submit([](Core& c) {
+    c.ring.arm_next();
+    return true;
+  });
+}
+
+void SimRunner::open_capture(std::uint64_t id) {
+  submit([id](Core& c) {
+    const CaptureRing::Slot* slot = c.has_model() ? c.ring.find(id) : nullptr;
+    if (!slot) {
+      c.message = "capture " + std::to_string(id) + " is no longer in the ring";
+      return true;
+    }
+    auto opened = std::make_shared<FailedStep>(open_kept_capture(*c.model, *slot));
+    opened->id = ++c.failures;
+    c.failed_step = std::move(opened);
+    return true;
+  });
+}
+
+void SimRunner::compare_capture(std::string key, std::string value) {
+  submit([key = std::move(key), value = std::move(value)](Core& c) {
+    if (!c.has_model() || !c.failed_step || !c.failed_step->capture.filled) return false;
+    const sim::SolveCapture& a = c.failed_step->capture;
+    auto cmp = c.comparison_of_open();
+    cmp->key = key;
+    cmp->value = value;
+    cmp->error.clear();
+    cmp->a.clear();
+    cmp->b.clear();
+    for (const sim::CapturedIterate& k : a.iterates) cmp->a.push_back(k.trace);
+    sim::SolverOptions options = a.options;
+    cmp->error = sim::set_solver_option(options, key, value);
+    if (cmp->error.empty()) {
+      const sim::ResolvedStep b = sim::resolve_captured_step(*c.model, options, a.start, a.control);
+      for (const sim::CapturedIterate& k : b.capture.iterates) cmp->b.push_back(k.trace);
+      cmp->b_ok = b.report.ok();
+      cmp->b_message = b.report.message;
+    }
+    c.comparison = std::move(cmp);
+    return true;
+  });
+}
+
+void SimRunner::sweep_capture(std::string key, double from, double to, int count) {
+  submit([key = std::move(key), from, to, count](Core& c) {
+    if (!c.has_model() || !c.failed_step || !c.failed_step->capture.filled) return false;
+    const sim::SolveCapture& a = c.failed_step->capture;
+    auto cmp = c.comparison_of_open();
+    cmp->sweep_key = key;
+    // Whole numbers for the integer options (iterations, substeps): those that refuse 0.5.
+    sim::SolverOptions probe = a.options;
+    const bool integer = !sim::set_solver_option(probe, key, "0.5").empty();
+    cmp->sweep_error = sim::sweep_captured_step(*c.model, a.options, a.start, a.control, key,
+                                                sim::sweep_values(from, to, std::clamp(count, 1, 64), integer), cmp->sweep);
+    c.comparison = std::move(cmp);
+    return true;
+  });
+}
+
 void SimRunner::set_teleop(const TeleopSetup& setup) {
   submit([setup](Core& c) {
     if (!setup.valid() || !c.has_model()) {
@@ -442,11 +531,14 @@ void SimRunner::publish(Core& c) {
   s.real_time_factor = c.playing ? c.real_time_factor : 0;
   s.ms_per_step = c.ms_per_step;
   const sim::SolverTrace& t = c.workspace.trace;
-  s.max_residual = c.stepped ? std::max({static_cast<double>(t.final_normal_max), static_cast<double>(t.final_friction_max),
-                                         static_cast<double>(t.final_bilateral_max)})
-                             : 0.0;
+  s.max_residual = c.stepped ? final_residual(t) : 0.0;
   s.message = c.message;
   s.failed_step = c.failed_step;
+  s.comparison = c.comparison;
+  c.ring.summaries(s.captures.kept);
+  s.captures.triggers = c.ring.triggers();
+  s.captures.bytes = c.ring.bytes();
+  s.captures.next_armed = c.ring.next_armed();
   s.steps = c.steps;
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
@@ -507,11 +599,15 @@ void SimRunner::thread_main() {
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 
         c.workspace.cancel = &cancel_step_;
+        // The capture triggers' slot (null while none is armed: nothing captured or allocated).
+        c.workspace.capture = c.ring.begin_step();
         stepping_.store(true, std::memory_order_release);
         const Clock::time_point start = Clock::now();
         c.report = sim::step(*c.model, c.model->solver, c.state, c.step_control, c.workspace);
         const Clock::time_point end = Clock::now();
         stepping_.store(false, std::memory_order_release);
+        c.workspace.capture = nullptr;
+        c.ring.end_step(c.report, c.workspace.trace, c.workspace.contacts.size());
 
         c.stepped = true;
         if (c.report.ok()) {

@@ -72,6 +72,19 @@ class SimRunner {
   // Continues from `state` and `control` (a restored keyframe): a jump, recorded in the history.
   void restore(const sim::State& state, const sim::Control& control);
 
+  // Capture (capture_ring.hpp): the triggers that keep a step's solve in the ring; keep the next
+  // step's solve whatever they are (the F9 key); open a kept solve in the Solve capture panel
+  // (Snapshot::failed_step, a new id). The ring's list is Snapshot::captures.
+  void set_capture_triggers(const CaptureTriggers& triggers);
+  void capture_next_step();
+  void open_capture(std::uint64_t id);
+  // A/B and sweep of the open capture (Snapshot::failed_step; sim/captured_resolve.hpp): solve its
+  // step again with solver option `key` = `value` (B, against the capture's own iterates as A), or
+  // once per value of `key` from `from` to `to` (`count` solves; whole numbers for integer
+  // options). Solved on the simulation thread between steps; the result is Snapshot::comparison.
+  void compare_capture(std::string key, std::string value);
+  void sweep_capture(std::string key, double from, double to, int count);
+
   void set_teleop(const TeleopSetup& setup);
   void set_teleop_command(const sim::TeleopCommand& command);
   void set_teleop_target(const sim::Vec3& position, const sim::Quat& orientation);

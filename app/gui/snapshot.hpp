@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gui/failed_step.hpp"
+#include "ui/capture_comparison.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
@@ -60,9 +61,14 @@ struct Snapshot {
   // by the simulation thread: the Convergence panel's timeline misses none at a low frame rate.
   // A fixed ring, copied into the slot without allocating once warm.
   ui::ConvergenceHistory steps{kTimelineSteps};
-  // The last failed step of this model, rolled back and solved again with a capture (null: none);
-  // its id changes with every failure (the UI opens the Solve capture panel on a new one).
+  // The capture open in the Solve capture panel (null: none): the last failed step of this model,
+  // rolled back and solved again with a capture, or a kept solve opened from the ring; its id
+  // changes with every one (the UI opens the panel on a new one).
   std::shared_ptr<const FailedStep> failed_step;
+  // A/B and sweep of the open capture (its capture_id: FailedStep::id; null: none asked for).
+  std::shared_ptr<const ui::CaptureComparison> comparison;
+  // The capture ring's kept solves (oldest first), triggers and memory (capture_ring.hpp).
+  ui::CaptureRingStatus captures;
   std::chrono::steady_clock::time_point published{};
 };
 

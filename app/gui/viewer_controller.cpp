@@ -72,6 +72,7 @@ ViewerController::ViewerController(QMainWindow& window, SceneDocument& document,
   QAction* record = make("record_video", tr("Record &video"), QKeySequence(QStringLiteral("Ctrl+Shift+V")), true);
   QAction* back = make("history_back", tr("History: step &back"), QKeySequence(Qt::Key_BracketLeft), false);
   QAction* forward = make("history_forward", tr("History: step &forward"), QKeySequence(Qt::Key_BracketRight), false);
+  QAction* capture_next = make("capture_next", tr("Keep the next step's &solve (Solve capture panel)"), QKeySequence(Qt::Key_F9), false);
   shadows->setChecked(settings_.value(QStringLiteral("preferences/shadows"), true).toBool());
 
   recorder_ = new VideoRecorder(
@@ -84,6 +85,7 @@ ViewerController::ViewerController(QMainWindow& window, SceneDocument& document,
   });
 
   connect(back, &QAction::triggered, this, [this] { runner_.history_step(-1); });
+  connect(capture_next, &QAction::triggered, this, [this] { runner_.capture_next_step(); });
   connect(forward, &QAction::triggered, this, [this] { runner_.history_step(1); });
   connect(&document_, &SceneDocument::scene_opened, this, &ViewerController::sync_keyframe_names);
   connect(&document_, &SceneDocument::keyframes_changed, this, &ViewerController::sync_keyframe_names);
@@ -157,6 +159,7 @@ void ViewerController::add_to_menus(QMenu* simulation, QMenu* view) {
     simulation->addSeparator();
     simulation->addAction(find("history_back"));
     simulation->addAction(find("history_forward"));
+    simulation->addAction(find("capture_next"));
   }
   if (view) {
     view->addSeparator();

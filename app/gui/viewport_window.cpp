@@ -211,6 +211,14 @@ class ViewportRenderer : public QVulkanWindowRenderer {
           window->frame_item(item);
         });
       }
+      // The Solve capture panel: requests to the simulation thread (queued, never waiting on a step).
+      if (edits.capture.triggers_changed) w.runner().set_capture_triggers(edits.capture.triggers);
+      if (edits.capture.capture_next) w.runner().capture_next_step();
+      if (edits.capture.open > 0) w.runner().open_capture(edits.capture.open);
+      if (edits.capture.compare) w.runner().compare_capture(edits.capture.compare_key, edits.capture.compare_value);
+      if (edits.capture.sweep)
+        w.runner().sweep_capture(edits.capture.sweep_key, edits.capture.sweep_from, edits.capture.sweep_to,
+                                 edits.capture.sweep_count);
       if (edits.soft_group >= 0) w.runner().set_soft_pressure(edits.soft_group, edits.soft_pressure);
       if (edits.teleop.any() && w.teleop_) {
         const ui::TeleopPanelEdits teleop = edits.teleop;

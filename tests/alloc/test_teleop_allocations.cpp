@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "gui/capture_ring.hpp"
 #include "gui/state_history.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/compile.hpp"
@@ -22,10 +23,15 @@
 namespace {
 std::atomic<long> allocations{0};
 std::atomic<bool> counting{false};
+// COULOMB_ALLOC_ABORT=1: abort at the first allocation a no-allocation loop counts (gdb: `bt`).
+std::atomic<bool> abort_on_allocation{false};
 }  // namespace
 
 void* operator new(std::size_t size) {
-  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+  if (counting.load(std::memory_order_relaxed)) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    if (abort_on_allocation.load(std::memory_order_relaxed)) std::abort();
+  }
   if (void* p = std::malloc(size ? size : 1)) return p;
   throw std::bad_alloc();
 }
@@ -105,4 +111,80 @@ TEST_CASE("the history records every step without allocating once its budget is 
   CHECK(history.bytes() <= history.budget());
   CHECK(history.at(history.size() - 1).state.time == states.back().time);
   CHECK(history.at(0).state.time == states[400 - history.size()].time);
+}
+
+TEST_CASE("a continuous capture ring reuses its slots: capturing every step allocates nothing once warm", "[capture][alloc]") {
+  // The pendulum: every solve has the same rows, so a slot that held one solve holds the next.
+  auto spec = sim::load_scene_file(std::string(COULOMB_SOURCE_DIR) + "/assets/scenes/pendulum.xml");
+  REQUIRE(spec.ok());
+  auto compiled = sim::compile_model(spec.value());
+  REQUIRE(compiled.ok());
+  const sim::Model& m = compiled.value();
+  sim::State state = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace workspace;
+  coulomb::gui::CaptureRing ring;
+  coulomb::gui::CaptureTriggers triggers;
+  triggers.continuous = true;
+  triggers.ring_size = 4;
+  ring.configure(triggers);
+  std::vector<ui::CaptureSummary> listed;
+  const auto step = [&] {
+    workspace.capture = ring.begin_step();
+    const sim::StepReport report = sim::step(m, state, control, workspace);
+    workspace.capture = nullptr;
+    ring.end_step(report, workspace.trace, workspace.contacts.size());
+    ring.summaries(listed);
+    return report.ok();
+  };
+  // The largest solve so far (Newton iterates, linear residuals): the ring gives every slot room
+  // for it, so a step allocates only when its solve is larger than every one before.
+  std::size_t most_iterates = 0, most_linear = 0;
+  const auto larger = [&] {
+    const sim::SolveCapture& c = ring.find(ring.newest_id())->capture;
+    const bool grew = c.iterates.size() > most_iterates || c.linear_residuals.size() > most_linear;
+    most_iterates = std::max(most_iterates, c.iterates.size());
+    most_linear = std::max(most_linear, c.linear_residuals.size());
+    return grew;
+  };
+  // Warm-up: the first solves size the slots.
+  for (int i = 0; i < 20; ++i) {
+    REQUIRE(step());
+    larger();
+  }
+  // The counter sees a capture's allocations: a fresh capture of one step makes some.
+  allocations = 0;
+  counting = true;
+  {
+    sim::SolveCapture fresh;
+    sim::State s = state;
+    workspace.capture = &fresh;
+    sim::step(m, s, control, workspace);
+    workspace.capture = nullptr;
+  }
+  counting = false;
+  CHECK(allocations.load() > 0);
+
+  int allocating = 0, larger_steps = 0;
+  abort_on_allocation = std::getenv("COULOMB_ALLOC_ABORT") != nullptr;
+  for (int i = 0; i < 300; ++i) {
+    allocations = 0;
+    counting = true;
+    step();
+    counting = false;
+    const bool grew = larger();
+    larger_steps += grew ? 1 : 0;
+    if (allocations.load() > 0) {
+      ++allocating;
+      INFO("step " << i << ": " << allocations.load() << " allocations, " << most_iterates << " iterates, " << most_linear
+                   << " linear residuals");
+      CHECK(grew);  // only a solve larger than every one before may allocate
+    }
+  }
+  abort_on_allocation = false;
+  CHECK(allocating <= larger_steps);
+  CHECK(larger_steps < 10);
+  CHECK(ring.size() == 4);
+  CHECK(listed.size() == 4);
+  CHECK(ring.bytes() < 4 * 1024 * 1024);  // bounded: 5 slots of a pendulum's solve
 }

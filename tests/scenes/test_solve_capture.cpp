@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "sim/recording.hpp"
+#include "sim/captured_resolve.hpp"
 #include "sim/solve_capture.hpp"
 #include "support/shipped_run.hpp"
 
@@ -43,12 +44,9 @@ sim::SolveCapture capture_step(const sim::Model& m, int steps, int system_iterat
 
 // A solve of the recording's one step with `options` (the re-solve `coulomb solve-captured` does).
 sim::SolveCapture resolve(const sim::Model& m, const sim::Recording& rec, const sim::SolverOptions& options) {
-  sim::SolveCapture c;
-  sim::State s = rec.initial;
-  sim::Workspace ws;
-  ws.capture = &c;
-  REQUIRE(sim::step(m, options, s, rec.controls.front(), ws).ok());
-  return c;
+  sim::ResolvedStep r = sim::resolve_captured_step(m, options, rec.initial, rec.controls.front());
+  REQUIRE(r.report.ok());
+  return std::move(r.capture);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "headless_imgui.hpp"
 #include "sim/scene_io.hpp"
 #include "support/scene_builders.hpp"
+#include "ui/capture_comparison.hpp"
 #include "ui/capture_panel.hpp"
 #include "ui/convergence_panel.hpp"
 #include "ui/solve_diagnosis.hpp"
@@ -213,4 +214,106 @@ TEST_CASE("clicking the Convergence timeline asks for the state at the clicked t
   frame(ImVec2(120, y), false, draw);
   REQUIRE(seek);
   CHECK(*seek < middle);
+}
+
+TEST_CASE("the Solve capture panel sets the triggers, arms the next step and opens a kept solve", "[ui][capture]") {
+  test::HeadlessImGui imgui;
+  ui::CaptureRingStatus ring;
+  ring.triggers.ring_size = 8;
+  for (std::uint64_t id = 1; id <= 3; ++id) {
+    ui::CaptureSummary k;
+    k.id = id;
+    k.time = 0.01 * static_cast<double>(id);
+    k.trigger = id == 2 ? ui::CaptureTrigger::Failure : ui::CaptureTrigger::Residual;
+    k.iterations = 5;
+    k.residual = 2e-3;
+    ring.kept.push_back(k);
+  }
+  ring.bytes = 3 << 20;
+  ui::CapturePanelView view;
+  view.ring = &ring;  // no capture open: the ring section is open
+  view.open = true;
+  ui::CapturePanelEdits edits;
+  const auto draw = [&] {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(400, 500), ImGuiCond_Always);
+    const ui::CapturePanelEdits e = ui::capture_panel(view);
+    if (e.triggers_changed) {
+      edits.triggers_changed = true;
+      edits.triggers = e.triggers;
+    }
+    edits.capture_next |= e.capture_next;
+    if (e.open) edits.open = e.open;
+  };
+  for (int i = 0; i < 2; ++i) frame(ImVec2(-1, -1), false, draw);
+  // Nothing clicked: nothing asked for.
+  CHECK_FALSE(edits.triggers_changed);
+  CHECK_FALSE(edits.capture_next);
+  CHECK(edits.open == 0);
+  // Click down the left edge (the checkboxes, the button, the list's first column) line by line,
+  // applying each edit as the ring would, until a kept solve is opened.
+  // After a click that did something, the next line (a checkbox clicked twice would toggle back).
+  // From below the section's header (title bar and header: a frame height each, window padding).
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  std::vector<std::uint64_t> opened;
+  int changes = 0;
+  for (float y = 10 + 2 * line + 10; y < 500 && opened.empty();) {
+    edits = {};
+    frame(ImVec2(30, y), true, draw);
+    frame(ImVec2(30, y), false, draw);
+    frame(ImVec2(-1, -1), false, draw);
+    if (edits.triggers_changed) ring.triggers = edits.triggers;
+    if (edits.capture_next) ring.next_armed = true;
+    if (edits.open) opened.push_back(edits.open);
+    const bool hit = edits.triggers_changed || edits.capture_next;
+    changes += hit ? 1 : 0;
+    y += hit ? line : 2.0f;
+  }
+  CHECK(changes >= 4);
+  // The clicks toggled the checkboxes (the residual one with its threshold kept), armed the next
+  // step and opened the newest kept solve: the list is newest first.
+  CHECK(ring.triggers.residual);
+  CHECK(ring.triggers.residual_threshold == 1e-3);
+  CHECK(ring.triggers.contact_change);
+  CHECK(ring.triggers.continuous);
+  CHECK(ring.next_armed);
+  REQUIRE(opened.size() == 1);
+  CHECK(opened[0] == 3);
+}
+
+TEST_CASE("the Solve capture panel's A/B section asks for B and draws both curves", "[ui][capture]") {
+  const Diverged d = diverging_arch();
+  test::HeadlessImGui imgui;
+  ui::CaptureComparison cmp;
+  for (const sim::CapturedIterate& k : d.capture.iterates) cmp.a.push_back(k.trace);
+  cmp.key = "preconditioner";
+  cmp.value = "identity";
+  cmp.b = cmp.a;
+  cmp.b.pop_back();
+  cmp.b_ok = true;
+  ui::CapturePanelView view;
+  view.capture = &d.capture;
+  view.model = &d.model;
+  view.comparison = &cmp;
+  view.ab_open = true;
+  view.open = true;
+  ui::CapturePanelEdits edits;
+  const auto draw = [&] {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_Always);
+    const ui::CapturePanelEdits e = ui::capture_panel(view);
+    if (e.compare || e.sweep) edits = e;
+  };
+  for (int i = 0; i < 2; ++i) frame(ImVec2(-1, -1), false, draw);
+  CHECK_FALSE(edits.compare);
+  // The "Solve B" button ends the A/B line: search the right part of the panel for it.
+  for (float y = 40; y < 400 && !edits.compare && !edits.sweep; y += 4)
+    for (float x = 250; x < 400 && !edits.compare && !edits.sweep; x += 12) {
+      frame(ImVec2(x, y), true, draw);
+      frame(ImVec2(x, y), false, draw);
+      frame(ImVec2(-1, -1), false, draw);
+    }
+  REQUIRE(edits.compare);
+  CHECK(edits.compare_key == "preconditioner");
+  CHECK(edits.compare_value == "identity");
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "ui/plot.hpp"
 #include "ui/plot_axis.hpp"
 
 namespace ui {
@@ -31,7 +32,186 @@ const char* state_name(int kind, int active) {
   return "";
 }
 
+// The triggers and the kept solves (issue 15 item 1).
+void ring_section(const CaptureRingStatus& ring, std::uint64_t opened_id, bool open_by_default, CapturePanelEdits& edits) {
+  if (!ImGui::CollapsingHeader("Triggers and kept solves", open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  CaptureTriggers t = ring.triggers;
+  ImGui::TextDisabled("Keep a step's solve when (failures always):");
+  ImGui::Checkbox("residual above", &t.residual);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputDouble("##threshold", &t.residual_threshold, 0.0, 0.0, "%.3g");
+  if (!(t.residual_threshold > 0)) t.residual_threshold = ring.triggers.residual_threshold;
+  ImGui::Checkbox("the contact count changes", &t.contact_change);
+  ImGui::Checkbox("every step (continuous)", &t.continuous);
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("ring size", &t.ring_size, 1, CaptureTriggers::kMaxSlots);
+  if (!(t == ring.triggers)) {
+    edits.triggers_changed = true;
+    edits.triggers = t;
+  }
+  if (ring.next_armed) ImGui::BeginDisabled();
+  if (ImGui::Button(ring.next_armed ? "The next step will be kept" : "Keep the next step (F9)")) edits.capture_next = true;
+  if (ring.next_armed) ImGui::EndDisabled();
+  ImGui::TextDisabled("%d of %d solves kept, %s MB", static_cast<int>(ring.kept.size()), ring.triggers.ring_size,
+                      readout(static_cast<double>(ring.bytes) / 1048576.0).c_str());
+  if (ring.kept.empty()) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit;
+  const float row = ImGui::GetTextLineHeightWithSpacing();
+  const float height = row * (1.5f + static_cast<float>(std::min<std::size_t>(ring.kept.size(), 5)));
+  if (!ImGui::BeginTable("kept", 5, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn("t [s]");
+  ImGui::TableSetupColumn("trigger");
+  ImGui::TableSetupColumn("its");
+  ImGui::TableSetupColumn("residual", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (auto k = ring.kept.rbegin(); k != ring.kept.rend(); ++k) {  // newest first
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    char id[32];
+    std::snprintf(id, sizeof id, "%llu##kept", static_cast<unsigned long long>(k->id));
+    if (ImGui::Selectable(id, k->id == opened_id, ImGuiSelectableFlags_SpanAllColumns)) edits.open = k->id;
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", k->time);
+    ImGui::TableNextColumn();
+    if (k->trigger == CaptureTrigger::Failure) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "failure");
+    else ImGui::TextUnformatted(trigger_name(k->trigger));
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", k->iterations - 1);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(readout(k->residual).c_str());
+  }
+  ImGui::EndTable();
+}
+
+int key_index(const std::vector<std::string>& keys, const char* name) {
+  const auto it = std::find(keys.begin(), keys.end(), name);
+  return it == keys.end() ? 0 : static_cast<int>(it - keys.begin());
+}
+
+bool key_combo(const char* id, const std::vector<std::string>& keys, int& index) {
+  bool changed = false;
+  if (ImGui::BeginCombo(id, keys[static_cast<std::size_t>(index)].c_str())) {
+    for (int i = 0; i < static_cast<int>(keys.size()); ++i)
+      if (ImGui::Selectable(keys[static_cast<std::size_t>(i)].c_str(), i == index)) {
+        index = i;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// A/B: the capture solved again with one option changed, both convergence curves on one plot;
+// the sweep: one solve per value of a numeric option, the error against the work (issue 15 item 4).
+void comparison_section(CapturePanelView& v, CapturePanelEdits& edits) {
+  if (v.ab_open) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+  if (!ImGui::CollapsingHeader("A/B and sweep")) return;
+  static const std::vector<std::string> keys = sim::solver_option_keys();
+  if (keys.empty()) return;
+  if (v.ab_key < 0 || v.ab_key >= static_cast<int>(keys.size())) v.ab_key = key_index(keys, "preconditioner");
+  if (v.sweep_key < 0 || v.sweep_key >= static_cast<int>(keys.size())) v.sweep_key = key_index(keys, "newton_iterations");
+  ImGui::TextDisabled("B: this step solved again with");
+  ImGui::SetNextItemWidth(150);
+  key_combo("##ab_key", keys, v.ab_key);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("=");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputText("##ab_value", v.ab_value, sizeof v.ab_value);
+  ImGui::SameLine();
+  if (ImGui::Button("Solve B")) {
+    edits.compare = true;
+    edits.compare_key = keys[static_cast<std::size_t>(v.ab_key)];
+    edits.compare_value = v.ab_value;
+  }
+  const CaptureComparison* cmp = v.comparison;
+  if (cmp && !cmp->key.empty()) {
+    if (!cmp->error.empty()) {
+      ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", cmp->error.c_str());
+    } else {
+      const std::size_t n = std::max(cmp->a.size(), cmp->b.size());
+      std::vector<PlotSeries> series(2);
+      series[0].name = "A: as captured";
+      series[0].color = IM_COL32(120, 190, 255, 255);
+      series[1].name = "B: " + cmp->key + " = " + cmp->value;
+      series[1].color = IM_COL32(255, 170, 80, 255);
+      for (std::size_t k = 0; k < n; ++k) {
+        series[0].y.push_back(k < cmp->a.size() ? static_cast<double>(sim::iterate_residual(cmp->a[k])) : NAN);
+        series[1].y.push_back(k < cmp->b.size() ? static_cast<double>(sim::iterate_residual(cmp->b[k])) : NAN);
+      }
+      PlotSpec spec;
+      spec.id = "ab_plot";
+      spec.x_label = "Newton iteration";
+      spec.y_label = "max residual";
+      spec.integer_x = true;
+      plot(spec, series);
+      ImGui::Text("final: A %s, B %s%s", readout(series[0].y[cmp->a.size() - 1]).c_str(),
+                  cmp->b.empty() ? "-" : readout(series[1].y[cmp->b.size() - 1]).c_str(),
+                  cmp->b_ok ? "" : " (B's step FAILED)");
+    }
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("Sweep: error against work");
+  ImGui::SetNextItemWidth(150);
+  key_combo("##sweep_key", keys, v.sweep_key);
+  ImGui::SetNextItemWidth(150);
+  ImGui::InputFloat("from", &v.sweep_from, 0, 0, "%g");
+  ImGui::SetNextItemWidth(150);
+  ImGui::InputFloat("to", &v.sweep_to, 0, 0, "%g");
+  ImGui::SetNextItemWidth(150);
+  ImGui::SliderInt("solves", &v.sweep_count, 2, 24);
+  if (ImGui::Button("Run the sweep")) {
+    edits.sweep = true;
+    edits.sweep_key = keys[static_cast<std::size_t>(v.sweep_key)];
+    edits.sweep_from = v.sweep_from;
+    edits.sweep_to = v.sweep_to;
+    edits.sweep_count = v.sweep_count;
+  }
+  if (cmp && !cmp->sweep_key.empty()) {
+    if (!cmp->sweep_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", cmp->sweep_error.c_str());
+    if (!cmp->sweep.empty()) {
+      // Error against work (linear iterations over the solve), in order of work.
+      std::vector<sim::SweepPoint> pts = cmp->sweep;
+      std::stable_sort(pts.begin(), pts.end(), [](const sim::SweepPoint& a, const sim::SweepPoint& b) {
+        return a.linear_iterations < b.linear_iterations;
+      });
+      std::vector<double> x;
+      std::vector<PlotSeries> series(1);
+      series[0].name = "final residual";
+      series[0].color = IM_COL32(160, 230, 140, 255);
+      for (const sim::SweepPoint& p : pts) {
+        x.push_back(p.linear_iterations);
+        series[0].y.push_back(static_cast<double>(p.residual));
+      }
+      PlotSpec spec;
+      spec.id = "sweep_plot";
+      spec.x_label = "linear iterations (work)";
+      spec.y_label = "max residual";
+      spec.x = &x;
+      plot(spec, series);
+      for (const sim::SweepPoint& p : cmp->sweep)
+        ImGui::TextDisabled("%s = %g: %d Newton, %d linear its, residual %s%s", cmp->sweep_key.c_str(), p.value,
+                            p.newton_iterations, p.linear_iterations, readout(p.residual).c_str(), p.ok ? "" : " FAILED");
+    }
+  }
+}
+
 }  // namespace
+
+const char* trigger_name(CaptureTrigger t) {
+  switch (t) {
+    case CaptureTrigger::Failure: return "failure";
+    case CaptureTrigger::Residual: return "residual";
+    case CaptureTrigger::ContactChange: return "contacts";
+    case CaptureTrigger::Key: return "key";
+    case CaptureTrigger::Continuous: return "continuous";
+  }
+  return "?";
+}
 
 void sort_capture_rows(const sim::SolveCapture& c, int iteration, CaptureColumn sort, bool descending, int limit,
                        std::vector<int>& out) {
@@ -67,13 +247,23 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
     return edits;
   }
   const sim::SolveCapture* c = v.capture;
+  if (v.ring) ring_section(*v.ring, v.opened_id, c == nullptr, edits);
+  if (!c) {
+    if (v.ring && !v.ring->kept.empty())
+      ImGui::TextWrapped("No capture open: click a kept solve above to open it.");
+    else
+      ImGui::TextWrapped("No capture open: set a trigger above, press F9 to keep the next step's solve, or let a step "
+                         "fail (the run pauses and opens it here).");
+    ImGui::End();
+    return edits;
+  }
   if (!v.headline.empty()) ImGui::TextWrapped("%s", v.headline.c_str());
   if (v.diagnosis) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, v.failed ? ImVec4(1.0f, 0.5f, 0.4f, 1.0f) : ImVec4(1.0f, 0.85f, 0.4f, 1.0f));
     ImGui::TextWrapped("%s", v.diagnosis->explanation.c_str());
     ImGui::PopStyleColor();
   }
-  if (!c || !c->filled || c->iterates.empty()) {
+  if (!c->filled || c->iterates.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("no solve captured: the step was refused before its solve");
     ImGui::PopStyleColor();
@@ -99,6 +289,8 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
   ImGui::Text("  bilateral %s", readout(t.bilateral_max).c_str());
   ImGui::TextDisabled("%d rows, %d contacts, h = %s s, substep %d", c->rows.count(), c->contact_count,
                       readout(c->h).c_str(), c->substep);
+
+  comparison_section(v, edits);
 
   // The rows at this iterate, worst first by default.
   constexpr int kShown = 64;

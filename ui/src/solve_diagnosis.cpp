@@ -137,4 +137,33 @@ SolveDiagnosis diagnose_failed_step(const sim::Model& model, const sim::SolveCap
   return d;
 }
 
+SolveDiagnosis describe_captured_step(const sim::Model& model, const sim::SolveCapture& capture, const std::string& why) {
+  SolveDiagnosis d;
+  const int n = capture.filled ? capture.rows.count() : 0;
+  if (n == 0 || capture.iterates.empty()) {
+    d.explanation = why + (capture.filled ? "; the solve had no rows" : "; no solve was captured");
+    return d;
+  }
+  d.iteration = static_cast<int>(capture.iterates.size()) - 1;
+  const CapturedIterate& last = capture.iterates.back();
+  int worst = 0;
+  const auto badness = [&](int i) {
+    return row_finite(last, i) ? static_cast<double>(last.residual[static_cast<std::size_t>(i)]) : HUGE_VAL;
+  };
+  for (int i = 1; i < n; ++i)
+    if (badness(i) > badness(worst)) worst = i;
+  d.rows.push_back(worst);
+  d.worst_row = worst;
+  d.non_finite = !row_finite(last, worst);
+  const auto wi = static_cast<std::size_t>(worst);
+  for (int e = capture.rows.node_first[wi]; e < capture.rows.node_first[wi + 1]; ++e)
+    if (capture.rows.node[static_cast<std::size_t>(e)] < model.body_count) d.bodies.push_back(capture.rows.node[static_cast<std::size_t>(e)]);
+  std::sort(d.bodies.begin(), d.bodies.end());
+  d.bodies.erase(std::unique(d.bodies.begin(), d.bodies.end()), d.bodies.end());
+  d.explanation = why + "; worst row: " + sim::row_kind_name(capture.rows.kind[wi]) + " row " + std::to_string(worst) +
+                  " (" + row_source(model, capture, worst) + ", " + nodes_of(model, capture, worst) + "), residual " +
+                  number(last.residual[wi]) + " after " + std::to_string(capture.iterates.size() - 1) + " Newton iterations";
+  return d;
+}
+
 }  // namespace ui

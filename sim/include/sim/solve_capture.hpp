@@ -7,7 +7,9 @@
 //
 // Capturing: set Workspace::capture to a SolveCapture before sim::step(); the step's solves
 // (the non-smooth Newton solver; one per substep, the last one is kept) fill it. Nothing is
-// recorded and nothing is allocated for it when Workspace::capture is null.
+// recorded and nothing is allocated for it when Workspace::capture is null. A capture used again
+// (the app's ring of the last N solves) keeps its buffers: once it has held a solve as large,
+// capturing another allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -78,7 +80,12 @@ struct SolveCapture {
   bool filled = false;               // a solve was captured
   CapturedSystem system;
 
-  void clear_solve();                // forget the solve, keep what to capture
+  // Buffers of iterates forgotten by clear_solve(), reused by the next solve's iterates (so a
+  // reused capture does not free and allocate its per-row arrays again). Not part of the solve.
+  std::vector<CapturedIterate> spare_iterates;
+
+  void clear_solve();                // forget the solve, keep what to capture (and the buffers)
+  std::size_t bytes() const;         // heap memory held (capacities, spare buffers included)
 };
 
 const char* row_kind_name(int kind);  // "bilateral", "drive", "limit", "normal", "friction"

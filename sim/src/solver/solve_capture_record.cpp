@@ -5,12 +5,42 @@
 namespace sim {
 
 void SolveCapture::clear_solve() {
-  rows = CapturedRows{};
+  // clear() keeps every capacity: a capture reused for another solve of the same size allocates
+  // nothing (the app's capture ring).
+  rows.kind.clear();
+  rows.source.clear();
+  rows.sub.clear();
+  rows.r.clear();
+  rows.node_first.clear();
+  rows.node.clear();
+  for (CapturedIterate& k : iterates) spare_iterates.push_back(std::move(k));
   iterates.clear();
   linear_residuals.clear();
   returned_to_best = false;
   filled = false;
-  system = CapturedSystem{};
+  if (system.iteration >= 0) system = CapturedSystem{};
+}
+
+namespace {
+
+template <class T>
+std::size_t held(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+
+std::size_t held(const CapturedIterate& k) {
+  return held(k.u) + held(k.lambda) + held(k.residual) + held(k.w) + held(k.active);
+}
+
+}  // namespace
+
+std::size_t SolveCapture::bytes() const {
+  std::size_t b = sizeof(SolveCapture) + held(start.q) + held(start.u) + held(rows.kind) + held(rows.source) +
+                  held(rows.sub) + held(rows.r) + held(rows.node_first) + held(rows.node) + held(linear_residuals) +
+                  held(iterates) + held(spare_iterates);
+  for (const CapturedIterate& k : iterates) b += held(k);
+  for (const CapturedIterate& k : spare_iterates) b += held(k);
+  b += held(system.j_row) + held(system.j_col) + held(system.j_value) + held(system.hinv_row) + held(system.hinv_col) +
+       held(system.hinv_value) + held(system.c_diagonal) + held(system.b) + held(system.x);
+  return b;
 }
 
 const char* row_kind_name(int kind) {
@@ -50,7 +80,14 @@ void capture_solve_begin(SolveCapture& c, const Model& m, const RowSet& rows, in
 
 void capture_iterate(SolveCapture& c, const RowSet& rows, const VecX& u, const IterationTrace& it, bool replace_last) {
   if (replace_last && c.iterates.empty()) replace_last = false;
-  if (!replace_last) c.iterates.emplace_back();
+  if (!replace_last) {
+    if (c.spare_iterates.empty()) {
+      c.iterates.emplace_back();
+    } else {  // a forgotten iterate's buffers (clear_solve)
+      c.iterates.push_back(std::move(c.spare_iterates.back()));
+      c.spare_iterates.pop_back();
+    }
+  }
   CapturedIterate& k = c.iterates.back();
   const int n = rows.count;
   k.trace = it;

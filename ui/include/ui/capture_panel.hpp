@@ -4,6 +4,9 @@
 // iterate's merit, residuals per row kind, step length, linear iterations), and lists the rows
 // at that iterate in a table sortable by kind, residual and λ, the offending rows in red.
 // Clicking a table row selects it and its first body (the viewport highlights and frames it).
+// Above, when given the ring (ui/capture_triggers.hpp): the capture triggers to set, a button
+// that keeps the next step's solve, the kept solves (newest first, with their memory): clicking
+// one opens it.
 #pragma once
 
 #include <string>
@@ -11,6 +14,8 @@
 
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
+#include "ui/capture_comparison.hpp"
+#include "ui/capture_triggers.hpp"
 #include "ui/solve_diagnosis.hpp"
 
 namespace ui {
@@ -21,8 +26,19 @@ enum class CaptureColumn : int { Row = 0, Kind, Bodies, Residual, Lambda, State 
 struct CapturePanelView {
   const sim::SolveCapture* capture = nullptr;  // null: the panel says there is none
   const SolveDiagnosis* diagnosis = nullptr;   // highlighted rows and the explanation (null: none)
+  bool failed = true;                          // a failed step (its explanation in red), else a kept one
   const sim::Model* model = nullptr;           // body names
   std::string headline;                        // "the step at t = 0.35 s failed: ..." (caller's)
+  const CaptureRingStatus* ring = nullptr;     // triggers and kept solves (null: no such section)
+  std::uint64_t opened_id = 0;                 // the kept solve shown (CaptureSummary::id; marked in the list)
+  const CaptureComparison* comparison = nullptr;  // A/B and sweep of this capture (null: none yet)
+  // The A/B and sweep inputs (kept between frames).
+  bool ab_open = false;                        // hold the A/B section open
+  int ab_key = -1;                             // index into sim::solver_option_keys() (-1: "preconditioner")
+  char ab_value[48] = "identity";
+  int sweep_key = -1;                          // (-1: "newton_iterations")
+  float sweep_from = 1, sweep_to = 20;
+  int sweep_count = 6;
   // Kept between frames (caller-owned).
   int iteration = 0;                           // the iterate shown
   CaptureColumn sort = CaptureColumn::Residual;
@@ -34,6 +50,16 @@ struct CapturePanelView {
 
 struct CapturePanelEdits {
   int select_body = -1;                        // a clicked row's first body: highlight and frame it
+  bool triggers_changed = false;               // set `triggers` on the ring
+  CaptureTriggers triggers;
+  bool capture_next = false;                   // keep the next step's solve (the button; F9)
+  std::uint64_t open = 0;                      // open this kept solve (a click in the list; 0: none)
+  bool compare = false;                        // solve the open capture again with key = value (B)
+  std::string compare_key, compare_value;
+  bool sweep = false;                          // solve it once per value of sweep_key
+  std::string sweep_key;
+  double sweep_from = 0, sweep_to = 0;
+  int sweep_count = 0;
 };
 
 // The rows of `capture` at iterate `iteration` in the order of column `sort`: non-finite values

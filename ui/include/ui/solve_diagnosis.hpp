@@ -32,4 +32,8 @@ std::string node_name(const sim::Model& model, int node);
 SolveDiagnosis diagnose_failed_step(const sim::Model& model, const sim::SolveCapture& capture,
                                     const sim::StepReport& report);
 
+// A step that did not fail, kept by a capture trigger (`why`: "kept because its residual 0.002 is
+// above 0.001"): its worst row at the last iterate, highlighted like a failure's offending row.
+SolveDiagnosis describe_captured_step(const sim::Model& model, const sim::SolveCapture& capture, const std::string& why);
+
 }  // namespace ui
