@@ -10,6 +10,7 @@
 #include "app/sim_runner_support.hpp"
 #include "gui/sim_runner.hpp"
 #include "gui/state_history.hpp"
+#include "support/chamber_scene.hpp"
 #include "sim/compile.hpp"
 #include "sim/scene_io.hpp"
 
@@ -181,15 +182,7 @@ TEST_CASE("restoring a state is recorded as a jump in the history", "[app][histo
 TEST_CASE("scrubbing the history restores the soft groups' chamber pressure with the state", "[app][history][fem]") {
   // The pressure a step was taken with is part of its history entry: scrubbed back to a step
   // taken inflated, the next step inflates again (the Joints panel's chamber slider shows it).
-  constexpr const char* kChamber = R"(<?xml version="1.0"?>
-<scene name="chamber" dt="0.005">
-  <world><plane/></world>
-  <softbody name="bar" box="0.04 0.04 0.12" divisions="1 1 3" pos="0 0 0.03" E="1e5" nu="0.3" damping="0.01">
-    <group name="chamber" min="0 -1 -1" max="1 1 1"/>
-  </softbody>
-</scene>
-)";
-  const runner_test::Loaded scene = load_text(kChamber);
+  const runner_test::Loaded scene = load_text(test::kChamberBarScene);
   REQUIRE(scene.model->soft_group_count == 1);
   SimRunner runner;
   runner.load(scene.spec, scene.model);

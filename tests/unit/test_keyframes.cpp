@@ -10,6 +10,7 @@
 #include "sim/keyframe.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"
+#include "support/chamber_scene.hpp"
 
 namespace {
 
@@ -172,15 +173,7 @@ TEST_CASE("a keyframe keeps the soft groups' chamber pressure through the file a
   // A soft bar whose outer half is a chamber group (initial pressure 0) on the ground: saved while
   // inflated at 20 kPa, the keyframe restores the pressure with the state, so the restored run
   // continues as the inflated one, not as the model's initial control would make it.
-  const std::string xml = R"(<?xml version="1.0"?>
-<scene name="chamber" dt="0.005">
-  <world><plane/></world>
-  <softbody name="bar" box="0.04 0.04 0.12" divisions="1 1 3" pos="0 0 0.03" E="1e5" nu="0.3" damping="0.01">
-    <group name="chamber" min="0 -1 -1" max="1 1 1"/>
-  </softbody>
-</scene>
-)";
-  sim::SceneSpec spec = parse(xml, "chamber.xml");
+  sim::SceneSpec spec = parse(test::kChamberBarScene, "chamber.xml");
   auto compiled = sim::compile_model(spec);
   REQUIRE(compiled.ok());
   const sim::Model& model = compiled.value();
