@@ -51,7 +51,7 @@ void print_help() {
       "shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel), pgs_iterations,\n"
       "  pgs_relaxation, ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
-      "  linear_solver (pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
+      "  linear_solver (auto|pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
       "  damping, regularization, warm_start, geometric_stiffness, substeps, contact_margin, ...\n");
 }
 

@@ -271,7 +271,7 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(choice(item, "preconditioner", "preconditioner", std::string(sim::to_string(o.preconditioner)),
                            {"identity", "h2", "effective_mass"}, false));
       out.push_back(choice(item, "linear_solver", "linear solver", std::string(sim::to_string(o.linear_solver)),
-                           {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"}, false));
+                           {"pcr", "pcg", "jacobi", "gauss_seidel", "direct", "auto"}, false));
       out.push_back(integer(item, "newton_iterations", "Newton iterations", o.newton_iterations, 1, 10000));
       out.push_back(integer(item, "linear_iterations", "linear iterations", o.linear_iterations, 1, 100000));
       out.push_back(real(item, "newton_tolerance", "Newton tolerance", o.newton_tolerance, 0, kBig, "m", false, 9, 1e-6));

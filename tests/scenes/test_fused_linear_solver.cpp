@@ -15,23 +15,14 @@
 #include <cstring>
 
 #include "core/parallel.hpp"
-#include "sim/solve_capture.hpp"
-#include "support/shipped_run.hpp"
+#include "support/captured_system.hpp"
 
 using sim::Real;
 
 namespace {
 
-using SpMat = Eigen::SparseMatrix<Real>;
-using VecX = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
-
-SpMat triplets(int rows, int cols, const std::vector<int>& r, const std::vector<int>& c, const std::vector<Real>& v) {
-  std::vector<Eigen::Triplet<Real>> t;
-  for (std::size_t k = 0; k < v.size(); ++k) t.emplace_back(r[k], c[k], v[k]);
-  SpMat m(rows, cols);
-  m.setFromTriplets(t.begin(), t.end());
-  return m;
-}
+using test::SpMat;
+using test::VecX;
 
 // Textbook Jacobi-preconditioned CR and CG, `iterations` iterations from x = 0; the residual
 // history in the norm each solver reports (‖r‖_P for PCR, sqrt(rᵀPr) for PCG: the same value).
@@ -71,29 +62,12 @@ VecX reference_solve(sim::LinearSolver solver, const SpMat& A, const VecX& b, in
   return x;
 }
 
-// The last of `steps` steps of a shipped scene with `solver`, capturing the system of Newton
-// iteration `iteration`.
+// 15 linear iterations: in exact arithmetic the textbook loop and the fused one have the same
+// iterates; in floating point a Krylov method that stalls loses conjugacy and amplifies the
+// round-off of a different summation order (workcell: equal to 7 digits for 22 iterations, 7%
+// apart in the residual at 30). Within 15 both orders agree to round-off on every scene here.
 sim::SolveCapture capture(const std::string& scene, int steps, int iteration, sim::LinearSolver solver) {
-  const sim::Model m = test::load_shipped_model(scene);
-  auto spec = sim::load_scene_file(test::scene_path(scene));
-  REQUIRE(spec.ok());
-  sim::SolverOptions o = spec->solver;
-  o.linear_solver = solver;
-  // 15 iterations: in exact arithmetic the textbook loop and the fused one have the same
-  // iterates; in floating point a Krylov method that stalls loses conjugacy and amplifies the
-  // round-off of a different summation order (workcell: equal to 7 digits for 22 iterations, 7%
-  // apart in the residual at 30). Within 15 both orders agree to round-off on every scene here.
-  o.linear_iterations = o.linear_iterations_max = 15;
-  o.warm_start = false;  // every step starts from λ = 0: the first Newton system is never trivial
-  sim::State s = sim::make_initial_state(m);
-  sim::Workspace ws;
-  const sim::Control control = sim::make_initial_control(m);
-  for (int i = 0; i + 1 < steps; ++i) sim::step(m, o, s, control, ws);
-  sim::SolveCapture c;
-  c.system_iteration = iteration;
-  ws.capture = &c;
-  sim::step(m, o, s, control, ws);
-  return c;
+  return test::capture_shipped_system(scene, steps, iteration, solver, 15);
 }
 
 struct Scene {
@@ -129,10 +103,7 @@ TEST_CASE("fused PCR and PCG give the textbook recurrences' iterates on shipped 
         continue;
       }
       ++compared;
-      const SpMat J = triplets(sys.rows, sys.dofs, sys.j_row, sys.j_col, sys.j_value);
-      const SpMat Hinv = triplets(sys.dofs, sys.dofs, sys.hinv_row, sys.hinv_col, sys.hinv_value);
-      SpMat A = SpMat(J * Hinv * SpMat(J.transpose()));
-      for (int i = 0; i < sys.rows; ++i) A.coeffRef(i, i) += sys.c_diagonal[i];
+      const SpMat A = test::assembled_schur(sys);
       const VecX b = Eigen::Map<const VecX>(sys.b.data(), sys.rows);
       std::vector<Real> history;
       const VecX x_ref = reference_solve(solver, A, b, it.linear_iterations, history);

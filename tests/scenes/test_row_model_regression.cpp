@@ -60,6 +60,9 @@ std::vector<Record> run_scene(const std::string& name) {
   // The recorded soft_cube ran the plain Schur system; the FEM rows' condensation (a different
   // linear algebra for the same rows, solver/elastic_condensation.hpp) is compared elsewhere.
   spec.solver.condense_elastic = false;
+  // Recorded when PCR was every scene's linear solver; auto now solves the jointed scenes
+  // directly (other directions, other trajectories), checked in test_direct_linear_solver.cpp.
+  if (spec.solver.linear_solver == sim::LinearSolver::Auto) spec.solver.linear_solver = sim::LinearSolver::PCR;
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

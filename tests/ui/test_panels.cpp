@@ -67,7 +67,7 @@ TEST_CASE("the solver panel's choices change the solver seen in the trace", "[ui
   const sim::Model model = test::compile(stack_scene());
   int count = 0;
   const char* const* names = ui::linear_solver_choices(count);
-  REQUIRE(count == 5);
+  REQUIRE(count == 6);
   auto linear_iterations_of_first_newton = [&](int choice) {
     sim::SolverOptions o = model.solver;
     o.newton_tolerance = 0;  // every step solves newton_iterations systems
@@ -81,6 +81,7 @@ TEST_CASE("the solver panel's choices change the solver seen in the trace", "[ui
   };
   CHECK(linear_iterations_of_first_newton(0) == 8);  // PCR: the full budget
   CHECK(linear_iterations_of_first_newton(4) == 1);                               // direct: one solve
+  CHECK(linear_iterations_of_first_newton(5) == 8);  // auto: a contact stack without joints runs PCR
 
   // The NCP choice: min-map and Fischer-Burmeister converge differently on the same step.
   auto final_residual = [&](int choice) {

@@ -57,7 +57,7 @@ TEST_CASE("solver options outside their range are refused and leave the option a
       {"jacobi_weight", "1.5", "a number in (0, 1]"},      {"pgs_relaxation", "2", "a number in (0, 2)"},
       {"line_search", "maybe", "true or false"},           {"ncp", "fb2", "fischer_burmeister or min_map"},
       {"kind", "jacobi", "nsn or pgs"},                    {"substeps", "2000000000", "an integer in 1..1000"},
-      {"linear_solver", "cg", "pcr, pcg, jacobi, gauss_seidel or direct"},
+      {"linear_solver", "cg", "pcr, pcg, jacobi, gauss_seidel, direct or auto"},
       {"contact_margin", "nan", "a number >= 0"},
   };
   for (const Case& c : cases) {

@@ -15,7 +15,8 @@ constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected 
 static_assert(std::size(kKindLabel) == std::size(kKind), "a label per solver kind");
 constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
 constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
-constexpr const char* kLin[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "direct"};
+constexpr const char* kLin[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "direct", "auto"};
+constexpr int kLinCount = static_cast<int>(std::size(kLin));
 
 template <std::size_t N>
 void choose(sim::SolverOptions& o, const char* const (&names)[N], int index, const char* key) {
@@ -45,7 +46,7 @@ bool slider_real(const char* label, sim::Real& value, float lo, float hi, const 
 const char* const* solver_kind_choices(int& count) { count = 2; return kKind; }
 const char* const* ncp_choices(int& count) { count = 2; return kNcp; }
 const char* const* preconditioner_choices(int& count) { count = 3; return kPre; }
-const char* const* linear_solver_choices(int& count) { count = 5; return kLin; }
+const char* const* linear_solver_choices(int& count) { count = kLinCount; return kLin; }
 void choose_solver_kind(sim::SolverOptions& o, int index) { choose(o, kKind, index, "kind"); }
 void choose_ncp(sim::SolverOptions& o, int index) { choose(o, kNcp, index, "ncp"); }
 void choose_preconditioner(sim::SolverOptions& o, int index) { choose(o, kPre, index, "preconditioner"); }
@@ -67,7 +68,9 @@ bool solver_panel(SolverPanelView& view) {
     int pre = index_of(sim::to_string(o.preconditioner), kPre);
     if (combo("Preconditioner", pre, kPre, 3)) { choose_preconditioner(o, pre); changed = true; }
     int lin = index_of(sim::to_string(o.linear_solver), kLin);
-    if (combo("Linear solver", lin, kLin, 5)) { choose_linear_solver(o, lin); changed = true; }
+    if (combo("Linear solver", lin, kLin, kLinCount)) { choose_linear_solver(o, lin); changed = true; }
+    if (ImGui::IsItemHovered() && o.linear_solver == sim::LinearSolver::Auto)
+      ImGui::SetTooltip("auto: direct (sparse LDL^T) on jointed bodies with few contacts, PCR otherwise");
     changed |= ImGui::SliderInt("Newton iterations (cap)", &o.newton_iterations, 1, 50);
     changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
     changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);

@@ -15,7 +15,9 @@ namespace sim {
 
 enum class NcpFunction { FischerBurmeister, MinMap };                 // Appendix A, eqs. 93-98
 enum class Preconditioner { Identity, TimeStepSquared, EffectiveMass };  // §8.1, eq. 66
-enum class LinearSolver { PCR, PCG, Jacobi, GaussSeidel, Direct };      // §8.2
+// §8.2. Auto: per step, the direct solver on articulated systems with few contacts, PCR
+// otherwise (resolve_linear_solver, solver/linear_solvers.hpp).
+enum class LinearSolver { PCR, PCG, Jacobi, GaussSeidel, Direct, Auto };
 
 // Which solver step() runs (docs/ARCHITECTURE.md, "The solver seam"). Adding one: a value here,
 // its name in to_string (core/solver_options.cpp), a StepSolver and its line in make_step_solver
@@ -30,7 +32,7 @@ struct SolverOptions {
   SolverKind kind = SolverKind::NonSmoothNewton;
   NcpFunction ncp = NcpFunction::FischerBurmeister;
   Preconditioner preconditioner = Preconditioner::EffectiveMass;
-  LinearSolver linear_solver = LinearSolver::PCR;
+  LinearSolver linear_solver = LinearSolver::Auto;
   // Newton iterations stop when every residual is within tolerance (solver/newton_residuals.hpp):
   // position rows (joints, distances, limits, contact normals) and the complementarity
   // |min(C, rλ)| within newton_tolerance [m or rad]; velocity rows (drives, friction) and the

@@ -43,6 +43,8 @@ using NewtonIterationTrace = IterationTrace;  // the Newton solver's name for it
 
 struct SolverTrace {
   SolverKind kind = SolverKind::NonSmoothNewton;  // the solver that filled this trace
+  LinearSolver linear_solver = LinearSolver::PCR; // the Newton solver's linear solver in the last
+                                                  // solve (SolverOptions::linear_solver, auto resolved)
   std::vector<IterationTrace> iterations;
   std::vector<Real> linear_residuals;       // per linear iteration |r|, all Newton iterations in order
   Real final_normal_max = 0;                // after the last update
@@ -57,6 +59,8 @@ struct SolverTrace {
   bool returned_to_best = false;            // the result is an earlier iterate (a watchdog step ended worse)
   bool stalled = false;                     // stopped early: the best merit stopped falling at the full
                                             // linear budget (SolverOptions::newton_stall_iterations)
+  int direct_analyses = 0;                  // the direct solver's orderings / symbolic analyses this
+                                            // step (a new row pattern; 0 while the pattern is kept)
   void clear() {
     iterations.clear();
     linear_residuals.clear();
@@ -65,6 +69,7 @@ struct SolverTrace {
     newton_iterations = 0;
     returned_to_best = false;
     stalled = false;
+    direct_analyses = 0;
   }
 };
 

@@ -56,6 +56,7 @@ std::string_view to_string(LinearSolver v) {
     case LinearSolver::Jacobi: return "jacobi";
     case LinearSolver::GaussSeidel: return "gauss_seidel";
     case LinearSolver::Direct: return "direct";
+    case LinearSolver::Auto: return "auto";
   }
   return "?";
 }
@@ -178,7 +179,7 @@ constexpr NcpFunction kNcpFunctions[] = {NcpFunction::FischerBurmeister, NcpFunc
 constexpr Preconditioner kPreconditioners[] = {Preconditioner::Identity, Preconditioner::TimeStepSquared,
                                                Preconditioner::EffectiveMass};
 constexpr LinearSolver kLinearSolvers[] = {LinearSolver::PCR, LinearSolver::PCG, LinearSolver::Jacobi,
-                                           LinearSolver::GaussSeidel, LinearSolver::Direct};
+                                           LinearSolver::GaussSeidel, LinearSolver::Direct, LinearSolver::Auto};
 
 using O = SolverOptions;
 constexpr OptionField kOptionFields[] = {

@@ -1,7 +1,5 @@
 #include "solver/linear_solvers.hpp"
 
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -227,49 +225,22 @@ LinearSolveStats gauss_seidel(const SchurSystem& A, const VecX& b, VecX& x, int 
   return st;
 }
 
-// Reference: A assembled as a sparse matrix and factorised (LDLᵀ). Allocates; for small
-// problems and for checking the iterative solvers.
+// Direct: A assembled in its sparsity pattern and factorised, LDLᵀ (solver/sparse_schur_factor.hpp;
+// the pattern's ordering and analysis are kept while the rows' nodes do not change). One
+// "iteration": the exact solve, its residual recorded like the iterative solvers'.
 LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScratch& s,
                         std::vector<Real>* history) {
-  const Model& m = A.model();
-  const RowSet& rows = A.rows();
   const int n = A.size();
-  const int dofs = m.dof_count();
-  using Triplet = Eigen::Triplet<Real>;
-  std::vector<Triplet> jt, hinv;
-  Real col[6], tmp[6];
-  for (int e = 0; e < rows.entry_count; ++e) {
-    const Vec6& jac = rows.entry_jac[e];
-    for (int k = 0; k < rows.entry_width[e]; ++k)
-      if (jac[k] != 0) jt.emplace_back(rows.entry_dof[e] + k, rows.entry_row[e], jac[k]);
-  }
-  for (int node = 0; node < m.body_count + m.particle_count; ++node) {
-    const int dof = node_dof(m, node), width = node_width(m, node);
-    for (int c = 0; c < width; ++c) {
-      for (int k = 0; k < 6; ++k) col[k] = k == c ? Real(1) : Real(0);
-      A.inverse_mass().apply_node(m, node, col, tmp);
-      for (int r = 0; r < width; ++r)
-        if (tmp[r] != 0) hinv.emplace_back(dof + r, dof + c, tmp[r]);
-    }
-  }
-  Eigen::SparseMatrix<Real> JT(dofs, n), HI(dofs, dofs), C(n, n);
-  JT.setFromTriplets(jt.begin(), jt.end());
-  HI.setFromTriplets(hinv.begin(), hinv.end());
-  std::vector<Triplet> cd;
-  for (int i = 0; i < n; ++i) cd.emplace_back(i, i, A.diag_c(i));
-  C.setFromTriplets(cd.begin(), cd.end());
-  Eigen::SparseMatrix<Real> M = Eigen::SparseMatrix<Real>(JT.transpose()) * HI * JT + C;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real>> ldlt(M);
   LinearSolveStats st;
   st.initial_residual = p_norm(n, b, s.inv_diag, s.partials);
-  if (ldlt.info() == Eigen::Success) {
-    x = ldlt.solve(b);
+  if (s.direct.factorize(A)) {
+    s.direct.solve(b, x);
   } else {
     x.setZero();
     st.breakdown = LinearBreakdown::Factorisation;
   }
   A.apply(x, s.ap, s.dofs1, s.dofs2);
-  s.r = b - s.ap;
+  parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
   st.iterations = 1;
   st.final_residual = p_norm(n, s.r, s.inv_diag, s.partials);
   if (history) history->push_back(st.final_residual);
@@ -289,11 +260,21 @@ LinearSolveStats dispatch(LinearSolver solver, const SchurSystem& A, const VecX&
     case LinearSolver::Jacobi: return jacobi(A, b, x, iterations, tolerance, jacobi_weight, s, history);
     case LinearSolver::GaussSeidel: return gauss_seidel(A, b, x, iterations, tolerance, s, history);
     case LinearSolver::Direct: return direct(A, b, x, s, history);
+    case LinearSolver::Auto: break;  // resolved by the caller (resolve_linear_solver)
   }
   return {};
 }
 
 }  // namespace
+
+LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const RowSet& rows) {
+  if (chosen != LinearSolver::Auto) return chosen;
+  const int joint_rows = rows.first_normal;
+  const int contact_rows = rows.count - rows.first_normal;
+  const bool articulated = m.particle_count == 0 && joint_rows > 0;
+  const bool few_contacts = contact_rows <= kAutoDirectContactRows && contact_rows <= 2 * joint_rows;
+  return articulated && few_contacts && rows.count <= kAutoDirectRows ? LinearSolver::Direct : LinearSolver::PCR;
+}
 
 LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
                               int iterations, Real tolerance, Real jacobi_weight,

@@ -10,6 +10,7 @@
 
 #include "sim/solver_options.hpp"
 #include "solver/schur_system.hpp"
+#include "solver/sparse_schur_factor.hpp"
 
 namespace sim {
 
@@ -33,12 +34,27 @@ struct LinearScratch {
   VecX diag, inv_diag, r, z, p, ap, az, tmp_rows;
   VecX dofs1, dofs2, dofs3;
   std::vector<Real> partials;
+  SparseSchurFactor direct;  // the direct solver's pattern, ordering and factor, kept across solves
   // Workspace::cancel (null: none): read each iteration; once raised the solve returns early with
   // the iterate so far (breakdown Cancelled).
   const std::atomic<bool>* cancel = nullptr;
   void resize(int rows, int dofs);
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
+
+// LinearSolver::Auto resolved for one step's rows (any other choice is returned as it is): the
+// direct solver (sparse LDLᵀ, solver/sparse_schur_factor.hpp) on a system of rigid bodies with
+// joint rows whose contact rows are few (at most kAutoDirectContactRows, and not more than twice
+// the joint rows): there chains of joints through light links leave A ill-conditioned, the
+// Krylov solvers' inexact directions cost the Newton loop its convergence, and the factor stays
+// small (MuJoCo's humanoid: 3 Newton iterations a step instead of the cap, 7x faster; allegro,
+// fetch, workcell faster at lower residuals; docs/benchmarks.md). PCR, the paper's, everywhere
+// else: contact-dominated systems (stacks, piles, an SDF bowl: no faster and no better
+// converged with exact directions) and particle systems (the FEM rows' condensation needs a
+// Krylov solver).
+inline constexpr int kAutoDirectContactRows = 300;
+inline constexpr int kAutoDirectRows = 3000;
+LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const RowSet& rows);
 
 // Solves A x = b with `solver` for at most `iterations` iterations (or until the residual falls
 // below tolerance·‖b‖_P). Appends per-iteration residuals to `history` (may be null).

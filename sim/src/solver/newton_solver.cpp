@@ -420,10 +420,10 @@ void keep_best(SolverScratch& s, Real merit) {
 // Whether this Newton iteration condenses the elastic rows: asked for, there are some, the linear
 // solver is a Krylov one (Gauss–Seidel and the direct solver read the block-diagonal H), and the
 // solver debugger is not exporting this iteration's system (its export is the plain one).
-bool use_condensation(const Model& m, const SolverOptions& o, const RowSet& rows, const SolveCapture* capture,
-                      int newton) {
+bool use_condensation(const Model& m, const SolverOptions& o, LinearSolver linear, const RowSet& rows,
+                      const SolveCapture* capture, int newton) {
   if (!o.condense_elastic || m.particle_count == 0 || !ElasticCondensation::any_condensable(rows)) return false;
-  if (o.linear_solver != LinearSolver::PCR && o.linear_solver != LinearSolver::PCG) return false;
+  if (linear != LinearSolver::PCR && linear != LinearSolver::PCG) return false;
   return !(capture && capture->system_iteration == newton);
 }
 
@@ -537,7 +537,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   const std::size_t trace_first = trace.iterations.size(), linear_first = trace.linear_residuals.size();
   if (capture) capture_solve_begin(*capture, m, rows, contacts.size());
 
-  const bool krylov = o.linear_solver == LinearSolver::PCR || o.linear_solver == LinearSolver::PCG;
+  const LinearSolver linear = resolve_linear_solver(o.linear_solver, m, rows);  // auto: this step's choice
+  trace.linear_solver = linear;
+  const bool krylov = linear == LinearSolver::PCR || linear == LinearSolver::PCG;
   const IterateContext ctx{m, o, h, contacts, sys,
                            o.condense_elastic && krylov && m.particle_count > 0 &&
                                ElasticCondensation::any_condensable(rows)};
@@ -604,7 +606,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
     // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
-    const bool condensed = use_condensation(m, o, rows, capture, newton) &&
+    const bool condensed = use_condensation(m, o, linear, rows, capture, newton) &&
                            s.condensation.factor(m, rows, s.inv_mass, o.regularization);
     if (condensed) ++report.condensed_iterations;
     condensed_last = condensed;
@@ -613,8 +615,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
 
     auto ts = Clock::now();
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
-    LinearSolveStats ls = solve_linear(o.linear_solver, sys, s.b, s.x, linear_budget, o.linear_tolerance,
+    const int analyses_before = s.linear.direct.analyses();
+    LinearSolveStats ls = solve_linear(linear, sys, s.b, s.x, linear_budget, o.linear_tolerance,
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
+    trace.direct_analyses += s.linear.direct.analyses() - analyses_before;
     it.linear_breakdown = static_cast<int>(ls.breakdown);
     if (ls.breakdown == LinearBreakdown::Cancelled) {
       sys.set_condensation(nullptr);
@@ -625,7 +629,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
       break;
     }
     const VecX* g_used = &g_dir;
-    if (needs_fallback(o.linear_solver, ls.breakdown)) {
+    if (needs_fallback(linear, ls.breakdown)) {
       // Redo the solve with Gauss–Seidel (on the plain system) and say so in the trace and the report.
       if (condensed) g_used = &set_up_direction(sys, false, s);
       report.warnings |= kStepLinearFallback;

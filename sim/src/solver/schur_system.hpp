@@ -90,6 +90,10 @@ class SchurSystem {
   const Model& model() const { return model_; }
   const RowSet& rows() const { return rows_; }
   const InverseMass& inverse_mass() const { return inv_mass_; }
+  // The node -> entries adjacency of build_adjacency (each node's entries in row order).
+  NodeEntriesView node_entries() const {
+    return {node_entry_first_.data(), node_entries_.data(), node_entry_rows_.data()};
+  }
 
  private:
   RowBlocksView jac_view() const {
