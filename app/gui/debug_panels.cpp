@@ -255,7 +255,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
                     static_cast<unsigned long long>(failed->ring_id), failed->time, trigger_name(failed->trigger));
     }
     cv.headline = headline;
-    left.place(360, true);
+    left.place(480, true);  // the scrubber, the replay legend and the rows table
     edits.capture = ui::capture_panel(cv);
     if (edits.capture.select_body >= 0) edits.select_body = edits.capture.select_body;
     if (!edits.capture.frame_nodes.empty()) edits.frame_nodes = edits.capture.frame_nodes;

@@ -161,8 +161,8 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       if (replay && snap.playing) {
         capture_view->replay_note = "running: pause to see the capture in the viewport";
       } else if (replay) {
-        ui::build_capture_replay(*snap.model, opened->capture, capture_view->iteration, capture_view->replay_quantity,
-                                 replay_);
+        ui::build_capture_replay(*snap.model, opened->capture, opened->contacts, capture_view->iteration,
+                                 capture_view->replay_quantity, replay_);
         capture_view->replay_note = fill_replay_overlay(*snap.model, opened->capture, opened->contacts, replay_, contacts_);
         capture_view->replay = &replay_;
         input.contacts = &contacts_;

@@ -78,7 +78,7 @@ TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours; 
   const sim::CapturedIterate& it = c.capture.iterates.back();
 
   ui::CaptureReplay replay;
-  ui::build_capture_replay(c.model, c.capture, last, ui::ReplayQuantity::StickSlip, replay);
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::StickSlip, replay);
   REQUIRE(replay.iteration == last);
   int stick = 0, slip = 0, joints = 0;
   for (const ui::ReplayMark& m : replay.marks) {
@@ -139,10 +139,13 @@ TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours; 
   std::vector<render::LineVertex> lines;
   render::PoseView poses;  // not read without body frames, joint frames or boxes
   render::build_overlay_lines(c.model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  int arrows = 0;
   for (int k = 0; k < overlay.size(); ++k) {
     const glm::vec3 from = overlay.point[static_cast<std::size_t>(k)];
     const glm::vec3 n = overlay.normal[static_cast<std::size_t>(k)];
     const float lambda = float(replay.normal_force[static_cast<std::size_t>(k)]);
+    if (lambda * 0.01f < 1e-5f) continue;  // no arrow for an unloaded contact
+    ++arrows;
     // The shaft: the segment starting at the point along n.
     bool found = false;
     for (std::size_t v = 0; v + 1 < lines.size() && !found; v += 2) {
@@ -156,13 +159,14 @@ TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours; 
     }
     CHECK(found);
   }
+  CHECK(arrows >= 8);  // both boxes' contacts carry weight
 
   // Active set: every contact of the boxes is in contact, the joint (no limit) active.
-  ui::build_capture_replay(c.model, c.capture, last, ui::ReplayQuantity::ActiveSet, replay);
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::ActiveSet, replay);
   for (const ui::ReplayMark& m : replay.marks) CHECK(m.state == ui::ReplayState::Active);
 
   // Residual: each mark's value is its largest row residual, the map spans the marks' range.
-  ui::build_capture_replay(c.model, c.capture, 0, ui::ReplayQuantity::Residual, replay);
+  ui::build_capture_replay(c.model, c.capture, c.contacts, 0, ui::ReplayQuantity::Residual, replay);
   const sim::CapturedIterate& first = c.capture.iterates.front();
   REQUIRE(replay.hi > 0);
   float lowest = 2, highest = -1;
@@ -182,7 +186,7 @@ TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours; 
   CHECK(lowest == 0.0f);
   CHECK(highest == 1.0f);
   // Complementarity leaves the joint (no limit rows) without a value: grey.
-  ui::build_capture_replay(c.model, c.capture, 0, ui::ReplayQuantity::Complementarity, replay);
+  ui::build_capture_replay(c.model, c.capture, c.contacts, 0, ui::ReplayQuantity::Complementarity, replay);
   CHECK(replay.marks.back().joint == 0);
   CHECK(replay.marks.back().worst_row == -1);
   CHECK(std::isnan(ui::replay_map_position(replay, replay.marks.back())));

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QImage>
 #include <QMouseEvent>
+#include <QWheelEvent>
 #include <cstdlib>
 #include <filesystem>
 
@@ -107,6 +108,18 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   // A click on another row of the table: all its bodies outlined, the camera framed on them.
   const int first_row = view->selected_row;
   const PanelRect panel = *viewport.panels()->panel("Solve capture");
+  // The panel scrolled to its end (the wheel over it), where the table is.
+  const QPointF inside(panel.x + panel.width / 2, panel.y + panel.height / 2);
+  for (int i = 0; i < 20; ++i) {
+    QMouseEvent move(QEvent::MouseMove, inside, viewport.mapToGlobal(inside), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&viewport, &move);
+    app_test::check_renders(viewport, viewport.frames_rendered() + 1);
+    QWheelEvent wheel(inside, viewport.mapToGlobal(inside), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(&viewport, &wheel);
+    app_test::check_renders(viewport, viewport.frames_rendered() + 1);
+  }
+  save_shot(viewport.screenshot(), "capture_replay_scrolled.png");
   for (float y = panel.y + panel.height - 12; y > panel.y + 100 && view->selected_row == first_row; y -= 9) {
     click(viewport, QPointF(panel.x + 24, y));
     app_test::check_renders(viewport, viewport.frames_rendered() + 2);

@@ -247,11 +247,11 @@ void replay_section(CapturePanelView& v) {
       ImGui::Dummy(ImVec2(width, height));
     }
     if (r->hi > 0)
-      ImGui::Text("%s .. %s (log scale; each mark: its largest row)", readout(r->lo).c_str(), readout(r->hi).c_str());
+      ImGui::TextWrapped("%s .. %s, log scale (a mark: its largest row)%s", readout(r->lo).c_str(), readout(r->hi).c_str(),
+                         v.replay_quantity == ReplayQuantity::Complementarity ? "; grey: no NCP row" : "");
     else
       ImGui::TextUnformatted("every value 0");
     if (r->non_finite > 0) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%d non-finite (top colour)", r->non_finite);
-    ImGui::TextDisabled("grey: no such row (joints without a limit have no complementarity)");
   } else if (r) {
     const bool active_set = v.replay_quantity == ReplayQuantity::ActiveSet;
     const ReplayState shown[] = {active_set ? ReplayState::Active : ReplayState::Stick,
@@ -270,17 +270,21 @@ void replay_section(CapturePanelView& v) {
                          : !active_set && shown[i] == ReplayState::None ? "joint"
                                                                          : replay_state_name(shown[i]);
       ImGui::Text("%s %d", name, counts[static_cast<int>(shown[i])]);
-      if (i + 1 < n) ImGui::SameLine();
+      if (i % 2 == 0 && i + 1 < n) ImGui::SameLine(0.0f, 2.0f * size);  // two to a line
     }
   }
   if (v.replay_arrows && v.force_scale > 0) {
     // The scale in plain words: how long one newton (and the largest force here) is drawn.
     const double largest = r ? r->largest_force : 0;
-    ImGui::Text("arrows: red lambda_n n, green friction; 1 N = %s m", readout(v.force_scale).c_str());
-    ImGui::Text("largest here %s N = %s m (clamped at %s m)", readout(largest).c_str(),
-                readout(largest * v.force_scale).c_str(), readout(v.max_arrow).c_str());
+    ImGui::TextWrapped("arrows (red normal, green friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
+                       readout(v.force_scale).c_str(), readout(largest).c_str(), readout(largest * v.force_scale).c_str(),
+                       readout(v.max_arrow).c_str());
   }
-  if (!v.replay_note.empty()) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", v.replay_note.c_str());
+  if (!v.replay_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", v.replay_note.c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 }  // namespace
@@ -387,7 +391,8 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
   constexpr int kShown = 64;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  const float height = std::max(80.0f, ImGui::GetContentRegionAvail().y);
+  // At least eight rows: in a short panel it scrolls (the wheel) rather than hiding the table.
+  const float height = std::max(9.0f * ImGui::GetTextLineHeightWithSpacing(), ImGui::GetContentRegionAvail().y);
   if (ImGui::BeginTable("rows", 6, flags, ImVec2(0, height))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     // Bodies last: the column that takes the width left (names are long, the panel narrow).

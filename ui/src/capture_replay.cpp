@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/contact_readout.hpp"
 #include "ui/solve_diagnosis.hpp"
 
 namespace ui {
@@ -58,8 +59,8 @@ std::array<float, 3> replay_state_color(ReplayState s) {
   return {0.5f, 0.5f, 0.5f};  // grey: the quantity does not apply
 }
 
-void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, int iteration, ReplayQuantity quantity,
-                          CaptureReplay& out) {
+void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, std::span<const sim::Contact> contacts,
+                          int iteration, ReplayQuantity quantity, CaptureReplay& out) {
   out.marks.clear();
   out.normal_force.assign(static_cast<std::size_t>(std::max(c.contact_count, 0)), sim::Real(0));
   out.friction_force.assign(out.normal_force.size(), sim::Vec2::Zero());
@@ -124,7 +125,12 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, i
       if (mark.contact >= 0) mark.state = normal_active[m] ? ReplayState::Active : ReplayState::Inactive;
       else mark.state = !has_limit[m] || limit_active[m] ? ReplayState::Active : ReplayState::Inactive;
     } else if (quantity == ReplayQuantity::StickSlip && mark.contact >= 0 && has_normal[m]) {
-      mark.state = !normal_active[m] ? ReplayState::Inactive : slipping[m] ? ReplayState::Slip : ReplayState::Stick;
+      const auto k = static_cast<std::size_t>(mark.contact);
+      const bool sliding = static_cast<int>(contacts.size()) == c.contact_count
+                               ? friction_cone_ratio(contacts[k], static_cast<double>(out.normal_force[k]),
+                                                     out.friction_force[k]) > kSlidingConeRatio
+                               : slipping[m] != 0;
+      mark.state = !normal_active[m] ? ReplayState::Inactive : sliding ? ReplayState::Slip : ReplayState::Stick;
     }
     if (!continuous || mark.worst_row < 0) continue;
     if (!std::isfinite(mark.value)) {

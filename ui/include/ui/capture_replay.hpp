@@ -9,9 +9,11 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "sim/math.hpp"
+#include "sim/contact.hpp"
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
 
@@ -23,7 +25,10 @@ enum class ReplayQuantity : int {
                     // functions of eqs. 93-106, zero exactly when complementarity holds); joints
                     // without a limit have none (grey)
   ActiveSet,        // contacts and limits: NCP active or not; bilateral joints always active
-  StickSlip,        // contacts: separated (normal inactive), sticking or slipping (friction rows)
+  StickSlip,        // contacts: separated (normal inactive), else sliding when the friction force is
+                    // on the cone (friction_cone_ratio > kSlidingConeRatio, as the Contact panel
+                    // says), else sticking; without the contacts (μ) the friction rows' flag
+                    // (W > 0 of eq. 106, which Fischer–Burmeister sets at any slip speed)
 };
 inline constexpr int kReplayQuantities = 4;
 const char* replay_quantity_name(ReplayQuantity quantity);  // "residual", "complementarity", ...
@@ -57,9 +62,11 @@ struct CaptureReplay {
 };
 
 // The marks of `capture` at `iteration` (clamped to the captured iterates). No marks when the
-// capture holds no solve.
-void build_capture_replay(const sim::Model& model, const sim::SolveCapture& capture, int iteration,
-                          ReplayQuantity quantity, CaptureReplay& out);
+// capture holds no solve. `contacts`: the captured step's (their μ for stick/slip; ignored unless
+// there are capture.contact_count of them).
+void build_capture_replay(const sim::Model& model, const sim::SolveCapture& capture,
+                          std::span<const sim::Contact> contacts, int iteration, ReplayQuantity quantity,
+                          CaptureReplay& out);
 
 // Where a mark's value sits on the replay's log colour map: 0 at lo (and below), 1 at hi;
 // non-finite values 1; NaN for a mark without a value or a quantity without a map (drawn by state).
