@@ -70,7 +70,7 @@ int row_of(const sim::SolveCapture& c, int kind, int source, int sub) {
 
 }  // namespace
 
-TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours; arrows are the captured λ", "[capture][replay]") {
+TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours, and the arrows are the captured λ", "[capture][replay]") {
   const Captured c = captured_step();
   REQUIRE(c.capture.filled);
   REQUIRE(static_cast<int>(c.contacts.size()) == c.capture.contact_count);

@@ -108,7 +108,7 @@ void quartile_plot(ConvergenceView& view) {
   const IterationTraces& traces = *view.traces;
   iteration_quartiles(traces, view.quartiles, view.quartile_scratch);
   char header[96];
-  std::snprintf(header, sizeof header, "Over the last %d steps: median and quartiles###quartiles", view.quartiles.steps);
+  std::snprintf(header, sizeof header, "Last %d steps: median, 25/75 %%###quartiles", view.quartiles.steps);
   if (!ImGui::CollapsingHeader(header, ImGuiTreeNodeFlags_DefaultOpen)) return;
   const std::vector<PlotSeries> series{{"75 %", IM_COL32(150, 150, 150, 255), view.quartiles.q75},
                                        {"median", IM_COL32(240, 230, 90, 255), view.quartiles.median},
