@@ -104,8 +104,9 @@ void CaptureRing::note_sizes(const sim::SolveCapture& c) {
     for (Slot& s : slots_) make_room(s.capture);
 }
 
-bool CaptureRing::end_step(const sim::StepReport& report, const sim::SolverTrace& trace, int contacts,
-                           CaptureTrigger* fired) {
+bool CaptureRing::end_step(const sim::StepReport& report, const sim::SolverTrace& trace,
+                           std::span<const sim::Contact> contact_list, CaptureTrigger* fired) {
+  const int contacts = static_cast<int>(contact_list.size());
   const bool captured = capturing_;
   capturing_ = false;
   if (!report.ok()) return false;  // a failure is kept by keep() (the runner re-runs it)
@@ -122,18 +123,21 @@ bool CaptureRing::end_step(const sim::StepReport& report, const sim::SolverTrace
   else return false;
   next_ = false;
   slot(count_).report = report;
+  slot(count_).contacts.assign(contact_list.begin(), contact_list.end());
   commit(trigger, residual, contacts);
   if (fired) *fired = trigger;
   return true;
 }
 
-void CaptureRing::keep(const sim::SolveCapture& capture, const sim::StepReport& report, CaptureTrigger trigger) {
+void CaptureRing::keep(const sim::SolveCapture& capture, const sim::StepReport& report, CaptureTrigger trigger,
+                       std::span<const sim::Contact> contacts) {
   if (slots_.empty()) configure(triggers_);
   capturing_ = false;
   Slot& s = slot(count_);
   note_sizes(capture);
   make_room(s.capture);
   copy_solve(capture, s.capture);
+  s.contacts.assign(contacts.begin(), contacts.end());
   s.report = report;
   double residual = 0;
   if (!capture.iterates.empty()) {
@@ -186,7 +190,8 @@ void CaptureRing::summaries(std::vector<CaptureSummary>& out) const {
 
 std::size_t CaptureRing::bytes() const {
   std::size_t b = sizeof(CaptureRing) + order_.capacity() * sizeof(int);
-  for (const Slot& s : slots_) b += s.capture.bytes() - sizeof(sim::SolveCapture) + sizeof(Slot);
+  for (const Slot& s : slots_)
+    b += s.capture.bytes() - sizeof(sim::SolveCapture) + sizeof(Slot) + s.contacts.capacity() * sizeof(sim::Contact);
   return b;
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/solve_capture.hpp"
@@ -35,6 +36,7 @@ class CaptureRing {
     sim::SolveCapture capture;
     sim::StepReport report;
     CaptureSummary summary;
+    std::vector<sim::Contact> contacts;  // the step's contacts (their geometry, for the viewport replay)
   };
 
   // Sets the triggers; a changed slot count resizes the ring (a user's request, not the step loop)
@@ -48,11 +50,15 @@ class CaptureRing {
   // Before a step: the capture to set as Workspace::capture, or null when nothing would keep it.
   sim::SolveCapture* begin_step();
   // After the step begun with begin_step (its capture, if any, is filled): keeps it when a
-  // trigger fires (true, the trigger in *fired), else returns false. `contacts` is the step's contact
-  // count (tracked even without a capture, for the contact-change trigger).
-  bool end_step(const sim::StepReport& report, const sim::SolverTrace& trace, int contacts, CaptureTrigger* fired = nullptr);
-  // Keeps a failed step's capture (copied into a slot; its buffers reused).
-  void keep(const sim::SolveCapture& capture, const sim::StepReport& report, CaptureTrigger trigger);
+  // trigger fires (true, the trigger in *fired), else returns false. `contacts` are the step's
+  // contacts: their count is tracked even without a capture (the contact-change trigger), and a
+  // kept solve keeps a copy (into the slot's buffer: it allocates only when the slot never held as
+  // many).
+  bool end_step(const sim::StepReport& report, const sim::SolverTrace& trace, std::span<const sim::Contact> contacts,
+                CaptureTrigger* fired = nullptr);
+  // Keeps a failed step's capture and its contacts (copied into a slot; its buffers reused).
+  void keep(const sim::SolveCapture& capture, const sim::StepReport& report, CaptureTrigger trigger,
+            std::span<const sim::Contact> contacts = {});
 
   // Forgets every solve (another model: its rows no longer apply); keeps the buffers.
   void clear();

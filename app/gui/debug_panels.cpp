@@ -45,6 +45,8 @@ DebugPanels::DebugPanels() : state_(std::make_unique<State>()) {}
 
 DebugPanels::~DebugPanels() { release(); }
 
+ui::CapturePanelView* DebugPanels::capture_view() { return &state_->capture; }
+
 ImGuiIO& DebugPanels::io() {
   ImGui::SetCurrentContext(context_);
   return ImGui::GetIO();
@@ -229,10 +231,9 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
       cv.iteration = std::max(failed->diagnosis.iteration, 0);
       cv.selected_row = failed->diagnosis.worst_row;
       if (!failed->diagnosis.bodies.empty() && cv.selected_row >= 0) {
-        const sim::CapturedRows& rows = failed->capture.rows;
-        const auto r = static_cast<std::size_t>(cv.selected_row);
-        for (int e = rows.node_first[r]; e < rows.node_first[r + 1] && edits.select_body < 0; ++e)
-          if (rows.node[static_cast<std::size_t>(e)] < failed->capture.body_count) edits.select_body = rows.node[static_cast<std::size_t>(e)];
+        ui::capture_row_nodes(failed->capture, cv.selected_row, edits.frame_nodes);
+        for (int node : edits.frame_nodes)
+          if (node < failed->capture.body_count && edits.select_body < 0) edits.select_body = node;
       }
     }
     cv.capture = failed ? &failed->capture : nullptr;
@@ -254,9 +255,10 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
                     static_cast<unsigned long long>(failed->ring_id), failed->time, trigger_name(failed->trigger));
     }
     cv.headline = headline;
-    left.place(360, true);
+    left.place(480, true);  // the scrubber, the replay legend and the rows table
     edits.capture = ui::capture_panel(cv);
     if (edits.capture.select_body >= 0) edits.select_body = edits.capture.select_body;
+    if (!edits.capture.frame_nodes.empty()) edits.frame_nodes = edits.capture.frame_nodes;
     left.placed("Solve capture");
   }
 
@@ -298,6 +300,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   right.place(460, true);
   st.convergence.trace = s.stepped ? &s.workspace.trace : nullptr;
   st.convergence.history = &s.steps;
+  st.convergence.traces = &s.traces;
   // The timeline is the history scrubber's track: the shown state is marked, a click seeks.
   const HistoryStatus& hs = s.history;
   const double span = hs.last_time - hs.first_time;

@@ -50,9 +50,10 @@ struct PanelEdits {
   std::optional<std::pair<int, float>> sdf_slice;
   ui::HistoryPanelEdits history;              // the History panel (scrubber, keyframes)
   ui::ViewPanelEdits view;                    // the View panel (display, camera, recording)
-  // The Solve capture panel: a clicked row's body, or on a new failed step its worst row's body:
-  // select (highlight) it and frame the camera on it.
+  // The Solve capture panel: a clicked row's first body, or on a new failed step its worst row's:
+  // select (highlight) it, and frame the camera on all the row's nodes (bodies, then particles).
   int select_body = -1;
+  std::vector<int> frame_nodes;
   ui::CapturePanelEdits capture;              // the Solve capture panel's triggers, F9 button, opened solve
   bool contact_closed = false;                // the Contact panel's close button
 };
@@ -107,6 +108,9 @@ class DebugPanels {
   // The docked panels of the last frame (panel_layout.hpp).
   const std::vector<PanelRect>& panel_rects() const { return rects_; }
   const PanelRect* panel(const std::string& name) const;
+  // The Solve capture panel's view: the viewport reads the replay settings (iterate, quantity,
+  // arrows, selected row) and fills in what it drew (the replay, the arrow scale) before build().
+  ui::CapturePanelView* capture_view();
 
  private:
   struct State;  // panel histories and views

@@ -17,6 +17,7 @@ FailedStep capture_failed_step(const sim::Model& model, const sim::SolverOptions
   workspace.capture = &f.capture;
   f.report = sim::step(model, options, state, control, workspace);
   workspace.capture = previous;
+  f.contacts = workspace.contacts.contacts;
   f.reproduced = f.report.flags == original.flags;
   f.diagnosis = ui::diagnose_failed_step(model, f.capture, f.report);
   return f;
@@ -25,6 +26,7 @@ FailedStep capture_failed_step(const sim::Model& model, const sim::SolverOptions
 FailedStep open_kept_capture(const sim::Model& model, const CaptureRing::Slot& slot) {
   FailedStep f;
   copy_solve(slot.capture, f.capture);
+  f.contacts = slot.contacts;
   f.report = f.original = slot.report;
   f.trigger = slot.summary.trigger;
   f.ring_id = slot.summary.id;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
@@ -26,6 +27,7 @@ struct FailedStep {
   CaptureTrigger trigger = CaptureTrigger::Failure;
   std::uint64_t ring_id = 0;      // its CaptureSummary::id in the ring (0: not kept there)
   sim::SolveCapture capture;      // the re-run's solve (capture.filled false: refused before the solve)
+  std::vector<sim::Contact> contacts;  // the solved step's contacts (the viewport replay places them)
   sim::StepReport report;         // the re-run's report
   sim::StepReport original;       // the failed step's own report
   ui::SolveDiagnosis diagnosis;

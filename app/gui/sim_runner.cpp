@@ -56,6 +56,7 @@ struct SimRunner::Core {
     return out;
   }
   ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
+  ui::IterationTraces traces{kQuartileSteps, kQuartileIterations};  // their residual per iterate (quartiles)
   std::uint64_t failures = 0;
 
   // Pacing: the wall time at which the simulation time `anchor_sim` is due.
@@ -106,6 +107,7 @@ struct SimRunner::Core {
     comparison = nullptr;
     ring.clear();
     steps.clear();
+    traces.clear();
     history.push(state, control);
   }
 
@@ -140,7 +142,7 @@ struct SimRunner::Core {
     failure->id = ++failures;
     failure->history_index = index;
     if (failure->capture.filled) {  // listed with the triggers' captures
-      ring.keep(failure->capture, failure->report, CaptureTrigger::Failure);
+      ring.keep(failure->capture, failure->report, CaptureTrigger::Failure, failure->contacts);
       failure->ring_id = ring.newest_id();
     }
     failed_step = std::move(failure);
@@ -161,6 +163,8 @@ SimRunner::SimRunner() : core_(std::make_unique<Core>()) {
 }
 
 SimRunner::~SimRunner() {
+  sweep_worker_.cancel();  // its last requests go nowhere: the thread stops below
+  sweep_worker_.wait();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     quit_ = true;
@@ -440,17 +444,45 @@ void SimRunner::compare_capture(std::string key, std::string value) {
 }
 
 void SimRunner::sweep_capture(std::string key, double from, double to, int count) {
-  submit([key = std::move(key), from, to, count](Core& c) {
+  submit([this, key = std::move(key), from, to, count](Core& c) {
     if (!c.has_model() || !c.failed_step || !c.failed_step->capture.filled) return false;
     const sim::SolveCapture& a = c.failed_step->capture;
     auto cmp = c.comparison_of_open();
     cmp->sweep_key = key;
+    cmp->sweep_error.clear();
+    cmp->sweep.clear();
     // Whole numbers for the integer options (iterations, substeps): those that refuse 0.5.
     sim::SolverOptions probe = a.options;
     const bool integer = !sim::set_solver_option(probe, key, "0.5").empty();
-    cmp->sweep_error = sim::sweep_captured_step(*c.model, a.options, a.start, a.control, key,
-                                                sim::sweep_values(from, to, std::clamp(count, 1, 64), integer), cmp->sweep);
+    SweepRequest request{c.model, a.options, a.start, a.control, key,
+                         sim::sweep_values(from, to, std::clamp(count, 1, 64), integer)};
+    cmp->sweep_total = static_cast<int>(request.values.size());
+    cmp->sweep_running = true;
+    const std::uint64_t id = cmp->capture_id;
     c.comparison = std::move(cmp);
+    // The worker's points and its end come back as requests: only this thread writes the
+    // comparison (a copy per point: the published one is shared with the UI).
+    sweep_worker_.start(
+        std::move(request),
+        [this, id](int, int, const sim::SweepPoint& point) {
+          submit([id, point](Core& core) {
+            if (!core.comparison || core.comparison->capture_id != id) return false;
+            auto next = std::make_shared<ui::CaptureComparison>(*core.comparison);
+            next->sweep.push_back(point);
+            core.comparison = std::move(next);
+            return true;
+          });
+        },
+        [this, id](const std::string& error, int, int) {
+          submit([id, error](Core& core) {
+            if (!core.comparison || core.comparison->capture_id != id) return false;
+            auto next = std::make_shared<ui::CaptureComparison>(*core.comparison);
+            next->sweep_running = false;
+            next->sweep_error = error;
+            core.comparison = std::move(next);
+            return true;
+          });
+        });
     return true;
   });
 }
@@ -540,6 +572,7 @@ void SimRunner::publish(Core& c) {
   s.captures.bytes = c.ring.bytes();
   s.captures.next_armed = c.ring.next_armed();
   s.steps = c.steps;
+  s.traces = c.traces;
   if (c.model) c.teleop.write_status(*c.model, c.state, s.teleop);
   else s.teleop.active = false;
   s.joint_target = c.control.joint_target;
@@ -607,12 +640,13 @@ void SimRunner::thread_main() {
         const Clock::time_point end = Clock::now();
         stepping_.store(false, std::memory_order_release);
         c.workspace.capture = nullptr;
-        c.ring.end_step(c.report, c.workspace.trace, c.workspace.contacts.size());
+        c.ring.end_step(c.report, c.workspace.trace, c.workspace.contacts.contacts);
 
         c.stepped = true;
         if (c.report.ok()) {
           c.record_history();
           c.steps.push(c.report, c.workspace.trace, static_cast<double>(c.state.time));
+          c.traces.push(c.workspace.trace);
         }
         const double ms = std::chrono::duration<double, std::milli>(end - start).count();
         c.ms_per_step = c.ms_per_step > 0 ? 0.8 * c.ms_per_step + 0.2 * ms : ms;

@@ -21,6 +21,7 @@
 #include "gui/grab_spring.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/snapshot.hpp"
+#include "gui/sweep_worker.hpp"
 #include "gui/teleop_session.hpp"
 #include "sim/spec.hpp"
 
@@ -81,9 +82,13 @@ class SimRunner {
   // A/B and sweep of the open capture (Snapshot::failed_step; sim/captured_resolve.hpp): solve its
   // step again with solver option `key` = `value` (B, against the capture's own iterates as A), or
   // once per value of `key` from `from` to `to` (`count` solves; whole numbers for integer
-  // options). Solved on the simulation thread between steps; the result is Snapshot::comparison.
+  // options). B is solved on the simulation thread between steps; the sweep on a worker thread
+  // (sweep_worker.hpp: the run goes on; each point is published as it is done, with the progress,
+  // in Snapshot::comparison; a new sweep cancels the running one). cancel_sweep() stops it
+  // between its solves.
   void compare_capture(std::string key, std::string value);
   void sweep_capture(std::string key, double from, double to, int count);
+  void cancel_sweep() { sweep_worker_.cancel(); }
 
   void set_teleop(const TeleopSetup& setup);
   void set_teleop_command(const sim::TeleopCommand& command);
@@ -128,6 +133,7 @@ class SimRunner {
   std::atomic<bool> cancel_step_{false};
   std::atomic<std::uint64_t> published_{0};
   std::atomic<bool> stepping_{false};
+  SweepWorker sweep_worker_;                    // the capture sweep's solves (started on the simulation thread)
   std::atomic<bool> playing_requested_{false};
   std::thread thread_;
 };

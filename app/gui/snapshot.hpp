@@ -18,6 +18,7 @@
 #include "sim/state.hpp"
 #include "sim/step.hpp"
 #include "ui/convergence_panel.hpp"
+#include "ui/iteration_quartiles.hpp"
 
 namespace coulomb::gui {
 
@@ -34,6 +35,9 @@ struct HistoryStatus {
 
 // The per-step figures kept for the timeline (10 s at 120 Hz).
 inline constexpr int kTimelineSteps = 1200;
+// The steps and Newton iterates of the quartile plot (2 s at 120 Hz).
+inline constexpr int kQuartileSteps = 240;
+inline constexpr int kQuartileIterations = 32;
 
 struct Snapshot {
   std::uint64_t sequence = 0;              // increases with every publish (0: nothing yet)
@@ -61,6 +65,9 @@ struct Snapshot {
   // by the simulation thread: the Convergence panel's timeline misses none at a low frame rate.
   // A fixed ring, copied into the slot without allocating once warm.
   ui::ConvergenceHistory steps{kTimelineSteps};
+  // The residual per Newton iterate of the last steps (the Convergence panel's quartile plot,
+  // the paper's Fig. 16); a fixed ring like `steps`.
+  ui::IterationTraces traces{kQuartileSteps, kQuartileIterations};
   // The capture open in the Solve capture panel (null: none): the last failed step of this model,
   // rolled back and solved again with a capture, or a kept solve opened from the ring; its id
   // changes with every one (the UI opens the panel on a new one).

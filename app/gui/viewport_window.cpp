@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/capture_replay_overlay.hpp"
 #include "gui/debug_panels.hpp"
+#include "gui/node_sphere.hpp"
 #include "gui/marker_lines.hpp"
 #include "gui/picking.hpp"
 #include "gui/teleop_driver.hpp"
@@ -139,11 +141,43 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.transparent = w.render_settings_.transparent;
       input.surface_particles = w.render_settings_.surface_particles;
       input.geometry = w.render_settings_.geometry;
-      if (w.overlays_.any() && snap.stepped &&
+      // A capture open in the Solve capture panel, paused: its contacts and joints at the iterate
+      // the panel shows, in place of the live step's (issue 15 item 2).
+      ui::CapturePanelView* capture_view = panels_ && w.panels_visible_ ? panels_->capture_view() : nullptr;
+      const FailedStep* opened = snap.failed_step.get();
+      const bool replay = capture_view && opened && opened->capture.filled && capture_view->replay_shown;
+      if (capture_view) {
+        capture_view->replay = nullptr;
+        capture_view->replay_note.clear();
+        if (replay_model_version_ != snap.model_version) {
+          replay_scale_ = render::overlay_scale(*snap.model);
+          replay_model_version_ = snap.model_version;
+        }
+        capture_view->force_scale = w.overlays_.force_scale > 0 ? w.overlays_.force_scale : replay_scale_.force_per_newton;
+        capture_view->max_arrow = replay_scale_.max_arrow;
+        if (capture_view->map_colors.empty())
+          for (const glm::vec3& c : render::field_map_srgb(16)) capture_view->map_colors.push_back({c.r, c.g, c.b});
+      }
+      if (replay && snap.playing) {
+        capture_view->replay_note = "running: pause to see the capture in the viewport";
+      } else if (replay) {
+        ui::build_capture_replay(*snap.model, opened->capture, opened->contacts, capture_view->iteration,
+                                 capture_view->replay_quantity, replay_);
+        capture_view->replay_note = fill_replay_overlay(*snap.model, opened->capture, opened->contacts, replay_, contacts_);
+        capture_view->replay = &replay_;
+        input.contacts = &contacts_;
+        input.overlays.replay_marks = true;
+        input.overlays.normal_forces = input.overlays.friction_forces = capture_view->replay_arrows;
+      } else if (w.overlays_.any() && snap.stepped &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
         render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
         input.contacts = &contacts_;
       }
+      // The selected capture row's bodies and particles, outlined.
+      highlighted_.clear();
+      if (capture_view && opened && opened->capture.filled)
+        ui::capture_row_nodes(opened->capture, capture_view->selected_row, highlighted_);
+      input.highlighted_nodes = highlighted_;
       if (w.overlays_.element_field != render::ElementField::None &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
         render::compute_element_field(*snap.model, snap.state, snap.stepped ? &snap.workspace : nullptr,
@@ -204,11 +238,13 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       }
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
       if (edits.contact_closed) QTimer::singleShot(0, window, [window] { window->select_contact(-1); });
-      if (edits.select_body >= 0) {
+      if (edits.select_body >= 0 || !edits.frame_nodes.empty()) {
         const ItemRef item{ItemKind::Body, edits.select_body};
-        QTimer::singleShot(0, window, [window, item] {
-          window->set_selection(item);
-          window->frame_item(item);
+        std::vector<int> nodes = edits.frame_nodes;
+        QTimer::singleShot(0, window, [window, item, nodes] {
+          if (item.index >= 0) window->set_selection(item);
+          if (!nodes.empty()) window->frame_nodes(nodes);
+          else window->frame_item(item);
         });
       }
       // The Solve capture panel: requests to the simulation thread (queued, never waiting on a step).
@@ -219,6 +255,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       if (edits.capture.sweep)
         w.runner().sweep_capture(edits.capture.sweep_key, edits.capture.sweep_from, edits.capture.sweep_to,
                                  edits.capture.sweep_count);
+      if (edits.capture.sweep_cancel) w.runner().cancel_sweep();
       if (edits.soft_group >= 0) w.runner().set_soft_pressure(edits.soft_group, edits.soft_pressure);
       if (edits.teleop.any() && w.teleop_) {
         const ui::TeleopPanelEdits teleop = edits.teleop;
@@ -349,6 +386,10 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   MarkerLines lines_;
   std::unique_ptr<DebugPanels> panels_;
   render::ContactOverlay contacts_;
+  ui::CaptureReplay replay_;                 // the open capture's marks at the panel's iterate
+  render::OverlayScale replay_scale_;        // the model's automatic arrow scale (the panel states it)
+  std::uint64_t replay_model_version_ = 0;
+  std::vector<int> highlighted_;             // the selected capture row's nodes
   ui::ContactReadout contact_readout_;
   std::vector<float> element_values_;  // the colour field's values for the frame being built
   ui::TeleopPanelView teleop_view_;
@@ -460,6 +501,15 @@ void ViewportWindow::frame_item(const ItemRef& item) {
     reset_camera();
     return;
   }
+  requestUpdate();
+}
+
+void ViewportWindow::frame_nodes(std::span<const int> nodes) {
+  const Snapshot& s = runner_.current();
+  if (!s.model) return;
+  const NodeSphere sphere = node_sphere(*s.model, s.state, nodes);
+  if (sphere.radius <= 0) return;
+  camera_.frame(sphere.center, sphere.radius);
   requestUpdate();
 }
 

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <span>
 
 #include "gui/grab_spring.hpp"
 #include "gui/picking.hpp"
@@ -66,6 +67,7 @@ class ViewportWindow : public QVulkanWindow {
   OrbitCamera& camera() { return camera_; }
   void reset_camera();                       // frames the whole scene
   void frame_item(const ItemRef& item);      // frames a body, shape's body or particle (else all)
+  void frame_nodes(std::span<const int> nodes);  // frames bodies and particles (a capture row's nodes)
   void set_selection(const ItemRef& item);   // highlighted body
   const render::Overlays& overlays() const { return overlays_; }
   void set_overlays(const render::Overlays& overlays);

@@ -41,12 +41,18 @@ glm::vec3 side_point(const sim::Model& model, const sim::State& state, const sim
 
 void copy_contacts(const sim::Model& model, const sim::State& state, const sim::Workspace& workspace,
                    ContactOverlay& out) {
+  copy_contacts(model, state, workspace.contacts.contacts, workspace.contact_normal_force,
+                workspace.contact_friction_force, out);
+}
+
+void copy_contacts(const sim::Model& model, const sim::State& state, std::span<const sim::Contact> contacts,
+                   std::span<const sim::Real> normal_force, std::span<const sim::Vec2> friction_force,
+                   ContactOverlay& out) {
   out.clear();
-  const int n = workspace.contacts.size();
-  const bool have_forces = workspace.contact_normal_force.size() >= std::size_t(n) &&
-                           workspace.contact_friction_force.size() >= std::size_t(n);
+  const int n = static_cast<int>(contacts.size());
+  const bool have_forces = normal_force.size() >= std::size_t(n) && friction_force.size() >= std::size_t(n);
   for (int i = 0; i < n; ++i) {
-    const sim::Contact& c = workspace.contacts.contacts[std::size_t(i)];
+    const sim::Contact& c = contacts[std::size_t(i)];
     const glm::vec3 normal = to_glm(c.normal);
     // The normal points from b to a: a's surface faces -n, b's faces +n.
     const glm::vec3 pa = side_point(model, state, c.a, normal);
@@ -56,8 +62,8 @@ void copy_contacts(const sim::Model& model, const sim::State& state, const sim::
     out.sdf_feature.push_back(c.sdf_feature);
     out.sdf_iterations.push_back(c.sdf_iterations);
     if (have_forces) {
-      const float ln = float(workspace.contact_normal_force[std::size_t(i)]);
-      const sim::Vec2 lf = workspace.contact_friction_force[std::size_t(i)];
+      const float ln = float(normal_force[std::size_t(i)]);
+      const sim::Vec2 lf = friction_force[std::size_t(i)];
       out.normal_force.push_back(ln * normal);
       out.friction_force.push_back(float(lf.x()) * to_glm(c.tangent1) + float(lf.y()) * to_glm(c.tangent2));
       const float loaded = std::max(ln, 0.0f);

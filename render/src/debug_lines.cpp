@@ -27,6 +27,7 @@ const std::uint32_t kAxisColor[3] = {rgb(0.95f, 0.1f, 0.1f), rgb(0.1f, 0.85f, 0.
 const std::uint32_t kJointAxis = rgb(1.0f, 0.1f, 0.9f);
 const std::uint32_t kJointLink = rgb(1.0f, 1.0f, 1.0f);
 const std::uint32_t kBounds = rgb(0.85f, 0.85f, 0.85f);
+const std::uint32_t kHighlight = rgb(1.0f, 0.0f, 1.0f);
 
 glm::vec3 to_glm(const sim::Vec3& v) { return glm::vec3(float(v.x()), float(v.y()), float(v.z())); }
 glm::quat to_glm(const sim::Quat& q) { return glm::quat(float(q.w()), float(q.x()), float(q.y()), float(q.z())); }
@@ -122,10 +123,27 @@ OverlayScale overlay_scale(const sim::Model& model) {
 
 void build_overlay_lines(const sim::Model& model, const PoseView& poses, const Overlays& overlays,
                          const ContactOverlay* contacts, const OverlayScale& scale, const glm::vec3& eye,
-                         std::vector<LineVertex>& out) {
+                         std::vector<LineVertex>& out, std::span<const int> highlighted) {
   out.clear();
-  if (!overlays.any()) return;
   LineWriter w{out};
+  // A capture row's nodes: boxes around the bodies' shapes, and around the particles.
+  for (int node : highlighted) {
+    if (node >= 0 && node < model.body_count) {
+      Bounds b;
+      for (int s = 0; s < model.shape_count; ++s)
+        if (model.shape_body[std::size_t(s)] == node)
+          b.add(shape_bounds(model, s, poses.position(node), poses.rotation(node)));
+      if (b.empty()) b.add(Bounds{poses.position(node) - glm::vec3(scale.marker), poses.position(node) + glm::vec3(scale.marker)});
+      w.box(b, kHighlight);
+    } else if (node >= model.body_count && node < model.body_count + model.particle_count) {
+      const float* x = poses.data + std::size_t(kPoseFloatsPerBody) * std::size_t(model.body_count) +
+                       std::size_t(kPoseFloatsPerParticle) * std::size_t(node - model.body_count);
+      const glm::vec3 p(x[0], x[1], x[2]);
+      const float r = std::max(x[3], 0.5f * scale.marker);
+      w.box(Bounds{p - glm::vec3(r), p + glm::vec3(r)}, kHighlight);
+    }
+  }
+  if (!overlays.any()) return;
   const float force_scale = overlays.force_scale > 0.0f ? overlays.force_scale : scale.force_per_newton;
 
   if (contacts) {
@@ -154,6 +172,20 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
           w.line(p, p + contacts->friction_force[std::size_t(i)] * cone_scale, kFrictionCone);
         }
       }
+    }
+  }
+
+  if (contacts && overlays.replay_marks) {
+    // A replayed capture's contacts and joints: a cross and a diamond in the quantity's colour.
+    const std::size_t n = std::min(contacts->mark_point.size(), contacts->mark_color.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const glm::vec3& p = contacts->mark_point[i];
+      const glm::vec3& c = contacts->mark_color[i];
+      const std::uint32_t color = rgb(c.x, c.y, c.z);
+      const float h = 0.6f * scale.marker;
+      w.cross(p, h, color);
+      const glm::vec3 d[4] = {{h, 0, 0}, {0, h, 0}, {-h, 0, 0}, {0, -h, 0}};
+      for (int k = 0; k < 4; ++k) w.line(p + d[k], p + d[(k + 1) % 4], color);
     }
   }
 

@@ -6,6 +6,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include <span>
 #include <vector>
 
 #include "gpu_layout.hpp"
@@ -15,14 +16,6 @@
 
 namespace render {
 
-// Sizes derived once per model so overlays read well at the scene's scale.
-struct OverlayScale {
-  float marker = 0.05f;        // contact cross half size, normal length / 2 [m]
-  float axis = 0.1f;           // body frame axis length (scaled by each body's radius) [m]
-  float force_per_newton = 0.01f;  // automatic force arrow scale [m/N]
-  float max_arrow = 1.0f;      // arrows are clamped to this length [m]
-};
-OverlayScale overlay_scale(const sim::Model& model);
 
 // Body poses of the frame, read from pose-buffer floats (render/pose_sink.hpp layout).
 struct PoseView {
@@ -31,8 +24,10 @@ struct PoseView {
   glm::quat rotation(int body) const;
 };
 
+// `highlighted`: nodes outlined in magenta (FrameInput::highlighted_nodes), drawn whatever the
+// overlay switches.
 void build_overlay_lines(const sim::Model& model, const PoseView& poses, const Overlays& overlays,
                          const ContactOverlay* contacts, const OverlayScale& scale, const glm::vec3& eye,
-                         std::vector<LineVertex>& out);
+                         std::vector<LineVertex>& out, std::span<const int> highlighted = {});
 
 }  // namespace render

@@ -610,7 +610,8 @@ void SceneRenderer::update(const FrameInput& input) {
     }
   }
 
-  build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch);
+  build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch,
+                      input.highlighted_nodes);
   if (input.overlays.grain_glyphs)
     append_grain_glyphs(input.parameters ? *input.parameters : md, poses, kGrainGlyphs, m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);

@@ -133,7 +133,7 @@ TEST_CASE("a continuous capture ring reuses its slots: capturing every step allo
     workspace.capture = ring.begin_step();
     const sim::StepReport report = sim::step(m, state, control, workspace);
     workspace.capture = nullptr;
-    ring.end_step(report, workspace.trace, workspace.contacts.size());
+    ring.end_step(report, workspace.trace, workspace.contacts.contacts);
     ring.summaries(listed);
     return report.ok();
   };

@@ -83,7 +83,7 @@ void ring_run(const sim::Model& m, int steps, CaptureRing& ring, F before) {
     const sim::StepReport report = sim::step(m, state, control, ws);
     ws.capture = nullptr;
     REQUIRE(report.ok());
-    ring.end_step(report, ws.trace, ws.contacts.size());
+    ring.end_step(report, ws.trace, ws.contacts.contacts);
   }
 }
 
@@ -157,7 +157,7 @@ TEST_CASE("the key keeps the next step only, with no trigger set", "[app][captur
   CaptureRing ring;
   ring.configure(CaptureTriggers{});
   CHECK(ring.begin_step() == nullptr);  // nothing armed: no capture asked for (nor allocated)
-  ring.end_step(sim::StepReport{}, sim::SolverTrace{}, 0);
+  ring.end_step(sim::StepReport{}, sim::SolverTrace{}, {});
   ring_run(m, 10, ring, [&](int i) {
     if (i == 6) ring.arm_next();
   });
@@ -363,7 +363,9 @@ TEST_CASE("A/B in the app: a heavy-stack step kept by F9, solved again with iden
   // The sweep of the Newton iterations 1..6: the A/B stays; each more iteration costs more linear
   // iterations (work), and the residual after six is far below the one after one.
   runner.sweep_capture("newton_iterations", 1, 6, 6);
-  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && !s.comparison->sweep.empty(); }));
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) {
+    return s.comparison && s.comparison->sweep_total == 6 && !s.comparison->sweep_running;
+  }));
   const std::shared_ptr<const ui::CaptureComparison> sweep = runner.latest().comparison;
   CHECK(sweep->value == "identity");
   CHECK(sweep->sweep_error.empty());
@@ -379,7 +381,10 @@ TEST_CASE("A/B in the app: a heavy-stack step kept by F9, solved again with iden
   CHECK(sweep->sweep[5].residual == sim::iterate_residual(cmp->a.back()));
   // A refused value ends the sweep with the reason.
   runner.sweep_capture("newton_iterations", 0, 2, 3);
-  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) { return s.comparison && !s.comparison->sweep_error.empty(); }));
+  REQUIRE(runner_test::wait_for(runner, [](const Snapshot& s) {
+    return s.comparison && s.comparison->sweep_total == 3 && !s.comparison->sweep_running;
+  }));
+  CHECK_FALSE(runner.latest().comparison->sweep_error.empty());
   CHECK(runner.latest().comparison->sweep.empty());
 }
 

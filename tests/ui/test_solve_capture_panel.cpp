@@ -136,7 +136,7 @@ TEST_CASE("the capture table sorts by a column, non-finite values as the largest
   CHECK(order == std::vector<int>{3, 0, 1, 2});
 }
 
-TEST_CASE("clicking a row of the Solve capture panel selects it and its body", "[ui][capture]") {
+TEST_CASE("clicking a row of the Solve capture panel selects it and its body, and frames all its bodies", "[ui][capture]") {
   const Diverged d = diverging_arch();
   const ui::SolveDiagnosis diag = ui::diagnose_failed_step(d.model, d.capture, d.report);
   test::HeadlessImGui imgui;
@@ -166,6 +166,10 @@ TEST_CASE("clicking a row of the Solve capture panel selects it and its body", "
   const auto r = static_cast<std::size_t>(view.selected_row);
   CHECK(d.capture.rows.node[static_cast<std::size_t>(d.capture.rows.node_first[r])] == edits.select_body);
   CHECK(d.model.body_name[static_cast<std::size_t>(edits.select_body)].find("voussoir") == 0);
+  // Every node of the row is framed (and outlined by the viewport), not only the first.
+  const std::vector<int> nodes(d.capture.rows.node.begin() + d.capture.rows.node_first[r],
+                               d.capture.rows.node.begin() + d.capture.rows.node_first[r + 1]);
+  CHECK(edits.frame_nodes == nodes);
 }
 
 TEST_CASE("clicking the Convergence timeline asks for the state at the clicked time", "[ui][plot]") {

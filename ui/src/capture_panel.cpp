@@ -164,7 +164,16 @@ void comparison_section(CapturePanelView& v, CapturePanelEdits& edits) {
   ImGui::InputFloat("to", &v.sweep_to, 0, 0, "%g");
   ImGui::SetNextItemWidth(150);
   ImGui::SliderInt("solves", &v.sweep_count, 2, 24);
-  if (ImGui::Button("Run the sweep")) {
+  const bool sweeping = cmp && cmp->sweep_running;
+  if (sweeping) {
+    // Solved on a worker thread: the run goes on; its points arrive one by one.
+    char progress[48];
+    std::snprintf(progress, sizeof progress, "%d of %d solves", static_cast<int>(cmp->sweep.size()), cmp->sweep_total);
+    ImGui::ProgressBar(cmp->sweep_total > 0 ? static_cast<float>(cmp->sweep.size()) / static_cast<float>(cmp->sweep_total) : 0.0f,
+                       ImVec2(150, 0), progress);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) edits.sweep_cancel = true;
+  } else if (ImGui::Button("Run the sweep")) {
     edits.sweep = true;
     edits.sweep_key = keys[static_cast<std::size_t>(v.sweep_key)];
     edits.sweep_from = v.sweep_from;
@@ -200,7 +209,92 @@ void comparison_section(CapturePanelView& v, CapturePanelEdits& edits) {
   }
 }
 
+// On-screen (sRGB) colour of a linear one, for ImGui.
+ImU32 screen_color(const std::array<float, 3>& linear) {
+  auto encode = [](float c) {
+    c = std::clamp(c, 0.0f, 1.0f);
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+  };
+  return ImGui::GetColorU32(ImVec4(encode(linear[0]), encode(linear[1]), encode(linear[2]), 1.0f));
+}
+
+// The viewport replay: the quantity, the arrows, the legend (colour map or states) and the scale.
+void replay_section(CapturePanelView& v) {
+  if (!ImGui::CollapsingHeader("Viewport replay", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Checkbox("show in the viewport", &v.replay_shown);
+  if (!v.replay_shown) return;
+  ImGui::SameLine();
+  ImGui::Checkbox("lambda arrows", &v.replay_arrows);
+  const char* names[kReplayQuantities];
+  for (int q = 0; q < kReplayQuantities; ++q) names[q] = replay_quantity_name(static_cast<ReplayQuantity>(q));
+  int q = static_cast<int>(v.replay_quantity);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::Combo("##quantity", &q, names, kReplayQuantities)) v.replay_quantity = static_cast<ReplayQuantity>(q);
+  const CaptureReplay* r = v.replay && v.replay->quantity == v.replay_quantity ? v.replay : nullptr;
+  if (r && replay_quantity_continuous(v.replay_quantity)) {
+    // The map as a bar, its ends in plain numbers (log scale).
+    if (!v.map_colors.empty()) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float width = std::max(60.0f, ImGui::GetContentRegionAvail().x), height = 10.0f;
+      const float step = width / static_cast<float>(v.map_colors.size());
+      ImDrawList* draw = ImGui::GetWindowDrawList();
+      for (std::size_t i = 0; i < v.map_colors.size(); ++i) {
+        const auto& c = v.map_colors[i];
+        draw->AddRectFilled(ImVec2(at.x + step * static_cast<float>(i), at.y),
+                            ImVec2(at.x + step * static_cast<float>(i + 1), at.y + height),
+                            ImGui::GetColorU32(ImVec4(c[0], c[1], c[2], 1.0f)));
+      }
+      ImGui::Dummy(ImVec2(width, height));
+    }
+    if (r->hi > 0)
+      ImGui::TextWrapped("%s .. %s, log scale (a mark: its largest row)%s", readout(r->lo).c_str(), readout(r->hi).c_str(),
+                         v.replay_quantity == ReplayQuantity::Complementarity ? "; grey: no NCP row" : "");
+    else
+      ImGui::TextUnformatted("every value 0");
+    if (r->non_finite > 0) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%d non-finite (top colour)", r->non_finite);
+  } else if (r) {
+    const bool active_set = v.replay_quantity == ReplayQuantity::ActiveSet;
+    const ReplayState shown[] = {active_set ? ReplayState::Active : ReplayState::Stick,
+                                 active_set ? ReplayState::Inactive : ReplayState::Slip, ReplayState::Inactive,
+                                 ReplayState::None};
+    int counts[kReplayStates] = {};
+    for (const ReplayMark& m : r->marks) ++counts[static_cast<int>(m.state)];
+    const int n = active_set ? 2 : 4;
+    for (int i = 0; i < n; ++i) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float size = ImGui::GetTextLineHeight();
+      ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + size, at.y + size), screen_color(replay_state_color(shown[i])));
+      ImGui::Dummy(ImVec2(size, size));
+      ImGui::SameLine();
+      const char* name = !active_set && shown[i] == ReplayState::Inactive ? "separated"
+                         : !active_set && shown[i] == ReplayState::None ? "joint"
+                                                                         : replay_state_name(shown[i]);
+      ImGui::Text("%s %d", name, counts[static_cast<int>(shown[i])]);
+      if (i % 2 == 0 && i + 1 < n) ImGui::SameLine(0.0f, 2.0f * size);  // two to a line
+    }
+  }
+  if (v.replay_arrows && v.force_scale > 0) {
+    // The scale in plain words: how long one newton (and the largest force here) is drawn.
+    const double largest = r ? r->largest_force : 0;
+    ImGui::TextWrapped("arrows (red normal, green friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
+                       readout(v.force_scale).c_str(), readout(largest).c_str(), readout(largest * v.force_scale).c_str(),
+                       readout(v.max_arrow).c_str());
+  }
+  if (!v.replay_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", v.replay_note.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
 }  // namespace
+
+void capture_row_nodes(const sim::SolveCapture& c, int row, std::vector<int>& out) {
+  out.clear();
+  if (row < 0 || row >= c.rows.count()) return;
+  const auto i = static_cast<std::size_t>(row);
+  for (int e = c.rows.node_first[i]; e < c.rows.node_first[i + 1]; ++e) out.push_back(c.rows.node[static_cast<std::size_t>(e)]);
+}
 
 const char* trigger_name(CaptureTrigger t) {
   switch (t) {
@@ -290,13 +384,15 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
   ImGui::TextDisabled("%d rows, %d contacts, h = %s s, substep %d", c->rows.count(), c->contact_count,
                       readout(c->h).c_str(), c->substep);
 
+  replay_section(v);
   comparison_section(v, edits);
 
   // The rows at this iterate, worst first by default.
   constexpr int kShown = 64;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  const float height = std::max(80.0f, ImGui::GetContentRegionAvail().y);
+  // At least eight rows: in a short panel it scrolls (the wheel) rather than hiding the table.
+  const float height = std::max(9.0f * ImGui::GetTextLineHeightWithSpacing(), ImGui::GetContentRegionAvail().y);
   if (ImGui::BeginTable("rows", 6, flags, ImVec2(0, height))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     // Bodies last: the column that takes the width left (names are long, the panel narrow).
@@ -327,6 +423,7 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
         v.selected_row = r;
         const int node = first_node(*c, r);
         if (v.model && node >= 0 && node < v.model->body_count) edits.select_body = node;
+        capture_row_nodes(*c, r, edits.frame_nodes);
       }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(sim::row_kind_name(c->rows.kind[i]));

@@ -68,6 +68,12 @@ std::string contact_side_name(const sim::Model& m, const sim::ContactSide& side)
   return "world";
 }
 
+double friction_cone_ratio(const sim::Contact& c, double normal_force, const sim::Vec2& f) {
+  const double mu = static_cast<double>(c.friction), mu_b = static_cast<double>(c.anisotropic ? c.friction_bitangent : c.friction);
+  if (!(normal_force > 0) || !(mu > 0) || !(mu_b > 0)) return 0;
+  return std::hypot(static_cast<double>(f.x()) / mu, static_cast<double>(f.y()) / mu_b) / normal_force;
+}
+
 ContactReadout contact_readout(const sim::Model& m, const sim::State& s, const sim::Workspace& ws, int i) {
   ContactReadout r;
   if (i < 0 || i >= ws.contacts.size() || static_cast<int>(s.q.size()) != m.coord_count()) return r;
@@ -89,9 +95,7 @@ ContactReadout contact_readout(const sim::Model& m, const sim::State& s, const s
     const sim::Vec2 f = ws.contact_friction_force[static_cast<std::size_t>(i)];
     r.friction_force = f.x() * c.tangent1 + f.y() * c.tangent2;
     r.friction_magnitude = static_cast<double>(r.friction_force.norm());
-    // The cone's bound (elliptic when anisotropic, eq. 34): |(f1/μ_t, f2/μ_b)| against λ_n.
-    if (r.normal_force > 0 && r.mu > 0 && r.mu_bitangent > 0)
-      r.cone_ratio = std::hypot(static_cast<double>(f.x()) / r.mu, static_cast<double>(f.y()) / r.mu_bitangent) / r.normal_force;
+    r.cone_ratio = friction_cone_ratio(c, r.normal_force, f);
   }
   const sim::Vec3 mid = 0.5 * (r.point_a + r.point_b);
   const sim::Vec3 dv = contact_side_velocity(m, s, c.a, mid) - contact_side_velocity(m, s, c.b, mid);
@@ -128,7 +132,7 @@ bool contact_panel(const ContactReadout& r) {
   if (r.normal_force <= 0) {
     ImGui::TextDisabled("no load: the contact carries no force");
   } else {
-    const bool sliding = r.cone_ratio > 0.99;
+    const bool sliding = r.cone_ratio > kSlidingConeRatio;
     ImGui::TextColored(sliding ? ImVec4(1.0f, 0.7f, 0.3f, 1.0f) : ImVec4(0.5f, 0.9f, 0.5f, 1.0f),
                        "%s: friction at %.0f %% of the cone's bound", sliding ? "sliding" : "sticking", 100.0 * r.cone_ratio);
   }

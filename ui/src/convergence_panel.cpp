@@ -103,6 +103,21 @@ void linear_plot(const sim::SolverTrace& t, int selected) {
   plot_over_iterations("linear", "linear iteration", "|b - A x| per Newton iteration N", 110, series);
 }
 
+// Per Newton iteration the median and quartiles of the residual over the last steps (Fig. 16).
+void quartile_plot(ConvergenceView& view) {
+  const IterationTraces& traces = *view.traces;
+  iteration_quartiles(traces, view.quartiles, view.quartile_scratch);
+  char header[96];
+  std::snprintf(header, sizeof header, "Last %d steps: median, 25/75 %%###quartiles", view.quartiles.steps);
+  if (!ImGui::CollapsingHeader(header, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const std::vector<PlotSeries> series{{"75 %", IM_COL32(150, 150, 150, 255), view.quartiles.q75},
+                                       {"median", IM_COL32(240, 230, 90, 255), view.quartiles.median},
+                                       {"25 %", IM_COL32(150, 150, 150, 255), view.quartiles.q25}};
+  plot_over_iterations("quartiles", "Newton iteration", "max residual across steps", 120, series);
+  ImGui::TextDisabled("residual: the largest of normal [m], friction [m/s], bilateral [m]; a step that stopped "
+                      "earlier counts with its last value");
+}
+
 }  // namespace
 
 ConvergenceEdits convergence_panel(ConvergenceView& view) {
@@ -144,6 +159,10 @@ ConvergenceEdits convergence_panel(ConvergenceView& view) {
     }
   } else {
     ImGui::TextUnformatted("no step yet");
+  }
+  if (view.traces != nullptr && view.traces->size() > 1 && view.traces->iterations() > 0) {
+    ImGui::Separator();
+    quartile_plot(view);
   }
   const ConvergenceHistory* h = view.history;
   if (h != nullptr && h->size() > 0) {

@@ -25,12 +25,8 @@ std::string number(double v) {
 std::string row_source(const sim::Model& m, const sim::SolveCapture& c, int row) {
   const auto i = static_cast<std::size_t>(row);
   const int kind = c.rows.kind[i], source = c.rows.source[i];
-  bool bodies_only = true;
-  for (int e = c.rows.node_first[i]; e < c.rows.node_first[i + 1]; ++e)
-    bodies_only &= c.rows.node[static_cast<std::size_t>(e)] < m.body_count;
-  const bool joint = kind == 1 || kind == 2 || (kind == 0 && bodies_only);  // drive, limit; bilateral on bodies
-  if (joint && source >= 0 && source < static_cast<int>(m.joint_name.size()))
-    return "joint '" + m.joint_name[static_cast<std::size_t>(source)] + "'";
+  if (const int joint = row_joint(m, c, row); joint >= 0 && joint < static_cast<int>(m.joint_name.size()))
+    return "joint '" + m.joint_name[static_cast<std::size_t>(joint)] + "'";
   if (kind == 3 || kind == 4) return "contact " + std::to_string(source);
   return (kind == 0 ? "element " : "source ") + std::to_string(source);
 }
@@ -46,6 +42,16 @@ std::string nodes_of(const sim::Model& m, const sim::SolveCapture& c, int row) {
 }
 
 }  // namespace
+
+int row_joint(const sim::Model& m, const sim::SolveCapture& c, int row) {
+  const auto i = static_cast<std::size_t>(row);
+  const int kind = c.rows.kind[i], source = c.rows.source[i];
+  bool bodies_only = true;
+  for (int e = c.rows.node_first[i]; e < c.rows.node_first[i + 1]; ++e)
+    bodies_only &= c.rows.node[static_cast<std::size_t>(e)] < m.body_count;
+  const bool joint = kind == 1 || kind == 2 || (kind == 0 && bodies_only);  // drive, limit; bilateral on bodies
+  return joint && source >= 0 && source < m.joint_count ? source : -1;
+}
 
 std::string node_name(const sim::Model& m, int node) {
   if (node >= 0 && node < m.body_count && node < static_cast<int>(m.body_name.size()))

@@ -30,6 +30,10 @@ struct Overlays {
   bool body_frames = false;      // centre-of-mass frames (RGB = xyz)
   bool bounding_boxes = false;   // world axis-aligned boxes of each body's shapes (grey)
   bool grain_glyphs = false;     // texture grains: short segments along the grain on textured meshes
+  // A captured solve replayed (issue 15, app/gui/capture_replay_overlay.hpp): a marker per
+  // contact and joint of the capture (ContactOverlay::mark_point, mark_color), coloured by the
+  // quantity the Solve capture panel chose at the iterate it shows.
+  bool replay_marks = false;
   // SDF overlays (render/sdf_overlay.hpp), drawn on top of the scene: a slice of the selected
   // mesh body's distance field (axis-aligned in its shape frame, at a fraction of the field's
   // bounds), and the SDF contacts as markers coloured by local-optimisation evaluations.
@@ -45,9 +49,18 @@ struct Overlays {
   ElementField element_field = ElementField::None;
   bool any() const {
     return contact_points || contact_normals || normal_forces || friction_forces || friction_cones || joint_frames || body_frames ||
-           bounding_boxes || sdf_slice || sdf_samples;  // grain_glyphs: drawn without the contact copy
+           bounding_boxes || sdf_slice || sdf_samples || replay_marks;  // grain_glyphs: drawn without the contact copy
   }
 };
+
+// Sizes derived once per model so overlays read well at the scene's scale.
+struct OverlayScale {
+  float marker = 0.05f;        // contact cross half size, normal length / 2 [m]
+  float axis = 0.1f;           // body frame axis length (scaled by each body's radius) [m]
+  float force_per_newton = 0.01f;  // automatic force arrow scale [m/N]
+  float max_arrow = 1.0f;      // arrows are clamped to this length [m]
+};
+OverlayScale overlay_scale(const sim::Model& model);
 
 // Contacts as the overlays draw them, copied from a Workspace after sim::step (one entry per
 // contact in every array).
@@ -60,10 +73,15 @@ struct ContactOverlay {
   std::vector<glm::vec3> friction_axis_b;  //   (zero without a normal force)
   std::vector<sim::SdfFeature> sdf_feature;    // Contact::sdf_feature (None: not an SDF contact)
   std::vector<std::uint16_t> sdf_iterations;   // Contact::sdf_iterations
+  // Coloured markers (Overlays::replay_marks): world points and linear RGB colours, as many as
+  // the caller sets (contacts and joints of a replayed capture); independent of the arrays above.
+  std::vector<glm::vec3> mark_point;
+  std::vector<glm::vec3> mark_color;
   void clear() {
     point.clear(), normal.clear(), normal_force.clear(), friction_force.clear();
     friction_axis_t.clear(), friction_axis_b.clear();
     sdf_feature.clear(), sdf_iterations.clear();
+    mark_point.clear(), mark_color.clear();
   }
   int size() const { return static_cast<int>(point.size()); }
 };
@@ -71,6 +89,12 @@ struct ContactOverlay {
 // Body-side points are stored in the com frame at the step's start; they are placed with
 // `state` (the state after the step), so they stay on the bodies that carry them.
 void copy_contacts(const sim::Model& model, const sim::State& state, const sim::Workspace& workspace,
+                   ContactOverlay& out);
+// The same for any contact list and forces (a captured step's contacts placed with its start
+// State, its multipliers at one Newton iterate): `normal_force` λ_n and `friction_force`
+// (λ_f1, λ_f2) per contact [N]; shorter than `contacts`: no forces (zero arrows).
+void copy_contacts(const sim::Model& model, const sim::State& state, std::span<const sim::Contact> contacts,
+                   std::span<const sim::Real> normal_force, std::span<const sim::Vec2> friction_force,
                    ContactOverlay& out);
 
 // Linear RGB the ground fades into; clear the render pass with it (sRGB-encoded for a UNORM
@@ -95,6 +119,10 @@ struct FrameInput {
   std::span<const sim::Real> q;
   bool write_poses = true;
   int selected_body = -1;            // highlighted body, -1: none
+  // Nodes outlined besides it (a Solve capture row's bodies and particles: bodies
+  // 0..body_count-1, then particles): a magenta box around each body's shapes, one around each
+  // particle.
+  std::span<const int> highlighted_nodes;
   Overlays overlays;
   const ContactOverlay* contacts = nullptr;  // for the contact overlays; may be null
   // The running model when it has the structure of the one set_model() received but newer

@@ -1,8 +1,9 @@
 // An A/B comparison and a sweep of a captured step (issue 15 item 4), as the Solve capture panel
 // shows them: the open capture (A, its own options) solved again with one option changed (B), and
 // solved once per value of one numeric option (an error-vs-work curve). Plain data: the simulation
-// thread fills it (sim/captured_resolve.hpp, the code `coulomb solve-captured --set` uses) and the
-// Snapshot carries it.
+// thread fills it (sim/captured_resolve.hpp, the code `coulomb solve-captured --set` uses; the
+// sweep's solves on a worker thread, app/gui/sweep_worker.hpp, their points added as they come)
+// and the Snapshot carries it.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,10 @@ struct CaptureComparison {
   std::string b_message;
   // The sweep of `sweep_key` (one point per value; empty: none run).
   std::string sweep_key;
-  std::string sweep_error;
-  std::vector<sim::SweepPoint> sweep;
+  std::string sweep_error;               // a refused value's message, or "cancelled"
+  std::vector<sim::SweepPoint> sweep;     // the points done so far
+  int sweep_total = 0;                    // the solves asked for
+  bool sweep_running = false;             // the worker is still solving
 };
 
 }  // namespace ui

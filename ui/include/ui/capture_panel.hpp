@@ -3,18 +3,24 @@
 // explanation (ui/solve_diagnosis.hpp), scrubs the Newton iterations forward and back (the
 // iterate's merit, residuals per row kind, step length, linear iterations), and lists the rows
 // at that iterate in a table sortable by kind, residual and λ, the offending rows in red.
-// Clicking a table row selects it and its first body (the viewport highlights and frames it).
+// Clicking a table row selects it: the viewport outlines all of its bodies and particles (a
+// contact or joint couples two, an FEM row four) and frames the camera on them. While the panel
+// is open, the viewport replays the capture at the iterate shown (ui/capture_replay.hpp): a mark
+// per contact and joint coloured by the chosen quantity, and λ as force arrows, with their colour
+// legend and arrow scale here.
 // Above, when given the ring (ui/capture_triggers.hpp): the capture triggers to set, a button
 // that keeps the next step's solve, the kept solves (newest first, with their memory): clicking
 // one opens it.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
 #include "ui/capture_comparison.hpp"
+#include "ui/capture_replay.hpp"
 #include "ui/capture_triggers.hpp"
 #include "ui/solve_diagnosis.hpp"
 
@@ -39,6 +45,16 @@ struct CapturePanelView {
   int sweep_key = -1;                          // (-1: "newton_iterations")
   float sweep_from = 1, sweep_to = 20;
   int sweep_count = 6;
+  // Replay in the viewport (kept between frames; the app draws it while a capture is open).
+  bool replay_shown = true;
+  ReplayQuantity replay_quantity = ReplayQuantity::Residual;
+  bool replay_arrows = true;
+  // Filled by the app: the marks drawn in the last frame (their range and counts; null: none),
+  // the arrows' scale and length limit [m/N, m] and why something is not drawn.
+  const CaptureReplay* replay = nullptr;
+  double force_scale = 0, max_arrow = 0;
+  std::string replay_note;
+  std::vector<std::array<float, 3>> map_colors;  // the colour map from low to high, sRGB (empty: no bar)
   // Kept between frames (caller-owned).
   int iteration = 0;                           // the iterate shown
   CaptureColumn sort = CaptureColumn::Residual;
@@ -49,7 +65,8 @@ struct CapturePanelView {
 };
 
 struct CapturePanelEdits {
-  int select_body = -1;                        // a clicked row's first body: highlight and frame it
+  int select_body = -1;                        // a clicked row's first body: select it
+  std::vector<int> frame_nodes;                // ... and all its nodes: frame the camera on them
   bool triggers_changed = false;               // set `triggers` on the ring
   CaptureTriggers triggers;
   bool capture_next = false;                   // keep the next step's solve (the button; F9)
@@ -60,12 +77,16 @@ struct CapturePanelEdits {
   std::string sweep_key;
   double sweep_from = 0, sweep_to = 0;
   int sweep_count = 0;
+  bool sweep_cancel = false;                   // stop the running sweep (between its solves)
 };
 
 // The rows of `capture` at iterate `iteration` in the order of column `sort`: non-finite values
 // count as the largest, ties keep the row order; at most `limit` rows. Into `out`.
 void sort_capture_rows(const sim::SolveCapture& capture, int iteration, CaptureColumn sort, bool descending,
                        int limit, std::vector<int>& out);
+
+// The nodes of capture row `row` (bodies 0..body_count-1, then particles) into `out`.
+void capture_row_nodes(const sim::SolveCapture& capture, int row, std::vector<int>& out);
 
 CapturePanelEdits capture_panel(CapturePanelView& view);
 

@@ -39,6 +39,12 @@ sim::Vec3 contact_side_velocity(const sim::Model& model, const sim::State& state
                                 const sim::Vec3& point);
 std::string contact_side_name(const sim::Model& model, const sim::ContactSide& side);
 
+// Where a contact's friction force (f1, f2 along tangent1, tangent2) is in its cone: the
+// elliptic bound |(f1/μ_t, f2/μ_b)| against λ_n (eq. 34; μ_b = μ_t when isotropic): 1 on the
+// cone; 0 without load or friction. Above kSlidingConeRatio the contact is sliding.
+double friction_cone_ratio(const sim::Contact& contact, double normal_force, const sim::Vec2& friction_force);
+inline constexpr double kSlidingConeRatio = 0.99;
+
 // Contact `contact` of `workspace` (the step that led to `state`); contact -1 when out of range.
 ContactReadout contact_readout(const sim::Model& model, const sim::State& state, const sim::Workspace& workspace,
                                int contact);

@@ -3,7 +3,9 @@
 // [m/s], bilateral [m]), the linear solver's residual |b - A x| per linear iteration of each Newton
 // iteration, and a timeline of the last seconds of per-step figures (final residuals, Newton and
 // linear iterations, contacts, ms per step) against simulated time that doubles as the history
-// scrubber's track: clicking or dragging on it asks for the recorded state at that time. Plots
+// scrubber's track: clicking or dragging on it asks for the recorded state at that time. Over
+// the last steps (iteration_quartiles.hpp, the paper's Fig. 16): per Newton iteration the median
+// and the 25/75 % quartiles of the residual across them, on a log axis. Plots
 // have axes with ticks in plain numbers (plot_axis.hpp) and hover read-outs (plot.hpp).
 #pragma once
 
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "sim/trace.hpp"
+#include "ui/iteration_quartiles.hpp"
 
 namespace ui {
 
@@ -47,11 +50,14 @@ enum class TimelineStat : int { NewtonIterations = 0, LinearIterations, Contacts
 struct ConvergenceView {
   const sim::SolverTrace* trace = nullptr;       // last step
   const ConvergenceHistory* history = nullptr;
+  const IterationTraces* traces = nullptr;       // the last steps' residual per iterate (quartile plot)
   int selected_newton_iteration = -1;            // linear curve shown; -1: all overlaid
   // Kept between frames (caller-owned).
   int timeline_window = 1;                       // index into kTimelineSeconds
   TimelineStat timeline_stat = TimelineStat::NewtonIterations;
   double cursor_time = NAN;                      // the history state shown (NaN: live), marked on the timeline
+  IterationQuartiles quartiles;                  // scratch of the quartile plot
+  std::vector<double> quartile_scratch;
 };
 
 struct ConvergenceEdits {

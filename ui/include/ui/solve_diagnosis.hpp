@@ -27,6 +27,10 @@ struct SolveDiagnosis {
 // "body 'a'" / "particle 3" for a node of the rows (bodies first, then particles).
 std::string node_name(const sim::Model& model, int node);
 
+// The joint a captured row belongs to (drive and limit rows, bilateral rows on bodies only), or
+// -1 (contact, distance, FEM element rows).
+int row_joint(const sim::Model& model, const sim::SolveCapture& capture, int row);
+
 // Explains `report` (a failed step) with the capture of its solve; `capture.filled` false (the
 // step was refused before its solve: non-finite input) explains it with the report's message.
 SolveDiagnosis diagnose_failed_step(const sim::Model& model, const sim::SolveCapture& capture,

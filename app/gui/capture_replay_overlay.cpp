@@ -1,0 +1,50 @@
+#include "gui/capture_replay_overlay.hpp"
+
+#include <cmath>
+
+#include "render/element_field.hpp"
+
+namespace coulomb::gui {
+
+glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMark& mark) {
+  if (ui::replay_quantity_continuous(replay.quantity))
+    return render::field_color(ui::replay_map_position(replay, mark), render::FieldRange{0.0f, 1.0f});
+  const std::array<float, 3> c = ui::replay_state_color(mark.state);
+  return glm::vec3(c[0], c[1], c[2]);
+}
+
+std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture& capture,
+                                std::span<const sim::Contact> contacts, const ui::CaptureReplay& replay,
+                                render::ContactOverlay& out) {
+  out.clear();
+  const sim::State& start = capture.start;
+  if (!capture.filled || static_cast<int>(start.q.size()) != model.coord_count()) return "no solve captured";
+  std::string note;
+  const bool have_contacts = static_cast<int>(contacts.size()) == capture.contact_count;
+  if (have_contacts) {
+    render::copy_contacts(model, start, contacts, replay.normal_force, replay.friction_force, out);
+  } else {
+    note = "the captured step's contacts were not kept (" + std::to_string(contacts.size()) + " for " +
+           std::to_string(capture.contact_count) + " captured): contacts not drawn";
+  }
+  for (const ui::ReplayMark& mark : replay.marks) {
+    glm::vec3 p(0.0f);
+    if (mark.contact >= 0) {
+      if (!have_contacts) continue;
+      p = out.point[static_cast<std::size_t>(mark.contact)];
+    } else if (mark.joint >= 0 && mark.joint < model.joint_count) {
+      const auto j = static_cast<std::size_t>(mark.joint);
+      const int body = model.joint_body_a[j];
+      const sim::Vec3 local = model.joint_frame_a[j].pos;
+      const sim::Vec3 world = body >= 0 ? start.body_pose(body).apply(local) : local;
+      p = glm::vec3(float(world.x()), float(world.y()), float(world.z()));
+    } else {
+      continue;
+    }
+    out.mark_point.push_back(p);
+    out.mark_color.push_back(replay_mark_color(replay, mark));
+  }
+  return note;
+}
+
+}  // namespace coulomb::gui

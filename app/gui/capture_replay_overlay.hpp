@@ -1,0 +1,32 @@
+// The Solve capture replayed in the viewport (issue 15 item 2): the marks of ui/capture_replay.hpp
+// (a contact's or joint's rows at the scrubbed Newton iterate, coloured by the chosen quantity)
+// and the contacts' multipliers as force arrows, turned into the renderer's contact overlay in
+// place of the live step's contacts. The captured step's contacts are placed with its start
+// State (the bodies as the solve began); joints are marked at their frame on body a.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "render/frame_input.hpp"
+#include "sim/contact.hpp"
+#include "sim/model.hpp"
+#include "sim/solve_capture.hpp"
+#include "ui/capture_replay.hpp"
+
+namespace coulomb::gui {
+
+// Linear RGB of a mark: the replay's log colour map (viridis, render::field_color) for the
+// continuous quantities, grey without a value; the state's colour otherwise.
+glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMark& mark);
+
+// Fills `out` (cleared first): the capture's contacts at its start State with their forces at the
+// replay's iterate (normal_force, friction_force: the arrows), and a mark per contact and joint
+// (mark_point, mark_color). `contacts` are the captured step's (FailedStep::contacts); when they
+// do not match the capture (another count) the contact marks and arrows are left out and the
+// returned line says so; "" otherwise.
+std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture& capture,
+                                std::span<const sim::Contact> contacts, const ui::CaptureReplay& replay,
+                                render::ContactOverlay& out);
+
+}  // namespace coulomb::gui

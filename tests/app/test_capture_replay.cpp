@@ -1,0 +1,234 @@
+// The Solve capture replayed in the viewport (issue 15 item 2), the data the viewport draws:
+// a captured step with a box resting on the ground (μ = 0.3), a box sliding at 2 m/s and a
+// hinged pendulum. At the last Newton iterate the resting box's contacts are marked "stick" (and
+// drawn in the stick colour), the sliding box's "slip", the pendulum's joint has no stick/slip;
+// the normal arrows are λ_n n with the captured λ_n, the resting box's λ_n sum to m g, the sliding
+// box's friction is μ λ_n; the overlay's arrow segment is λ_n · scale long along the normal. The
+// residual colour map runs from the smallest to the largest mark. A capture row's nodes, all of
+// them, are framed (node_sphere).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "debug_lines.hpp"
+#include "gui/capture_replay_overlay.hpp"
+#include "gui/node_sphere.hpp"
+#include "support/scene_builders.hpp"
+#include "ui/capture_panel.hpp"
+#include "ui/capture_replay.hpp"
+
+using namespace coulomb::gui;
+
+namespace {
+
+constexpr double kMass = 2.0, kMu = 0.3, kG = 9.81;
+
+struct Captured {
+  sim::Model model;
+  sim::SolveCapture capture;
+  std::vector<sim::Contact> contacts;
+  sim::Workspace ws;
+  int resting = -1, sliding = -1, bob = -1;
+};
+
+// Two boxes on the ground (one still, one sliding along x) and a pendulum far from them; the
+// 41st step captured.
+Captured captured_step() {
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  const int material = test::add_material(spec, "m", kMu);
+  spec.world_shapes.push_back(test::ground_plane(material));
+  Captured c;
+  const sim::ShapeSpec box = test::box_shape(sim::Vec3(0.2, 0.1, 0.1), material);
+  c.resting = test::add_body(spec, "resting", sim::Vec3(0, 0, 0.1), kMass, box);
+  c.sliding = test::add_body(spec, "sliding", sim::Vec3(0, 2, 0.1), kMass, box);
+  spec.bodies[static_cast<std::size_t>(c.sliding)].linear_velocity = sim::Vec3(2, 0, 0);
+  c.bob = test::add_hinged_pendulum(spec, sim::Vec3(0, -3, 2), 0.5, 0.4, 1.0, test::sphere_shape(0.05));
+  c.model = test::compile(spec);
+  sim::State state = sim::make_initial_state(c.model);
+  const sim::Control control = sim::make_initial_control(c.model);
+  for (int i = 0; i < 40; ++i) REQUIRE(sim::step(c.model, state, control, c.ws).ok());
+  c.ws.capture = &c.capture;
+  REQUIRE(sim::step(c.model, state, control, c.ws).ok());
+  c.ws.capture = nullptr;
+  c.contacts = c.ws.contacts.contacts;
+  return c;
+}
+
+int contact_body(const sim::Contact& k) {
+  return k.a.kind == sim::ContactSide::Body ? k.a.index : k.b.kind == sim::ContactSide::Body ? k.b.index : -1;
+}
+
+int row_of(const sim::SolveCapture& c, int kind, int source, int sub) {
+  for (int r = 0; r < c.rows.count(); ++r)
+    if (c.rows.kind[static_cast<std::size_t>(r)] == kind && c.rows.source[static_cast<std::size_t>(r)] == source &&
+        c.rows.sub[static_cast<std::size_t>(r)] == sub)
+      return r;
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours, and the arrows are the captured λ", "[capture][replay]") {
+  const Captured c = captured_step();
+  REQUIRE(c.capture.filled);
+  REQUIRE(static_cast<int>(c.contacts.size()) == c.capture.contact_count);
+  const int last = static_cast<int>(c.capture.iterates.size()) - 1;
+  const sim::CapturedIterate& it = c.capture.iterates.back();
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::StickSlip, replay);
+  REQUIRE(replay.iteration == last);
+  int stick = 0, slip = 0, joints = 0;
+  for (const ui::ReplayMark& m : replay.marks) {
+    const glm::vec3 color = replay_mark_color(replay, m);
+    if (m.joint >= 0) {
+      ++joints;
+      CHECK(m.joint == 0);
+      CHECK(m.state == ui::ReplayState::None);
+      continue;
+    }
+    REQUIRE(m.contact >= 0);
+    const int body = contact_body(c.contacts[static_cast<std::size_t>(m.contact)]);
+    INFO("contact " << m.contact << " of body " << body);
+    const ui::ReplayState expected = body == c.resting ? ui::ReplayState::Stick : ui::ReplayState::Slip;
+    CHECK(m.state == expected);
+    const std::array<float, 3> want = ui::replay_state_color(expected);
+    CHECK(color == glm::vec3(want[0], want[1], want[2]));
+    (expected == ui::ReplayState::Stick ? stick : slip) += 1;
+  }
+  CHECK(stick >= 4);  // a box face on the ground: its corners
+  CHECK(slip >= 4);
+  CHECK(joints == 1);
+  CHECK(static_cast<int>(replay.marks.size()) == c.capture.contact_count + 1);
+
+  // The forces: λ of the contact's rows at the iterate; at the last one what the step published.
+  double resting_weight = 0;
+  for (int k = 0; k < c.capture.contact_count; ++k) {
+    const int normal = row_of(c.capture, 3, k, 0), f1 = row_of(c.capture, 4, k, 1), f2 = row_of(c.capture, 4, k, 2);
+    REQUIRE(normal >= 0);
+    REQUIRE(f1 >= 0);
+    REQUIRE(f2 >= 0);
+    const auto K = static_cast<std::size_t>(k);
+    CHECK(replay.normal_force[K] == it.lambda[static_cast<std::size_t>(normal)]);
+    CHECK(replay.friction_force[K].x() == it.lambda[static_cast<std::size_t>(f1)]);
+    CHECK(replay.friction_force[K].y() == it.lambda[static_cast<std::size_t>(f2)]);
+    CHECK(replay.normal_force[K] == Approx(c.ws.contact_normal_force[K]).margin(1e-9));
+    const int body = contact_body(c.contacts[K]);
+    if (body == c.resting) resting_weight += replay.normal_force[K];
+    if (body == c.sliding)  // slipping: on the cone, |λ_f| = μ λ_n
+      CHECK(replay.friction_force[K].norm() == Approx(kMu * replay.normal_force[K]).epsilon(1e-3));
+  }
+  CHECK(resting_weight == Approx(kMass * kG).epsilon(5e-3));
+
+  // The overlay: each contact's normal arrow is λ_n n from its point, scale · λ_n long.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(c.model, c.capture, c.contacts, replay, overlay).empty());
+  REQUIRE(overlay.size() == c.capture.contact_count);
+  REQUIRE(overlay.mark_point.size() == replay.marks.size());
+  REQUIRE(overlay.mark_color.size() == replay.marks.size());
+  // The joint's mark sits at its pivot (frame a on the world).
+  CHECK(glm::length(overlay.mark_point.back() - glm::vec3(0.0f, -3.0f, 2.0f)) < 1e-6f);
+  render::Overlays switches;
+  switches.normal_forces = true;
+  switches.replay_marks = true;
+  switches.force_scale = 0.01f;  // 1 N = 1 cm
+  render::OverlayScale scale;
+  scale.max_arrow = 100.0f;      // no clamping
+  std::vector<render::LineVertex> lines;
+  render::PoseView poses;  // not read without body frames, joint frames or boxes
+  render::build_overlay_lines(c.model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  int arrows = 0;
+  for (int k = 0; k < overlay.size(); ++k) {
+    const glm::vec3 from = overlay.point[static_cast<std::size_t>(k)];
+    const glm::vec3 n = overlay.normal[static_cast<std::size_t>(k)];
+    const float lambda = float(replay.normal_force[static_cast<std::size_t>(k)]);
+    if (lambda * 0.01f < 1e-5f) continue;  // no arrow for an unloaded contact
+    ++arrows;
+    // The shaft: the segment starting at the point along n.
+    bool found = false;
+    for (std::size_t v = 0; v + 1 < lines.size() && !found; v += 2) {
+      const glm::vec3 a(lines[v].position[0], lines[v].position[1], lines[v].position[2]);
+      const glm::vec3 b(lines[v + 1].position[0], lines[v + 1].position[1], lines[v + 1].position[2]);
+      if (glm::length(a - from) > 1e-6f) continue;
+      found = true;
+      INFO("contact " << k << ": lambda_n " << lambda);
+      CHECK(glm::length(b - a) == Approx(lambda * 0.01f).epsilon(1e-5));
+      CHECK(glm::dot(glm::normalize(b - a), n) == Approx(1.0f).epsilon(1e-5));
+    }
+    CHECK(found);
+  }
+  CHECK(arrows >= 8);  // both boxes' contacts carry weight
+
+  // Active set: every contact of the boxes is in contact, the joint (no limit) active.
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::ActiveSet, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.state == ui::ReplayState::Active);
+
+  // Residual: each mark's value is its largest row residual, the map spans the marks' range.
+  ui::build_capture_replay(c.model, c.capture, c.contacts, 0, ui::ReplayQuantity::Residual, replay);
+  const sim::CapturedIterate& first = c.capture.iterates.front();
+  REQUIRE(replay.hi > 0);
+  float lowest = 2, highest = -1;
+  for (const ui::ReplayMark& m : replay.marks) {
+    REQUIRE(m.worst_row >= 0);
+    double largest = 0;
+    for (int r = 0; r < c.capture.rows.count(); ++r) {
+      const int kind = c.capture.rows.kind[static_cast<std::size_t>(r)];
+      const bool mine = m.contact >= 0 ? (kind >= 3 && c.capture.rows.source[static_cast<std::size_t>(r)] == m.contact)
+                                       : (kind <= 2 && c.capture.rows.source[static_cast<std::size_t>(r)] == m.joint);
+      if (mine) largest = std::max(largest, std::abs(double(first.residual[static_cast<std::size_t>(r)])));
+    }
+    CHECK(m.value == largest);
+    const float t = ui::replay_map_position(replay, m);
+    if (m.value > 0) lowest = std::min(lowest, t), highest = std::max(highest, t);
+  }
+  CHECK(lowest == 0.0f);
+  CHECK(highest == 1.0f);
+  // Complementarity leaves the joint (no limit rows) without a value: grey.
+  ui::build_capture_replay(c.model, c.capture, c.contacts, 0, ui::ReplayQuantity::Complementarity, replay);
+  CHECK(replay.marks.back().joint == 0);
+  CHECK(replay.marks.back().worst_row == -1);
+  CHECK(std::isnan(ui::replay_map_position(replay, replay.marks.back())));
+  CHECK(replay_mark_color(replay, replay.marks.back()) == render::field_color(NAN, render::FieldRange{0, 1}));
+
+  // Contacts that do not match the capture are not drawn, and the line says so.
+  const std::vector<sim::Contact> fewer(c.contacts.begin(), c.contacts.end() - 1);
+  CHECK_FALSE(fill_replay_overlay(c.model, c.capture, fewer, replay, overlay).empty());
+  CHECK(overlay.size() == 0);
+  CHECK(overlay.mark_point.size() == 1);  // the joint only
+}
+
+TEST_CASE("a capture row's nodes, all of them, are framed", "[capture][replay]") {
+  // Two boxes stacked on the ground: a contact row between them couples both.
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  spec.world_shapes.push_back(test::ground_plane());
+  const sim::ShapeSpec box = test::box_shape(sim::Vec3(0.1, 0.1, 0.1));
+  test::add_body(spec, "lower", sim::Vec3(0, 0, 0.1), 1.0, box);
+  test::add_body(spec, "upper", sim::Vec3(0, 0, 0.3), 1.0, box);
+  const sim::Model model = test::compile(spec);
+  sim::State state = sim::make_initial_state(model);
+  sim::Workspace ws;
+  sim::SolveCapture capture;
+  ws.capture = &capture;
+  REQUIRE(sim::step(model, state, sim::make_initial_control(model), ws).ok());
+  int between = -1;
+  std::vector<int> nodes;
+  for (int r = 0; r < capture.rows.count() && between < 0; ++r) {
+    ui::capture_row_nodes(capture, r, nodes);
+    if (nodes.size() == 2) between = r;
+  }
+  REQUIRE(between >= 0);
+  std::sort(nodes.begin(), nodes.end());
+  CHECK(nodes == std::vector<int>{0, 1});
+  // The sphere holds both bodies' bounding spheres: the box from z = 0.1 − r to 0.3 + r.
+  const NodeSphere sphere = node_sphere(model, state, nodes);
+  const double r = model.body_bound_radius[0];
+  for (int b : nodes) CHECK((sphere.center - state.body_position(b)).norm() + r <= sphere.radius + 1e-12);
+  const double dz = state.body_position(1).z() - state.body_position(0).z();
+  CHECK(sphere.radius == Approx(0.5 * std::sqrt(8 * r * r + (dz + 2 * r) * (dz + 2 * r))).epsilon(1e-9));
+  // One body: its own sphere; nothing of the model: radius 0.
+  CHECK(node_sphere(model, state, std::vector<int>{1}).radius == Approx(std::sqrt(3.0) * r));
+  CHECK(node_sphere(model, state, std::vector<int>{7}).radius == 0);
+}
