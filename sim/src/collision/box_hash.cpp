@@ -57,6 +57,12 @@ void build_box_hash(const Aabb* boxes, int count, BoxHash& h) {
   h.entry_item.clear();
   h.items.clear();
   if (count <= 0) return;
+  // Room for 8 cells per box, the most a box of the mean extent spans (the cell is at least that
+  // extent), reserved once: boxes that straddle more cells as they move grow it geometrically.
+  const std::size_t room = 8 * static_cast<std::size_t>(count);
+  h.entry_bucket.reserve(room);
+  h.entry_item.reserve(room);
+  h.items.reserve(room);
   Real mean = 0, largest = 0;
   h.origin = boxes[0].lo;
   for (int b = 0; b < count; ++b) {
@@ -74,6 +80,7 @@ void build_box_hash(const Aabb* boxes, int count, BoxHash& h) {
     });
   for (std::uint32_t e : h.entry_bucket) ++h.bucket_start[e + 1];
   for (std::uint32_t b = 0; b < buckets; ++b) h.bucket_start[b + 1] += h.bucket_start[b];
+  if (h.items.capacity() < h.entry_item.size()) h.items.reserve(h.entry_item.capacity());
   h.items.resize(h.entry_item.size());
   // Stable placement: entries were made in item order, so each bucket lists its items ascending.
   for (std::size_t e = 0; e < h.entry_item.size(); ++e) h.items[h.bucket_start[h.entry_bucket[e]]++] = h.entry_item[e];

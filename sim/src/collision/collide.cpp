@@ -163,6 +163,9 @@ void prepare_hulls(const Model& model, CollisionScratch& sc) {
   for (std::size_t h = 0; h < model.hulls.size(); ++h)
     if (!hull_topology_matches(model.hulls[h], sc.hull_topology[h]))
       build_hull_topology(model.hulls[h], sc.hull_topology[h]);
+  // The boxes' shared topology is built on first use (a function-local static): here, in the
+  // first step, rather than when a box first meets another polyhedron after warm-up.
+  (void)unit_box_topology();
 }
 
 // Objects, their expanded boxes and broadphase groups.
@@ -253,6 +256,9 @@ void sort_pairs(CollisionScratch& sc) {
   sc.pair_bucket.assign(count + 1, 0);
   for (std::uint64_t p : sc.pairs) ++sc.pair_bucket[pair_first(p) + 1];
   for (int i = 0; i < count; ++i) sc.pair_bucket[i + 1] += sc.pair_bucket[i];
+  // The two buffers trade places below: each keeps the larger capacity, so neither grows past the
+  // pair count's high-water mark a second time.
+  if (sc.pair_sorted.capacity() < sc.pairs.capacity()) sc.pair_sorted.reserve(sc.pairs.capacity());
   sc.pair_sorted.resize(sc.pairs.size());
   for (std::uint64_t p : sc.pairs) sc.pair_sorted[sc.pair_bucket[pair_first(p)]++] = p;
   for (int i = count; i > 0; --i) sc.pair_bucket[i] = sc.pair_bucket[i - 1];
@@ -279,6 +285,9 @@ void find_pairs(const Model& model, Real dt, Real margin, CollisionScratch& sc) 
   std::sort(sc.joint_pairs.begin(), sc.joint_pairs.end());
 
   sc.pairs.clear();
+  // Room for 8 pairs per object, reserved once (sort_pairs gives pair_sorted the same): a pile
+  // that settles meets new pairs after warm-up.
+  sc.pairs.reserve(8 * sc.objects.size());
   sweep_and_prune(sc.boxes, sc.groups, sc.sap, sc.pairs, false);
   // Same body, joints (the sweep already left out static-static and particle-particle pairs).
   sc.pairs.erase(std::remove_if(sc.pairs.begin(), sc.pairs.end(),
@@ -331,7 +340,7 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
   for (std::uint64_t p : sc.pairs) sc.used[pair_first(p)] = sc.used[pair_second(p)] = 1;
   sc.colliders.resize(count);
   sc.polys.resize(count);
-  std::size_t nv = 0, nf = 0, ne = 0;
+  std::size_t nv = 0, nf = 0, ne = 0, all_nv = 0, all_nf = 0, all_ne = 0;
   auto hull_of = [&](int s) -> const Model::Hull& {
     return model.shape_type[s] == ShapeType::Box ? unit_box_hull() : model.hulls[model.shape_hull[s]];
   };
@@ -339,12 +348,17 @@ void build_colliders(const Model& model, CollisionScratch& sc) {
     return o < model.shape_count && (model.shape_type[o] == ShapeType::Box || has_hull(model.shape_type[o]));
   };
   for (int o = 0; o < count; ++o) {
-    if (!sc.used[o] || !is_poly(o)) continue;
+    if (!is_poly(o)) continue;
     const Model::Hull& h = hull_of(o);
-    nv += h.vertices.size();
-    nf += static_cast<std::size_t>(h.face_count());
-    ne += static_cast<std::size_t>(h.edge_count());
+    const auto v = h.vertices.size(), f = static_cast<std::size_t>(h.face_count()), e = static_cast<std::size_t>(h.edge_count());
+    all_nv += v, all_nf += f, all_ne += e;
+    if (sc.used[o]) nv += v, nf += f, ne += e;
   }
+  // Room for every polyhedron of the model, whichever of them are in pairs this step.
+  sc.poly_vertices.reserve(all_nv);
+  sc.poly_normals.reserve(all_nf);
+  sc.poly_offsets.reserve(all_nf);
+  sc.poly_arcs.reserve(all_ne);
   sc.poly_vertices.resize(nv);
   sc.poly_normals.resize(nf);
   sc.poly_offsets.resize(nf);
@@ -443,6 +457,33 @@ PairSides narrow_pair(const CollisionScratch& sc, std::uint64_t pair, Real dt, R
   return {ia, ib, thickness};
 }
 
+// Sizes the chunks' narrowphase scratch from the model's hulls, so that a face-face pair of its
+// largest faces, met for the first time after warm-up, allocates nothing: the incident and
+// reference faces (a face's vertices), the clipped polygon (at most the incident face's vertices
+// plus one per reference edge) and its contacts.
+void reserve_chunks(const Model& model, std::size_t chunk_count, CollisionScratch& sc) {
+  if (sc.chunks.size() >= chunk_count) return;
+  sc.chunks.resize(chunk_count);
+  std::size_t face = 4;
+  for (const Model::Hull& hull : model.hulls)
+    for (int f = 0; f < hull.face_count(); ++f)
+      face = std::max(face, static_cast<std::size_t>(hull.face_first[f + 1] - hull.face_first[f]));
+  // An SDF pair emits at most a contact per feature of its mesh (vertex, edge, face) before the
+  // merge and the manifold reduction.
+  std::size_t features = 0;
+  for (const auto& mesh : model.meshes)
+    if (mesh) features = std::max(features, mesh->mesh.vertices.size() + mesh->edges.size() + mesh->mesh.triangles.size());
+  for (CollisionScratch::Chunk& chunk : sc.chunks) {
+    NarrowScratch& ns = chunk.narrow;
+    ns.contacts.reserve(features);
+    for (auto* v : {&ns.clip_in, &ns.clip_out, &ns.incident, &ns.feature_first, &ns.feature_second})
+      v->reserve(std::max(v->capacity(), 2 * face));
+    ns.corners.reserve(std::max(ns.corners.capacity(), face));
+    ns.contacts.reserve(std::max(ns.contacts.capacity(), 2 * face));
+    ns.keep.reserve(std::max({ns.keep.capacity(), 2 * face, features}));
+  }
+}
+
 void prepare_pairs(const Model& model, const State& state, Real dt, Real margin, CollisionScratch& scratch) {
   prepare_hulls(model, scratch);
   place_objects(model, state, dt, margin, scratch);
@@ -465,7 +506,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   // Below scratch.parallel_pairs the calling thread does it all, writing straight into `out`: a
   // pair costs well under a microsecond, less than the fork/join and copy overhead.
   if (pair_count < scratch.parallel_pairs) {
-    if (scratch.chunks.empty()) scratch.chunks.resize(1);
+    reserve_chunks(model, 1, scratch);
     for (std::size_t p = 0; p < pair_count; ++p)
       process_pair(model, scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
     append_particle_face_contacts(model, dt, margin, scratch, out);
@@ -474,7 +515,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   }
   // Fixed chunks of consecutive pairs in parallel, concatenated in chunk order.
   const std::size_t chunk_count = (pair_count + kChunkPairs - 1) / kChunkPairs;
-  if (scratch.chunks.size() < chunk_count) scratch.chunks.resize(chunk_count);
+  reserve_chunks(model, chunk_count, scratch);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunk_count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       CollisionScratch::Chunk& chunk = scratch.chunks[k];
@@ -486,7 +527,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   });
   std::size_t total = 0;
   for (std::size_t k = 0; k < chunk_count; ++k) total += scratch.chunks[k].contacts.size();
-  out.contacts.reserve(total);
+  if (out.contacts.capacity() < total) out.contacts.reserve(std::max(total, 2 * out.contacts.capacity()));
   for (std::size_t k = 0; k < chunk_count; ++k)
     out.contacts.insert(out.contacts.end(), scratch.chunks[k].contacts.begin(), scratch.chunks[k].contacts.end());
   append_particle_face_contacts(model, dt, margin, scratch, out);

@@ -31,6 +31,12 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
   if (model.particle_triangles.empty() || !o.particle_faces || o.faces == SdfFaceMethod::None) return;
   const int shapes = model.shape_count;
   const int face_count = static_cast<int>(model.particle_triangles.size());
+  // The work units' hits, sized once for every face a candidate (before any face comes near a
+  // field, which may be long after warm-up): a hit per face at most.
+  if (static_cast<int>(sd.cloth_hits.size()) < (face_count + kFaceChunk - 1) / kFaceChunk) {
+    sd.cloth_hits.resize((face_count + kFaceChunk - 1) / kFaceChunk);
+    for (auto& hits : sd.cloth_hits) hits.reserve(kFaceChunk);
+  }
   for (int s = 0; s < shapes; ++s) {
     const CollisionObject& so = sc.objects[s];
     if (!so.valid) continue;
@@ -43,6 +49,9 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
     sd.cloth_corners.clear();
     sd.cloth_max_sep.clear();
     sd.cloth_faces.clear();
+    sd.cloth_corners.reserve(3 * static_cast<std::size_t>(face_count));  // every face a candidate: once
+    sd.cloth_max_sep.reserve(static_cast<std::size_t>(face_count));
+    sd.cloth_faces.reserve(static_cast<std::size_t>(face_count));
     for (int f = 0; f < face_count; ++f) {
       const auto& tri = model.particle_triangles[f];
       const CollisionObject* p[3];
@@ -75,7 +84,6 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
     const int candidates = static_cast<int>(sd.cloth_faces.size());
     if (candidates == 0) continue;
     const int chunks = (candidates + kFaceChunk - 1) / kFaceChunk;
-    if (static_cast<int>(sd.cloth_hits.size()) < chunks) sd.cloth_hits.resize(chunks);
     auto run_chunk = [&](int c) {
       sd.cloth_hits[c].clear();
       faces_against_field(shape, sd.cloth_corners.data(), sd.cloth_max_sep.data(), sd.cloth_faces.data(),

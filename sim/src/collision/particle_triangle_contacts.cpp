@@ -122,6 +122,11 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
 void run_chunk(const Model& model, CollisionScratch& sc, Real dt, Real margin, int chunk) {
   CollisionScratch::ProximityChunk& ch = sc.proximity_chunks[static_cast<std::size_t>(chunk)];
   ch.contacts.clear();
+  // Room for a query that returns every entry of the hash (a triangle once per cell it shares with
+  // the query, before the duplicates go) and for a few contacts per particle, reserved once: the
+  // counts change with the cloth's folds and would otherwise reallocate after warm-up.
+  ch.triangles.reserve(std::max(model.particle_triangles.size(), sc.triangle_hash.items.capacity()));
+  ch.contacts.reserve(4 * static_cast<std::size_t>(kParticleChunk));
   const int shapes = model.shape_count;
   const int count = static_cast<int>(sc.surface_particles.size());
   const Real half_margin = Real(0.5) * margin;

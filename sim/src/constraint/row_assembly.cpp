@@ -70,6 +70,15 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   rows.first_limit = rows.first_drive + drive[joints];
   rows.first_normal = rows.first_limit + limit[joints];
   rows.first_friction = rows.first_normal + n;
+  // Room for as many contacts as the buffer holds (step() reserves it from the model): the rows'
+  // arrays are sized for them once and keep that capacity (RowSet::resize never shrinks it), so
+  // contacts that come and go below it allocate nothing. Entries: at most kMaxRowSlots per row.
+  const int room = rows.first_normal + 3 * static_cast<int>(contacts.contacts.capacity());
+  if (rows.row_kind.capacity() < static_cast<std::size_t>(room)) {
+    rows.resize(room);
+    rows.resize_entries(kMaxRowSlots * room);
+    rows.row_nodes_scratch.reserve(room);
+  }
   rows.resize(rows.first_friction + 2 * n);
 
   // Each source sets its rows and their nodes (computed once per source) and entry counts.

@@ -1,37 +1,53 @@
 #include "constraint/rows.hpp"
 
+#include <algorithm>
+
 namespace sim {
+
+namespace {
+
+// v.resize(n) that grows the capacity geometrically from the capacity (std::vector's own growth
+// starts from the size, which after a smaller step is below the capacity: a count that creeps up
+// past its high-water mark would reallocate at every new maximum). Never shrinks the capacity.
+template <class T>
+void grow(std::vector<T>& v, int n) {
+  const auto want = static_cast<std::size_t>(n);
+  if (v.capacity() < want) v.reserve(std::max(want, 2 * v.capacity()));
+  v.resize(want);
+}
+
+}  // namespace
 
 void RowSet::resize(int n) {
   count = n;
-  row_kind.resize(n);
-  row_entry_first.resize(n + 1);
-  row_slot_mask.resize(n);
-  row_source.resize(n);
-  row_sub.resize(n);
-  row_compliance.resize(n);
-  row_bound.resize(n);
-  row_bias.resize(n);
-  row_inv_mass.resize(n);
-  row_jac_scale.resize(n);
-  row_r.resize(n);
-  row_value.resize(n);
-  row_diag_c.resize(n);
-  row_residual.resize(n);
-  row_lambda.resize(n);
-  row_w.resize(n);
-  row_active.resize(n);
-  row_error.resize(n);
+  grow(row_kind, n);
+  grow(row_entry_first, n + 1);
+  grow(row_slot_mask, n);
+  grow(row_source, n);
+  grow(row_sub, n);
+  grow(row_compliance, n);
+  grow(row_bound, n);
+  grow(row_bias, n);
+  grow(row_inv_mass, n);
+  grow(row_jac_scale, n);
+  grow(row_r, n);
+  grow(row_value, n);
+  grow(row_diag_c, n);
+  grow(row_residual, n);
+  grow(row_lambda, n);
+  grow(row_w, n);
+  grow(row_active, n);
+  grow(row_error, n);
 }
 
 void RowSet::resize_entries(int n) {
   entry_count = n;
-  entry_row.resize(n);
-  entry_node.resize(n);
-  entry_dof.resize(n);
-  entry_width.resize(n);
-  entry_grad.resize(n);
-  entry_jac.resize(n);
+  grow(entry_row, n);
+  grow(entry_node, n);
+  grow(entry_dof, n);
+  grow(entry_width, n);
+  grow(entry_grad, n);
+  grow(entry_jac, n);
 }
 
 void RowSet::set_nodes(const Model& model, int r, int first_entry, const RowNodes& nodes) {

@@ -5,7 +5,9 @@
 //                     -> positions and velocities written back.
 #include "sim/step.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "collision/collide.hpp"
 #include "core/parallel.hpp"
@@ -45,6 +47,50 @@ void publish_forces(const Model& m, const ContactBuffer& contacts, const RowSet&
   }
 }
 
+// dst = src for a vector whose length follows the contact count (the warm start's): a copy
+// assignment would reallocate to the exact length each time the count passes the capacity, so the
+// capacity grows geometrically instead and is never given back.
+template <class T>
+void assign_keeping_capacity(const std::vector<T>& src, std::vector<T>& dst) {
+  if (dst.capacity() < src.size()) dst.reserve(std::max(src.size(), 2 * dst.capacity()));
+  dst.assign(src.begin(), src.end());
+}
+
+// ws.step_start = state, without allocating once the capacities cover the state's lengths. Field
+// by field: the asserts fail when State or WarmStart gain a field this copy would miss.
+static_assert(sizeof(WarmStart) == 3 * sizeof(std::vector<Real>));
+static_assert(sizeof(State) == 3 * sizeof(std::vector<Real>) + sizeof(Real) + sizeof(std::int64_t) + sizeof(WarmStart));
+void keep_step_start(const State& state, State& start) {
+  assign_keeping_capacity(state.q, start.q);
+  assign_keeping_capacity(state.u, start.u);
+  start.time = state.time;
+  start.step_index = state.step_index;
+  assign_keeping_capacity(state.joint_position, start.joint_position);
+  assign_keeping_capacity(state.warm_start.contact_key, start.warm_start.contact_key);
+  assign_keeping_capacity(state.warm_start.contact_lambda, start.warm_start.contact_lambda);
+  assign_keeping_capacity(state.warm_start.row_lambda, start.warm_start.row_lambda);
+}
+
+// The contacts a workspace is sized for before its first step, from the model: 16 per collision
+// shape (a resting box has 4 to 8 against its support and as many against its neighbours, a
+// mesh on an SDF up to 16) and one per particle. Only capacity: more contacts grow the buffers
+// (geometrically, never shrinking), fewer leave them partly unused.
+std::size_t expected_contacts(const Model& m) {
+  return 16 * static_cast<std::size_t>(m.shape_count) + static_cast<std::size_t>(m.particle_count);
+}
+
+// The contact-sized buffers step() itself fills: the contacts, their forces and the warm start of
+// the state and of the step's start copy.
+void reserve_for_contacts(std::size_t n, State& state, Workspace& ws) {
+  ws.contacts.contacts.reserve(n);
+  ws.contact_normal_force.reserve(n);
+  ws.contact_friction_force.reserve(n);
+  for (WarmStart* w : {&state.warm_start, &ws.step_start.warm_start}) {
+    w->contact_key.reserve(n);
+    w->contact_lambda.reserve(3 * n);
+  }
+}
+
 }  // namespace
 
 StepReport step(const Model& model, const SolverOptions& options, State& state, const Control& control,
@@ -64,7 +110,10 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   if (!detail::check_step_input(model, options, state, control, report)) return report;
   // The solver seam: one solver object per Workspace, made again only when the kind changes.
   if (!ws.solver || ws.solver->kind() != options.kind) ws.solver = detail::make_step_solver(options.kind);
-  if (!ws.collision) ws.collision = std::make_unique<detail::CollisionScratch>();
+  if (!ws.collision) {
+    ws.collision = std::make_unique<detail::CollisionScratch>();
+    reserve_for_contacts(expected_contacts(model), state, ws);
+  }
   ws.trace.clear();
   ws.trace.kind = options.kind;
 
@@ -77,7 +126,7 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   ws.trace.linear_residuals.reserve(static_cast<std::size_t>(substeps) * cap.linear_residuals);
   // A failed step is undone whole: the state at its start is kept (its vectors keep their
   // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
-  ws.step_start = state;
+  keep_step_start(state, ws.step_start);
   ws.solver->capture = ws.capture;
   ws.solver->cancel = ws.cancel;
   if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)

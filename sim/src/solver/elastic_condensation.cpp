@@ -185,9 +185,9 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
   std::copy(im.particle_inv_mass.begin(), im.particle_inv_mass.end(), inv_diagonal_.begin());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) inv_diagonal_[3 * particle_of_new_[a] + k] = Real(1) / value[diag_pos_[3 * a + k]];
-  ldlt_.factorize(h_);
+  ldlt_.factorize_natural(h_);
   if (ldlt_.info() != Eigen::Success) return false;
-  const auto d = ldlt_.vectorD();
+  const VecX& d = ldlt_.diagonal();
   for (int k = 0; k < d.size(); ++k)
     if (!(d[k] > 0) || !std::isfinite(d[k])) return false;
   return true;
@@ -202,7 +202,7 @@ void ElasticCondensation::solve_particles(const Model& m, const VecX& in, VecX& 
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) work_[3 * a + k] = in[first + 3 * particle_of_new_[a] + k];
   ldlt_.matrixL().solveInPlace(work_);
-  work_.array() /= ldlt_.vectorD().array();
+  work_.array() /= ldlt_.diagonal().array();
   ldlt_.matrixU().solveInPlace(work_);
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) out[first + 3 * particle_of_new_[a] + k] = work_[3 * a + k];

@@ -80,9 +80,19 @@ class ElasticCondensation {
   std::vector<std::int8_t> pair_kind_;  // 0: off-diagonal block, 1: diagonal block (same node)
   std::vector<int> condensed_rows_;
   Eigen::SparseMatrix<Real, Eigen::ColMajor, int> h_;  // upper triangle, in factor order
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real, Eigen::ColMajor, int>, Eigen::Upper,
-                        Eigen::NaturalOrdering<int>>
-      ldlt_;
+  // Eigen's SimplicialLDLT::factorize() constructs an empty matrix of the system's size on every
+  // call (an allocation) and, without a permutation (natural ordering, upper triangle: ours), then
+  // factorises its input directly; factorize_natural() calls that factorisation itself, the same
+  // arithmetic without the allocation (and diagonal() reads D in place). Its y, pattern and tags live on the stack below Eigen's
+  // stack limit (128 KiB: 16384 condensed dofs) and on the heap above it.
+  class Ldlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real, Eigen::ColMajor, int>, Eigen::Upper,
+                                            Eigen::NaturalOrdering<int>> {
+   public:
+    void factorize_natural(const MatrixType& a) { this->template factorize_preordered<true>(a); }
+    // D of L D Lᵀ without a copy (vectorD() returns one, an allocation per call).
+    const VectorType& diagonal() const { return this->m_diag; }
+  };
+  Ldlt ldlt_;
   bool analysed_ = false;
   // Numeric.
   const InverseMass* inv_mass_ = nullptr;  // of the last factor(): the particles outside H̃

@@ -1,10 +1,12 @@
 #include "solver/linear_solvers.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
 
 #include "core/parallel.hpp"
+#include "solver/row_capacity.hpp"
 
 namespace sim {
 
@@ -21,7 +23,9 @@ const char* to_string(LinearBreakdown b) {
 }
 
 void LinearScratch::resize(int rows, int dofs) {
-  for (VecX* v : {&diag, &inv_diag, &r, &z, &p, &ap, &az, &tmp_rows}) v->resize(rows);
+  for (VecX* v : {&diag, &inv_diag, &r, &z, &p, &ap, &az, &tmp_rows}) grow_rows(*v, rows);
+  // Two sums per pass at most (deterministic_sums<2>), one partial per chunk of the rows.
+  partials.reserve(2 * static_cast<std::size_t>((rows + kChunkSize - 1) / kChunkSize));
   for (VecX* v : {&dofs1, &dofs2, &dofs3}) v->resize(dofs);
 }
 
@@ -180,7 +184,7 @@ LinearSolveStats jacobi(const SchurSystem& A, const VecX& b, VecX& x, int iterat
   const int n = A.size();
   auto& parts = s.partials;
   x.setZero();
-  s.r = b;
+  s.r.head(n) = b.head(n);
   LinearSolveStats st;
   st.initial_residual = st.final_residual = p_norm(n, s.r, s.inv_diag, parts);
   const Real stop = tol * st.initial_residual;
@@ -279,8 +283,10 @@ LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const Ro
 LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
                               int iterations, Real tolerance, Real jacobi_weight,
                               LinearScratch& s, std::vector<Real>* history) {
-  s.resize(A.size(), A.model().dof_count());
-  if (x.size() != A.size()) x.resize(A.size());
+  // The row buffers take the rows' capacity (row_capacity.hpp), not only this step's rows.
+  const int room = std::max(A.size(), static_cast<int>(A.rows().row_lambda.capacity()));
+  s.resize(room, A.model().dof_count());
+  grow_rows(x, room);
   bool bad_diagonal = false;
   const std::array<Real, 2> start = setup_pass(A, b, x, s, bad_diagonal);
   // A = J H⁻¹ Jᵀ + C + εI has a positive diagonal when it is positive definite; a row whose
@@ -298,7 +304,7 @@ LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const V
   // What every solver is checked for, whatever its own loop noticed: a non-finite input or
   // result, and a residual that did not fall although iterations ran.
   if (st.breakdown == LinearBreakdown::None) {
-    if (!std::isfinite(st.initial_residual) || !std::isfinite(st.final_residual) || !x.allFinite())
+    if (!std::isfinite(st.initial_residual) || !std::isfinite(st.final_residual) || !x.head(A.size()).allFinite())
       st.breakdown = LinearBreakdown::NonFinite;
     else if (st.iterations > 0 && st.initial_residual > 0 && !(st.final_residual < st.initial_residual))
       st.breakdown = LinearBreakdown::Stagnated;

@@ -29,7 +29,8 @@ struct LinearSolveStats {
   LinearBreakdown breakdown = LinearBreakdown::None;
 };
 
-// Scratch vectors, sized on first use and reused.
+// Scratch vectors, sized on first use and reused: the row-sized ones keep their capacity
+// (solver/row_capacity.hpp: size() >= the rows, indexed [0, A.size())), the dof-sized ones the model's dofs.
 struct LinearScratch {
   VecX diag, inv_diag, r, z, p, ap, az, tmp_rows;
   VecX dofs1, dofs2, dofs3;
@@ -57,7 +58,8 @@ inline constexpr int kAutoDirectRows = 3000;
 LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const RowSet& rows);
 
 // Solves A x = b with `solver` for at most `iterations` iterations (or until the residual falls
-// below tolerance·‖b‖_P). Appends per-iteration residuals to `history` (may be null).
+// below tolerance·‖b‖_P). Appends per-iteration residuals to `history` (may be null). b and x may
+// be longer than A.size() (row_capacity.hpp); x is grown to it when shorter.
 LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,
                               int iterations, Real tolerance, Real jacobi_weight,
                               LinearScratch& s, std::vector<Real>* history);

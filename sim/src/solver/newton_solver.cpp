@@ -24,6 +24,7 @@
 #include "solver/joint_error_check.hpp"
 #include "solver/ncp.hpp"
 #include "solver/newton_residuals.hpp"
+#include "solver/row_capacity.hpp"
 #include "solver/solve_capture_record.hpp"
 
 namespace sim {
@@ -249,7 +250,7 @@ void update_geometric_stiffness(const Model& m, SolverScratch& s) {
 // to 2× (co-rotational, ν 0.49) did not converge in 30 iterations.
 void update_condensed_geometric_stiffness(const Model& m, const SchurSystem& sys, Real h, SolverScratch& s) {
   const RowSet& rows = s.rows;
-  s.condensed_rhs.resize(rows.count);
+  grow_rows(s.condensed_rhs, rows.count);
   parallel_for(rows.count, [&](int i) { s.condensed_rhs[i] = rows.row_lambda[i] - s.lambda_base[i]; });
   sys.jt(s.condensed_rhs, s.jt);
   s.g_condensed.resize(s.g.size());
@@ -327,6 +328,7 @@ void remember_for_warm_start(const ContactBuffer& contacts, const RowSet& rows, 
                              WarmStart& w) {
   w.row_lambda.assign(rows.row_lambda.begin(), rows.row_lambda.begin() + rows.first_normal);
   const int n = contacts.size();
+  order.reserve(contacts.contacts.capacity());
   order.resize(n);
   for (int c = 0; c < n; ++c) order[c] = c;
   // In place (std::stable_sort would take a temporary buffer from the heap every step): ties in
@@ -413,7 +415,7 @@ bool needs_fallback(LinearSolver solver, LinearBreakdown b) {
 void keep_best(SolverScratch& s, Real merit) {
   s.best_merit = merit;
   s.u_best = s.u;
-  s.lambda_best.resize(s.rows.count);
+  grow_rows(s.lambda_best, s.rows.count);
   std::copy(s.rows.row_lambda.begin(), s.rows.row_lambda.end(), s.lambda_best.data());
 }
 
@@ -434,7 +436,7 @@ const VecX& set_up_direction(SchurSystem& sys, bool condensed, SolverScratch& s)
   sys.set_condensation(condensed ? &s.condensation : nullptr);
   const VecX* g = &s.g;
   if (condensed) {  // g̃ = g + J_Eᵀ C_E⁻¹ h_E
-    s.condensed_rhs.resize(rows.count);
+    grow_rows(s.condensed_rhs, rows.count);
     parallel_for(rows.count, [&](int i) {
       s.condensed_rhs[i] = ElasticCondensation::condensable(rows, i) ? rows.row_residual[i] / sys.diag_c(i) : Real(0);
     });
@@ -524,11 +526,11 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   SchurSystem sys(m, rows, s.inv_mass, o.regularization, s.node_entry_first, s.node_entries,
                   s.node_entry_rows);
   sys.build_adjacency();
-  s.b.resize(rows.count);
-  s.x.resize(rows.count);
-  s.dlambda.resize(rows.count);
-  s.lambda_base.resize(rows.count);
-  s.friction_excess.setZero(rows.count);
+  const int room = std::max(rows.count, static_cast<int>(rows.row_lambda.capacity()));  // rows' capacity
+  for (VecX* v : {&s.b, &s.x, &s.dlambda, &s.lambda_base, &s.friction_excess, &s.lambda_best, &s.condensed_rhs})
+    grow_rows(*v, room);
+  s.friction_excess.head(rows.count).setZero();
+  s.active_prev.reserve(room);
   s.active_prev.assign(rows.count, -1);
   report.row_count = rows.count;
   // The solver debugger's capture (Workspace::capture): every measured iterate, the system of one
@@ -666,7 +668,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     if (sys.condensation()) recover_condensed_rows(sys, s);
     sys.set_condensation(nullptr);
     parallel_for(rows.count, [&](int i) { s.dlambda[i] = s.x[i] / h; });
-    if (!s.hinv.allFinite() || !s.dlambda.allFinite()) {
+    if (!s.hinv.allFinite() || !s.dlambda.head(rows.count).allFinite()) {
       report.flags |= kStepNonFinite;
       for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i)
         if (!std::isfinite(s.x[i])) report.offending_rows.push_back(i);

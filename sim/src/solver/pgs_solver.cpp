@@ -36,6 +36,7 @@
 #include "core/kinematics.hpp"
 #include "solver/joint_error_check.hpp"
 #include "solver/newton_solver.hpp"
+#include "solver/row_capacity.hpp"
 #include "solver/schur_system.hpp"
 #include "solver/step_solver.hpp"
 
@@ -154,10 +155,8 @@ class PgsStepSolver final : public StepSolver {
     const int dofs = m.dof_count();
     s.jt.resize(dofs);
     s.hinv.resize(dofs);
-    diagonal_.resize(rows.count);
+    for (VecX* v : {&diagonal_, &impulse_, &bias_}) grow_rows(*v, rows.count);
     sys.diagonal(diagonal_);
-    impulse_.resize(rows.count);
-    bias_.resize(rows.count);
     for (int i = 0; i < rows.count; ++i) {
       impulse_[i] = h * rows.row_lambda[i];  // λ⁰ (warm start or zero)
       bias_[i] = velocity_bias(rows, i, h);
@@ -344,7 +343,7 @@ class PgsStepSolver final : public StepSolver {
   }
 
   SolverScratch core_;  // the rows, M⁻¹, ũ, u and q of the shared set-up (solver/newton_solver.hpp)
-  VecX impulse_;        // x = hλ per row [N s or N m s]
+  VecX impulse_;        // x = hλ per row [N s or N m s] (row_capacity.hpp: these three keep their capacity)
   VecX bias_;           // β per row [m/s]
   VecX diagonal_;       // A_ii
 };

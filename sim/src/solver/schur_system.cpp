@@ -26,6 +26,12 @@ void SchurSystem::build_adjacency() {
   node_entry_first_.assign(nodes + 1, 0);
   for (int e = 0; e < entries; ++e) ++node_entry_first_[rows_.entry_node[e] + 1];
   for (int n = 0; n < nodes; ++n) node_entry_first_[n + 1] += node_entry_first_[n];
+  // The rows' entry capacity (constraint/row_assembly.cpp): entries that come and go below it
+  // allocate nothing here either.
+  if (node_entries_.capacity() < rows_.entry_row.capacity()) {
+    node_entries_.reserve(rows_.entry_row.capacity());
+    node_entry_rows_.reserve(rows_.entry_row.capacity());
+  }
   node_entries_.resize(node_entry_first_[nodes]);
   node_entry_rows_.resize(node_entry_first_[nodes]);
   // Counting sort keeps entries (so rows) in increasing order within each node: a fixed

@@ -134,8 +134,8 @@ void capture_system(SolveCapture& c, const SchurSystem& sys, const VecX& b, cons
   }
   s.c_diagonal.resize(rows.count);
   for (int i = 0; i < rows.count; ++i) s.c_diagonal[i] = sys.diag_c(i);
-  s.b.assign(b.data(), b.data() + b.size());
-  s.x.assign(x.data(), x.data() + x.size());
+  s.b.assign(b.data(), b.data() + sys.size());  // b and x keep their capacity (row_capacity.hpp)
+  s.x.assign(x.data(), x.data() + sys.size());
 }
 
 }  // namespace sim::detail
