@@ -209,6 +209,7 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.newton_velocity_tolerance", s.newton_velocity_tolerance, t.newton_velocity_tolerance);
   d.same("solver.line_search", s.line_search, t.line_search);
   d.same("solver.linear_tolerance", s.linear_tolerance, t.linear_tolerance);
+  d.same("solver.linear_forcing_max", s.linear_forcing_max, t.linear_forcing_max);
   d.same("solver.damping", s.damping, t.damping);
   d.same("solver.regularization", s.regularization, t.regularization);
   d.same("solver.warm_start", s.warm_start, t.warm_start);

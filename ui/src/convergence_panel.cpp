@@ -146,11 +146,16 @@ ConvergenceEdits convergence_panel(ConvergenceView& view) {
     } else {
       ImGui::Separator();
       ImGui::SetNextItemWidth(-1);
-      char label[64];
+      char label[96];
       if (view.selected_newton_iteration >= 0) {
         const sim::IterationTrace& it = t.iterations[static_cast<std::size_t>(std::min(view.selected_newton_iteration, newton - 1))];
-        std::snprintf(label, sizeof label, "linear solve of Newton %d: %d its, t = %.2f", view.selected_newton_iteration,
-                      it.linear_iterations, static_cast<double>(it.step_size));
+        if (it.linear_forcing > 0)  // the Eisenstat–Walker tolerance the solve stopped at (or its budget)
+          std::snprintf(label, sizeof label, "linear solve of Newton %d: %d its to eta %.1e, t = %.2f",
+                        view.selected_newton_iteration, it.linear_iterations, static_cast<double>(it.linear_forcing),
+                        static_cast<double>(it.step_size));
+        else
+          std::snprintf(label, sizeof label, "linear solve of Newton %d: %d its, t = %.2f", view.selected_newton_iteration,
+                        it.linear_iterations, static_cast<double>(it.step_size));
       } else {
         std::snprintf(label, sizeof label, "linear solves: all %d Newton iterations", newton);
       }

@@ -73,6 +73,13 @@ bool solver_panel(SolverPanelView& view) {
       ImGui::SetTooltip("auto: direct (sparse LDL^T) on jointed bodies with few contacts, PCR otherwise");
     changed |= ImGui::SliderInt("Newton iterations (cap)", &o.newton_iterations, 1, 50);
     changed |= ImGui::SliderInt("Linear iterations", &o.linear_iterations, 1, 200);
+    if (o.linear_solver != sim::LinearSolver::Direct) {
+      changed |= slider_real("Linear forcing max (0: off)", o.linear_forcing_max, 0.0f, 0.9f, "%.2f", false);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Inexact Newton (Eisenstat-Walker): each PCR/PCG solve stops at a relative residual\n"
+                          "that follows the Newton residual's decrease, at most this; 0 runs every solve to\n"
+                          "the linear iterations");
+    }
     changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
     if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);

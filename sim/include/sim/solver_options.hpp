@@ -64,6 +64,15 @@ struct SolverOptions {
   Real newton_tolerance = Real(1e-6);          // [m or rad] (0: always newton_iterations)
   Real newton_velocity_tolerance = Real(1e-5); // [m/s or rad/s]
   Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)
+  // Inexact Newton forcing (Eisenstat & Walker 1996, "choice 2"; solver/inexact_newton_forcing.hpp)
+  // for the Krylov linear solvers (pcr, pcg): Newton iteration k's linear solve stops once its
+  // residual is below η_k·‖b‖ (or at linear_iterations), η_0 = linear_forcing_max,
+  // η_k = 0.9 (F_k / F_{k-1})² with F = √merit, safeguarded by 0.9 η_{k-1}² and kept within
+  // [linear_tolerance, linear_forcing_max]; a direction no step length accepted makes the next
+  // solve run to linear_tolerance. Far from the solution a loose solve suffices; near it the
+  // tolerance tightens with the residual (superlinear convergence kept). 0: off (every solve to
+  // linear_tolerance or the budget).
+  Real linear_forcing_max = Real(0.1);
   // Step length of each Newton update (eqs. 61-62): a backtracking line search from t = 1 on the
   // merit ½gᵀM⁻¹g + ½Σh²/k (no accepted iteration ends worse than the last), or, with
   // line_search = false, the paper's fixed t = damping (§8.1) for paper comparisons.

@@ -29,6 +29,8 @@ struct IterationTrace {
   Real linear_initial_residual = 0;          // |b - A x0|
   Real linear_final_residual = 0;            // |b - A x|
   int linear_residual_offset = 0;            // first entry in SolverTrace::linear_residuals
+  Real linear_forcing = 0;                   // the relative tolerance η the linear solve was given
+                                             // (SolverOptions::linear_forcing_max; 0: none)
   Real step_size = 0;                        // t (eqs. 61-62) the iteration took; PGS: its relaxation ω
   int line_search_trials = 0;                // evaluations the step length took (1: the first t)
   bool watchdog = false;                     // no t lowered the merit: an exploratory step t = damping

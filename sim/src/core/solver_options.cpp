@@ -117,14 +117,15 @@ std::string set_int(SolverOptions& o, std::string_view key, std::string_view val
 template <int SolverOptions::*Field>
 std::string get_int(const SolverOptions& o) { return std::to_string(o.*Field); }
 
-// Reals in a range: [0, inf) (NonNegative), (0, inf] (Positive), (0, 1] (UnitInterval) or (0, 2)
-// (Relaxation).
-enum class Range { NonNegative, Positive, UnitInterval, Relaxation };
+// Reals in a range: [0, inf) (NonNegative), (0, inf] (Positive), (0, 1] (UnitInterval), [0, 1)
+// (Fraction) or (0, 2) (Relaxation).
+enum class Range { NonNegative, Positive, UnitInterval, Fraction, Relaxation };
 constexpr bool in_range(Range r, Real v) {
   switch (r) {
     case Range::NonNegative: return v >= 0;
     case Range::Positive: return v > 0;
     case Range::UnitInterval: return v > 0 && v <= 1;
+    case Range::Fraction: return v >= 0 && v < 1;
     case Range::Relaxation: return v > 0 && v < 2;  // projected SOR converges for 0 < ω < 2
   }
   return false;
@@ -134,6 +135,7 @@ constexpr std::string_view describe(Range r) {
     case Range::NonNegative: return "a number >= 0";
     case Range::Positive: return "a number > 0 (inf: off)";
     case Range::UnitInterval: return "a number in (0, 1]";
+    case Range::Fraction: return "a number in [0, 1) (0: off)";
     case Range::Relaxation: return "a number in (0, 2)";
   }
   return "";
@@ -204,6 +206,7 @@ constexpr OptionField kOptionFields[] = {
     {"newton_velocity_tolerance", set_real<&O::newton_velocity_tolerance, Range::NonNegative>,
      get_real<&O::newton_velocity_tolerance>},
     {"linear_tolerance", set_real<&O::linear_tolerance, Range::NonNegative>, get_real<&O::linear_tolerance>},
+    {"linear_forcing_max", set_real<&O::linear_forcing_max, Range::Fraction>, get_real<&O::linear_forcing_max>},
     {"damping", set_real<&O::damping, Range::UnitInterval>, get_real<&O::damping>},
     {"line_search", set_bool<&O::line_search>, get_bool<&O::line_search>},
     {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
