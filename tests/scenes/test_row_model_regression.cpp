@@ -63,6 +63,9 @@ std::vector<Record> run_scene(const std::string& name) {
   // Recorded when PCR was every scene's linear solver; auto now solves the jointed scenes
   // directly (other directions, other trajectories), checked in test_direct_linear_solver.cpp.
   if (spec.solver.linear_solver == sim::LinearSolver::Auto) spec.solver.linear_solver = sim::LinearSolver::PCR;
+  // And every PCR solve ran its whole budget: the inexact Newton forcing (linear_forcing_max,
+  // solver/inexact_newton_forcing.hpp) stops solves early, checked in test_inexact_newton.cpp.
+  spec.solver.linear_forcing_max = 0;
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

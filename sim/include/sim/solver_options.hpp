@@ -64,13 +64,13 @@ struct SolverOptions {
   Real newton_tolerance = Real(1e-6);          // [m or rad] (0: always newton_iterations)
   Real newton_velocity_tolerance = Real(1e-5); // [m/s or rad/s]
   Real linear_tolerance = 0;        // relative residual to stop the linear solve early (0: never)
-  // Inexact Newton forcing (Eisenstat & Walker 1996, "choice 2"; solver/inexact_newton_forcing.hpp)
-  // for the Krylov linear solvers (pcr, pcg): Newton iteration k's linear solve stops once its
-  // residual is below η_k·‖b‖ (or at linear_iterations), η_0 = linear_forcing_max,
-  // η_k = 0.9 (F_k / F_{k-1})² with F = √merit, safeguarded by 0.9 η_{k-1}² and kept within
-  // [linear_tolerance, linear_forcing_max]; a direction no step length accepted makes the next
-  // solve run to linear_tolerance. Far from the solution a loose solve suffices; near it the
-  // tolerance tightens with the residual (superlinear convergence kept). 0: off (every solve to
+  // Inexact Newton forcing (solver/inexact_newton_forcing.hpp) for the Krylov linear solvers
+  // (pcr, pcg): a Newton iteration's linear solve stops once its residual is below η·‖b‖ (or at
+  // linear_iterations), η = 0.1 / ρ kept within [linear_tolerance, linear_forcing_max], where ρ
+  // is the iterate's largest residual over its Newton tolerance: no solve more accurate than
+  // the stopping test needs (resting and slowly moving scenes, the last iterations of a solve);
+  // far from the tolerance, and for the rest of a step once its line search shortened a step,
+  // solves run to linear_tolerance or the budget as without forcing. 0: off (every solve to
   // linear_tolerance or the budget).
   Real linear_forcing_max = Real(0.1);
   // Step length of each Newton update (eqs. 61-62): a backtracking line search from t = 1 on the

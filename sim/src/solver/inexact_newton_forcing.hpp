@@ -1,23 +1,33 @@
 // Forcing terms of the inexact Newton loop (SolverOptions::linear_forcing_max): how accurately
-// each Newton direction's linear system is solved.
+// each Newton direction's linear system is solved by the Krylov solvers (PCR, PCG).
 //
-// Eisenstat & Walker, "Choosing the forcing terms in an inexact Newton method" (SIAM J. Sci.
-// Comput. 17, 1996), choice 2 with γ = 0.9, α = 2: the linear solve of iteration k stops once
-//   ‖b − A x‖ ≤ η_k ‖b‖,   η_k = γ (‖F_k‖ / ‖F_{k−1}‖)^α,
-// safeguarded against a sudden drop by η_k ≥ γ η_{k−1}^α whenever γ η_{k−1}^α > 0.1, and kept in
-// [η_min, η_max]. ‖F‖ is the Newton residual's norm; here F = √merit (the line search's merit
-// ½gᵀM⁻¹g + ½Σh²/k, solver/newton_residuals.hpp), so (‖F_k‖/‖F_{k−1}‖)² is the merit ratio.
-// Far from the solution (the ratio near 1) a loose solve suffices and the Krylov iterations it
-// would spend are saved; as the residual falls fast the tolerance tightens with it, which keeps
-// Newton's superlinear convergence where the non-smooth Newton has it.
+// An inexact Newton method solves J Δ = −F only to ‖b − A x‖ ≤ η_k ‖b‖ (Dembo, Eisenstat &
+// Steihaug 1982). Solving more accurately than the Newton loop's own stopping test needs is
+// "oversolving" (Eisenstat & Walker 1996): to bring an iterate whose residual is ρ times its
+// tolerance within it, a direction good to about 1/ρ relative suffices. So, Kelley's safeguard
+// against oversolving (Kelley 1995, "Iterative Methods for Linear and Nonlinear Equations",
+// eq. 6.20, the 0.5 τ/‖F‖ term) with the margin σ:
+//   η_k = clamp(σ / ρ_k, η_min, η_max),   σ = 0.1,
+// ρ_k = newton_tolerance_ratio (solver/newton_residuals.hpp): the largest residual of the
+// iterate over its tolerance, the quantity the loop stops on. Far from the tolerance (ρ large)
+// every solve runs to η_min or its budget, as without forcing; near it the solve stops early:
+// resting and slowly moving scenes, the last iterations of every solve.
 //
-// A direction that no step length accepted (a watchdog step) is not trusted to have been solved
-// well enough: the next solve runs to η_min (the linear budget, SolverOptions::linear_iterations,
-// bounds every solve either way).
+// Eisenstat & Walker's choice 2 for the rest, η_k = 0.9 (‖F_k‖/‖F_{k−1}‖)², loosens the solves
+// while the Newton residual falls slowly. Measured here it cost the non-smooth Newton its
+// convergence where it was slow for want of exact directions (150 steps at η_max = 0.1:
+// table_pile complementarity 1.2e-3 → 5.1e-3 m, friction 2.0e-2 → 3.3e-2 m/s; friction_spread
+// 0 → 62 steps not converged; docs/benchmarks.md), so it is not used: far from the tolerance
+// the solves stay exact.
+//
+// With forcing on, η_min is at least kRoundOff: a solve already at round-off stops.
+//
+// And once a step's line search had to shorten a step (t < 1) or found none (a watchdog step),
+// the directions are what limits progress: the rest of that step's solves run to η_min
+// (friction_spread: 14 steps not converged of 120 without this rule, 0 with it).
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 
 #include "sim/math.hpp"
 
@@ -25,39 +35,35 @@ namespace sim {
 
 class InexactNewtonForcing {
  public:
-  static constexpr Real kGamma = Real(0.9);
-  static constexpr Real kSafeguard = Real(0.1);
+  static constexpr Real kMargin = Real(0.1);  // σ
+  // With forcing on, no solve goes on below this relative residual: round-off in double precision,
+  // where a Krylov solve stagnates (a 12-row sliding box: 1.9e-22 from iteration 9 to its 40th).
+  static constexpr Real kRoundOff = Real(1e-12);
 
   // eta_max <= 0: forcing off, every solve to eta_min (SolverOptions::linear_tolerance).
   InexactNewtonForcing(Real eta_max, Real eta_min)
-      : eta_min_(std::max(eta_min, Real(0))),
+      : eta_min_(eta_max > 0 ? std::max(eta_min, kRoundOff) : std::max(eta_min, Real(0))),
         eta_max_(std::max(eta_max, eta_min_)),
-        enabled_(eta_max > 0),
-        eta_(enabled_ ? eta_max_ : eta_min_) {}
+        enabled_(eta_max > 0) {}
 
-  // The relative tolerance for the next linear solve.
-  Real tolerance() const { return eta_; }
   bool enabled() const { return enabled_; }
 
-  // After a Newton step: the merit at the iterate the direction was solved at and at the iterate
-  // the step reached; `rejected`: no step length was accepted (the step taken was a watchdog's).
-  void update(Real merit_before, Real merit_after, bool rejected) {
-    if (!enabled_) return;
-    if (rejected || !(merit_before > 0) || !std::isfinite(merit_after)) {
-      eta_ = eta_min_;
-      return;
-    }
-    Real eta = kGamma * std::max(merit_after, Real(0)) / merit_before;  // γ (‖F_k‖/‖F_{k−1}‖)²
-    const Real floor = kGamma * eta_ * eta_;                             // γ η_{k−1}²
-    if (floor > kSafeguard) eta = std::max(eta, floor);
-    eta_ = std::clamp(eta, eta_min_, eta_max_);
+  // The relative tolerance for the solve of the direction at an iterate whose residuals are
+  // `tolerance_ratio` times the Newton tolerances (newton_tolerance_ratio; infinite or NaN: far).
+  Real tolerance(Real tolerance_ratio) const {
+    if (!enabled_ || exact_ || !(tolerance_ratio > 0)) return eta_min_;
+    return std::clamp(kMargin / tolerance_ratio, eta_min_, eta_max_);
   }
+
+  // After the line search: t = 1 taken (`full_step`) or not; after a shortened or watchdog step
+  // the rest of the step's solves are exact.
+  void step_taken(bool full_step) { exact_ = exact_ || !full_step; }
 
  private:
   Real eta_min_;
   Real eta_max_;
   bool enabled_;
-  Real eta_;
+  bool exact_ = false;
 };
 
 }  // namespace sim

@@ -79,4 +79,13 @@ bool newton_converged(const NewtonIterationTrace& t, Real tolerance, Real veloci
          t.velocity_error_max <= velocity_tolerance && t.momentum_max <= velocity_tolerance;
 }
 
+Real newton_tolerance_ratio(const NewtonIterationTrace& t, Real tolerance, Real velocity_tolerance) {
+  auto ratio = [](Real residual, Real tol) {
+    if (!(residual > 0)) return residual == 0 ? Real(0) : std::numeric_limits<Real>::infinity();  // NaN: far
+    return tol > 0 ? residual / tol : std::numeric_limits<Real>::infinity();
+  };
+  return std::max({ratio(t.position_error_max, tolerance), ratio(t.complementarity_max, tolerance),
+                   ratio(t.velocity_error_max, velocity_tolerance), ratio(t.momentum_max, velocity_tolerance)});
+}
+
 }  // namespace sim

@@ -34,5 +34,10 @@ bool measure_iterate(const Model& model, const RowSet& rows, const InverseMass& 
 
 // True when every residual of `t` is within the tolerances as described above.
 bool newton_converged(const NewtonIterationTrace& t, Real tolerance, Real velocity_tolerance);
+// How far the iterate is from that test, as one number: the largest of its residuals each divided
+// by its tolerance (position rows and complementarity by `tolerance`, velocity rows and the
+// momentum error by `velocity_tolerance`); <= 1 exactly when newton_converged; infinite with a
+// zero tolerance and a non-zero residual.
+Real newton_tolerance_ratio(const NewtonIterationTrace& t, Real tolerance, Real velocity_tolerance);
 
 }  // namespace sim

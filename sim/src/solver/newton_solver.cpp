@@ -569,8 +569,8 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   bool condensed_last = false;          // the last direction was solved with the elastic rows condensed
   bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
                                         // is never returned by a stall, it may just be a slow start
-  // The linear solves' relative tolerance (Eisenstat–Walker, solver/inexact_newton_forcing.hpp):
-  // the Krylov solvers stop at it; the direct solver is exact anyway.
+  // The linear solves' relative tolerance (solver/inexact_newton_forcing.hpp): the Krylov solvers
+  // stop at it; the direct solver is exact anyway.
   InexactNewtonForcing forcing(krylov ? o.linear_forcing_max : Real(0), o.linear_tolerance);
   for (;;) {
     auto ta = Clock::now();
@@ -622,8 +622,8 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     auto ts = Clock::now();
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
     const int analyses_before = s.linear.direct.analyses();
-    it.linear_forcing = forcing.tolerance();
-    LinearSolveStats ls = solve_linear(linear, sys, s.b, s.x, linear_budget, forcing.tolerance(),
+    it.linear_forcing = forcing.tolerance(newton_tolerance_ratio(it, o.newton_tolerance, o.newton_velocity_tolerance));
+    LinearSolveStats ls = solve_linear(linear, sys, s.b, s.x, linear_budget, it.linear_forcing,
                                        o.jacobi_weight, s.linear, &trace.linear_residuals);
     trace.direct_analyses += s.linear.direct.analyses() - analyses_before;
     it.linear_breakdown = static_cast<int>(ls.breakdown);
@@ -728,7 +728,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     }
     if (o.line_search && finite && next.merit < s.best_merit) keep_best(s, next.merit);
     if (watchdog) linear_budget = std::min(2 * linear_budget, linear_budget_max);
-    forcing.update(merit0, next.merit, watchdog);
+    forcing.step_taken(!watchdog && t == Real(1));
     if (s.best_merit < Real(0.9) * stall_reference) {
       stall_reference = s.best_merit;
       stalled = 0;
