@@ -99,6 +99,7 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
     if (key == "ncp") value = "fischer_burmeister";
     if (key == "preconditioner") value = "identity";
     if (key == "linear_solver") value = "direct";
+    if (key == "linear_forcing_max") value = "0.1";
     if (key == "warm_start" || key == "geometric_stiffness" || key == "project_friction") value = "true";
     INFO(key);
     parse_ok("<scene><solver " + key + "=\"" + value + "\"/></scene>");

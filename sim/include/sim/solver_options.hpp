@@ -70,9 +70,10 @@ struct SolverOptions {
   // is the iterate's largest residual over its Newton tolerance: no solve more accurate than
   // the stopping test needs (resting and slowly moving scenes, the last iterations of a solve);
   // far from the tolerance, and for the rest of a step once its line search shortened a step,
-  // solves run to linear_tolerance or the budget as without forcing. 0: off (every solve to
-  // linear_tolerance or the budget).
-  Real linear_forcing_max = Real(0.1);
+  // solves run to linear_tolerance or the budget as without forcing. 0: off, the default (every
+  // solve to linear_tolerance or the budget): the forcing moves knife-edge stick-slip onsets
+  // (a box under a slowly ramped push held 5% past its friction ellipse; docs/ARCHITECTURE.md).
+  Real linear_forcing_max = 0;
   // Step length of each Newton update (eqs. 61-62): a backtracking line search from t = 1 on the
   // merit ½gᵀM⁻¹g + ½Σh²/k (no accepted iteration ends worse than the last), or, with
   // line_search = false, the paper's fixed t = damping (§8.1) for paper comparisons.
