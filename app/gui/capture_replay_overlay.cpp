@@ -6,6 +6,12 @@
 
 namespace coulomb::gui {
 
+const sim::State* replay_pose_state(const sim::Model& model, const sim::SolveCapture* capture, bool replay_shown,
+                                    bool playing) {
+  if (!capture || !capture->filled || !replay_shown || playing) return nullptr;
+  return static_cast<int>(capture->start.q.size()) == model.coord_count() ? &capture->start : nullptr;
+}
+
 glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMark& mark) {
   if (ui::replay_quantity_continuous(replay.quantity))
     return render::field_color(ui::replay_map_position(replay, mark), render::FieldRange{0.0f, 1.0f});

@@ -2,7 +2,9 @@
 // (a contact's or joint's rows at the scrubbed Newton iterate, coloured by the chosen quantity)
 // and the contacts' multipliers as force arrows, turned into the renderer's contact overlay in
 // place of the live step's contacts. The captured step's contacts are placed with its start
-// State (the bodies as the solve began); joints are marked at their frame on body a.
+// State (the bodies as the solve began), and the bodies and particles are drawn in it too
+// (replay_pose_state, held in the pose buffer by PoseBridge::hold); joints are marked at their
+// frame on body a.
 #pragma once
 
 #include <span>
@@ -15,6 +17,13 @@
 #include "ui/capture_replay.hpp"
 
 namespace coulomb::gui {
+
+// The State the viewport draws the bodies and particles in: the capture's start State while its
+// replay is shown (a solve captured, the replay switched on, the run paused, the capture of this
+// model's size), so the marks and arrows sit on the bodies as they were; null otherwise (the
+// live state).
+const sim::State* replay_pose_state(const sim::Model& model, const sim::SolveCapture* capture, bool replay_shown,
+                                    bool playing);
 
 // Linear RGB of a mark: the replay's log colour map (viridis, render::field_color) for the
 // continuous quantities, grey without a value; the state's colour otherwise.
