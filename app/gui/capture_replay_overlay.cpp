@@ -34,7 +34,7 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
            std::to_string(capture.contact_count) + " captured): contacts not drawn";
   }
   for (const ui::ReplayMark& mark : replay.marks) {
-    glm::vec3 p(0.0f);
+    glm::vec3 p(0.0f), force(0.0f);
     if (mark.contact >= 0) {
       if (!have_contacts) continue;
       p = out.point[static_cast<std::size_t>(mark.contact)];
@@ -44,11 +44,16 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
       const sim::Vec3 local = model.joint_frame_a[j].pos;
       const sim::Vec3 world = body >= 0 ? start.body_pose(body).apply(local) : local;
       p = glm::vec3(float(world.x()), float(world.y()), float(world.z()));
+      if (j < replay.joint_force.size()) {
+        const sim::Vec3& f = replay.joint_force[j];
+        force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
+      }
     } else {
       continue;
     }
     out.mark_point.push_back(p);
     out.mark_color.push_back(replay_mark_color(replay, mark));
+    out.mark_force.push_back(force);
   }
   return note;
 }

@@ -31,7 +31,7 @@ glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMar
 
 // Fills `out` (cleared first): the capture's contacts at its start State with their forces at the
 // replay's iterate (normal_force, friction_force: the arrows), and a mark per contact and joint
-// (mark_point, mark_color). `contacts` are the captured step's (FailedStep::contacts); when they
+// (mark_point, mark_color; mark_force: a joint's CaptureReplay::joint_force, zero for contacts). `contacts` are the captured step's (FailedStep::contacts); when they
 // do not match the capture (another count) the contact marks and arrows are left out and the
 // returned line says so; "" otherwise.
 std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture& capture,

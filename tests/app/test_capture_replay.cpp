@@ -232,3 +232,68 @@ TEST_CASE("a capture row's nodes, all of them, are framed", "[capture][replay]")
   CHECK(node_sphere(model, state, std::vector<int>{1}).radius == Approx(std::sqrt(3.0) * r));
   CHECK(node_sphere(model, state, std::vector<int>{7}).radius == 0);
 }
+
+TEST_CASE("replay: a pendulum at rest gets a joint force arrow of m g pointing up at its pivot", "[capture][replay]") {
+  // A 1.5 kg bob hanging at rest 0.5 m below a world hinge: the hinge's positional rows carry
+  // its weight, the force on the bob is m g straight up (closed form), drawn from the pivot.
+  constexpr double m = 1.5;
+  const sim::Vec3 pivot(0.0, 0.0, 2.0);
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  test::add_hinged_pendulum(spec, pivot, 0.5, 0.0, m, test::sphere_shape(0.05));
+  const sim::Model model = test::compile(spec);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  for (int i = 0; i < 40; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
+  sim::SolveCapture capture;
+  ws.capture = &capture;
+  REQUIRE(sim::step(model, state, control, ws).ok());
+  REQUIRE(capture.filled);
+  const int last = static_cast<int>(capture.iterates.size()) - 1;
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Residual, replay);
+  REQUIRE(replay.joint_force.size() == 1);
+  const sim::Vec3 force = replay.joint_force[0];
+  INFO("joint force " << force.transpose());
+  CHECK(force.norm() == Approx(m * kG).epsilon(0.01));
+  CHECK(force.normalized().dot(sim::Vec3::UnitZ()) > 0.9999);  // up
+  CHECK(replay.largest_force == Approx(force.norm()));
+
+  // The overlay: the joint's mark at the pivot with that force, drawn as an arrow from it.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(model, capture, {}, replay, overlay).empty());
+  REQUIRE(overlay.mark_point.size() == 1);
+  REQUIRE(overlay.mark_force.size() == 1);
+  const glm::vec3 at(float(pivot.x()), float(pivot.y()), float(pivot.z()));
+  CHECK(glm::length(overlay.mark_point[0] - at) < 1e-6f);
+  CHECK(glm::length(overlay.mark_force[0] - glm::vec3(float(force.x()), float(force.y()), float(force.z()))) < 1e-4f);
+  render::Overlays switches;
+  switches.normal_forces = true;
+  switches.replay_marks = true;
+  switches.force_scale = 0.01f;  // 1 N = 1 cm
+  render::OverlayScale scale;
+  scale.max_arrow = 100.0f;
+  std::vector<render::LineVertex> lines;
+  render::PoseView poses;
+  render::build_overlay_lines(model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  bool shaft = false;
+  for (std::size_t v = 0; v + 1 < lines.size(); v += 2) {
+    const glm::vec3 a(lines[v].position[0], lines[v].position[1], lines[v].position[2]);
+    const glm::vec3 b(lines[v + 1].position[0], lines[v + 1].position[1], lines[v + 1].position[2]);
+    if (glm::length(a - at) > 1e-6f || glm::length(b - a) < 0.05f) continue;  // not the marker's short lines
+    shaft = true;
+    CHECK(glm::length(b - a) == Approx(float(m * kG) * 0.01f).epsilon(0.01));
+    CHECK(glm::normalize(b - a).z == Approx(1.0f).epsilon(1e-4));
+  }
+  CHECK(shaft);
+  // Without the arrows switched on, no arrow.
+  switches.normal_forces = false;
+  render::build_overlay_lines(model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  for (std::size_t v = 0; v + 1 < lines.size(); v += 2) {
+    const glm::vec3 a(lines[v].position[0], lines[v].position[1], lines[v].position[2]);
+    const glm::vec3 b(lines[v + 1].position[0], lines[v + 1].position[1], lines[v + 1].position[2]);
+    CHECK(glm::length(b - a) < 0.1f);
+  }
+}

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ui/contact_readout.hpp"
+#include "ui/joint_row_axis.hpp"
 #include "ui/solve_diagnosis.hpp"
 
 namespace ui {
@@ -11,7 +12,7 @@ namespace ui {
 namespace {
 
 // Row kinds (sim's RowKind, constraint/rows.hpp).
-constexpr int kLimit = 2, kNormal = 3, kFriction = 4;
+constexpr int kBilateral = 0, kLimit = 2, kNormal = 3, kFriction = 4;
 
 bool ncp_row(int kind) { return kind == kLimit || kind == kNormal || kind == kFriction; }
 
@@ -64,6 +65,7 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   out.marks.clear();
   out.normal_force.assign(static_cast<std::size_t>(std::max(c.contact_count, 0)), sim::Real(0));
   out.friction_force.assign(out.normal_force.size(), sim::Vec2::Zero());
+  out.joint_force.assign(static_cast<std::size_t>(std::max(model.joint_count, 0)), sim::Vec3::Zero());
   out.quantity = quantity;
   out.lo = out.hi = 0;
   out.non_finite = 0;
@@ -112,6 +114,10 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
       if (kind == kNormal) out.normal_force[k] = it.lambda[i];
       if (kind == kFriction) out.friction_force[k][c.rows.sub[i] == 2 ? 1 : 0] = it.lambda[i];
     }
+    if (mark.joint >= 0 && kind == kBilateral) {  // a positional row puts λ w on body b (rotational: w = 0)
+      const sim::Vec3 w = joint_positional_axis(model, c.start, mark.joint, c.rows.sub[i]);
+      if (w != sim::Vec3::Zero()) out.joint_force[static_cast<std::size_t>(mark.joint)] += it.lambda[i] * w;
+    }
     if (continuous && (quantity == ReplayQuantity::Residual || ncp_row(kind))) {
       const double v = std::abs(static_cast<double>(it.residual[i]));
       if (mark.worst_row < 0 || worse(v, mark.value)) mark.value = v, mark.worst_row = r;
@@ -144,6 +150,8 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
     const double f = std::hypot(static_cast<double>(out.normal_force[k]), static_cast<double>(out.friction_force[k].norm()));
     if (std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
   }
+  for (const sim::Vec3& force : out.joint_force)
+    if (const double f = static_cast<double>(force.norm()); std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
 }
 
 float replay_map_position(const CaptureReplay& r, const ReplayMark& mark) {

@@ -1,7 +1,8 @@
 // Replay of a captured solve in the viewport (issue 15 item 2): at the Newton iterate the Solve
 // capture panel is scrubbed to, one mark per contact and per joint with rows, coloured by a chosen
 // quantity of its rows at that iterate, and the contacts' multipliers λ as forces (the viewport
-// draws them as arrows at the contact points, render::copy_contacts). A pure function over the
+// draws them as arrows at the contact points, render::copy_contacts) and each joint's linear
+// constraint force (an arrow at its mark). A pure function over the
 // capture (sim/solve_capture.hpp): no ImGui, no renderer; the app turns the marks into coloured
 // overlay lines (app/gui/capture_replay_overlay.hpp).
 #pragma once
@@ -56,9 +57,14 @@ struct CaptureReplay {
   // iterate [N]: the force on side a is λ_n n + λ_f1 d1 + λ_f2 d2.
   std::vector<sim::Real> normal_force;
   std::vector<sim::Vec2> friction_force;
+  // Per joint (model.joint_count): the linear constraint force its positional rows put on body b
+  // at the iterate, the sum of λ w over them (ui/joint_row_axis.hpp; their axes with the
+  // capture's start State) [N, world]; zero for a joint without rows (the viewport draws it as an
+  // arrow at the joint's mark; a pendulum at rest: m g up).
+  std::vector<sim::Vec3> joint_force;
   double lo = 0, hi = 0;                  // the marks' finite positive values: the log map's ends
   int non_finite = 0;                     // marks whose value is NaN or inf (drawn at the map's top)
-  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts [N]
+  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts and |joint_force| [N]
 };
 
 // The marks of `capture` at `iteration` (clamped to the captured iterates). No marks when the
