@@ -297,3 +297,51 @@ TEST_CASE("replay: a pendulum at rest gets a joint force arrow of m g pointing u
     CHECK(glm::length(b - a) < 0.1f);
   }
 }
+
+TEST_CASE("the rows table's state column reads stick for a resting box and slip for a sliding one, as the replay does", "[capture][replay]") {
+  const Captured c = captured_step();
+  REQUIRE(c.capture.filled);
+  const int last = static_cast<int>(c.capture.iterates.size()) - 1;
+  const sim::CapturedIterate& it = c.capture.iterates.back();
+  // What the panel computes for its table (ui::capture_panel): the contacts' states at the
+  // iterate, then each row's.
+  std::vector<sim::Real> normal;
+  std::vector<sim::Vec2> friction;
+  std::vector<ui::ReplayState> states;
+  ui::capture_contact_states(c.capture, c.contacts, last, normal, friction, states);
+  REQUIRE(static_cast<int>(states.size()) == c.capture.contact_count);
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::StickSlip, replay);
+  int resting_rows = 0, sliding_rows = 0, resting_flagged = 0;
+  for (int r = 0; r < c.capture.rows.count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const int kind = c.capture.rows.kind[i];
+    const ui::ReplayState state = ui::capture_row_state(c.capture, states, it, r);
+    if (kind != 3 && kind != 4) {
+      CHECK(state == ui::ReplayState::None);  // the pendulum's hinge rows: no state
+      continue;
+    }
+    const int contact = c.capture.rows.source[i];
+    const int body = contact_body(c.contacts[static_cast<std::size_t>(contact)]);
+    INFO("row " << r << " (" << sim::row_kind_name(kind) << ") of contact " << contact << ", body " << body);
+    // The table and the viewport's mark of the same contact agree.
+    CHECK(state == replay.marks[static_cast<std::size_t>(contact)].state);
+    if (body == c.resting) {
+      ++resting_rows;
+      CHECK(std::string(ui::replay_state_name(state)) == "stick");
+      if (kind == 4 && it.active[i] != 0) ++resting_flagged;  // the solver's flag would say "slip"
+    } else {
+      ++sliding_rows;
+      CHECK(std::string(ui::replay_state_name(state)) == "slip");
+    }
+  }
+  CHECK(resting_rows >= 12);  // 4 contacts, a normal and two friction rows each
+  CHECK(sliding_rows >= 12);
+  INFO("resting friction rows the solver's W > 0 flag calls slipping: " << resting_flagged);
+  // Sorting the table by the state column groups the rows by it.
+  std::vector<int> order;
+  ui::sort_capture_rows(c.capture, last, ui::CaptureColumn::State, false, -1, order, states);
+  for (std::size_t k = 1; k < order.size(); ++k)
+    CHECK(static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k - 1])) <=
+          static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k])));
+}

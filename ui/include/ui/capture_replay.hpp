@@ -57,6 +57,7 @@ struct CaptureReplay {
   // iterate [N]: the force on side a is λ_n n + λ_f1 d1 + λ_f2 d2.
   std::vector<sim::Real> normal_force;
   std::vector<sim::Vec2> friction_force;
+  std::vector<ReplayState> contact_state;  // per contact: capture_contact_states' stick / slip / inactive
   // Per joint (model.joint_count): the linear constraint force its positional rows put on body b
   // at the iterate, the sum of λ w over them (ui/joint_row_axis.hpp; their axes with the
   // capture's start State) [N, world]; zero for a joint without rows (the viewport draws it as an
@@ -73,6 +74,22 @@ struct CaptureReplay {
 void build_capture_replay(const sim::Model& model, const sim::SolveCapture& capture,
                           std::span<const sim::Contact> contacts, int iteration, ReplayQuantity quantity,
                           CaptureReplay& out);
+
+// Each contact of `capture` at `iteration` (clamped; capture.contact_count entries in each):
+// λ_n, (λ_f1, λ_f2) [N] and its state by the one stick/slip rule of the replay and the rows
+// table: Inactive (separated) when its normal row is inactive, else Slip when its friction force
+// is on its cone (friction_cone_ratio > kSlidingConeRatio, as the Contact panel says), else
+// Stick. Without the contacts (their μ; `contacts` must hold capture.contact_count), Slip falls
+// back to the friction rows' flag (W > 0 of eq. 106). None for a contact without a normal row.
+void capture_contact_states(const sim::SolveCapture& capture, std::span<const sim::Contact> contacts, int iteration,
+                            std::vector<sim::Real>& normal_force, std::vector<sim::Vec2>& friction_force,
+                            std::vector<ReplayState>& state);
+
+// The state of capture row `row` at iterate `it` as the rows table shows it: a contact's rows
+// (normal and friction) its contact's state (`contact_states`, from capture_contact_states); a
+// limit row Active or Inactive (NCP active); other rows None.
+ReplayState capture_row_state(const sim::SolveCapture& capture, std::span<const ReplayState> contact_states,
+                              const sim::CapturedIterate& it, int row);
 
 // Where a mark's value sits on the replay's log colour map: 0 at lo (and below), 1 at hi;
 // non-finite values 1; NaN for a mark without a value or a quantity without a map (drawn by state).
