@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QMouseEvent>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -97,11 +98,19 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   int sticking = 0;
   for (const ui::ReplayMark& m : view->replay->marks) sticking += m.state == ui::ReplayState::Stick ? 1 : 0;
   CHECK(sticking > 0);  // a pyramid at rest sticks
+  // The rows table's state column (the same rule): as many sticking contacts, most of them.
+  REQUIRE(static_cast<int>(view->contact_states.size()) == opened->capture.contact_count);
+  const auto table_sticking = std::count(view->contact_states.begin(), view->contact_states.end(), ui::ReplayState::Stick);
+  CHECK(table_sticking == sticking);
+  CHECK(2 * table_sticking > opened->capture.contact_count);
+  // The bodies are drawn at the capture's start State, held in the pose buffer.
+  CHECK(viewport.bridge()->held());
 
   // Switched off: the live view without marks and arrows.
   view->replay_shown = false;
   app_test::check_renders(viewport, viewport.frames_rendered() + 3);
   const QImage off = viewport.screenshot();
+  CHECK_FALSE(viewport.bridge()->held());  // the live state again
   CHECK(differing_pixels(stick_slip, off) > 200);
   view->replay_shown = true;
 
