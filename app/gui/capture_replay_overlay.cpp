@@ -48,6 +48,15 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
         const sim::Vec3& f = replay.joint_force[j];
         force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
       }
+    } else if (mark.distance >= 0 && mark.distance < model.distance_count) {
+      // A rope's or cloth's distance row: at the midpoint of its two particles.
+      const auto d = static_cast<std::size_t>(mark.distance);
+      sim::Vec3 mid = sim::Vec3::Zero();
+      for (const int particle : {model.distance_particle_a[d], model.distance_particle_b[d]}) {
+        const std::size_t at = 7 * static_cast<std::size_t>(model.body_count) + 3 * static_cast<std::size_t>(particle);
+        mid += 0.5 * sim::Vec3(start.q[at], start.q[at + 1], start.q[at + 2]);
+      }
+      p = glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()));
     } else {
       continue;
     }

@@ -345,3 +345,72 @@ TEST_CASE("the rows table's state column reads stick for a resting box and slip 
     CHECK(static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k - 1])) <=
           static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k])));
 }
+
+TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoint of its two particles", "[capture][replay]") {
+  // Six particles 10 cm apart along x, the first fixed in space (mass 0), falling from the
+  // horizontal: five distance rows (the first with one free particle).
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  constexpr int kParticles = 6;
+  for (int i = 0; i < kParticles; ++i) {
+    sim::ParticleSpec p;
+    p.position = sim::Vec3(0.1 * i, 0.0, 2.0);
+    p.mass = i == 0 ? 0.0 : 0.05;
+    p.radius = 0.01;
+    spec.particles.push_back(p);
+  }
+  for (int i = 0; i + 1 < kParticles; ++i) {
+    sim::DistanceSpec d;
+    d.particle_a = i;
+    d.particle_b = i + 1;
+    spec.distances.push_back(d);
+  }
+  const sim::Model model = test::compile(spec);
+  REQUIRE(model.distance_count == kParticles - 1);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  for (int i = 0; i < 10; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
+  sim::SolveCapture capture;
+  ws.capture = &capture;
+  REQUIRE(sim::step(model, state, control, ws).ok());
+  REQUIRE(capture.filled);
+  const int last = static_cast<int>(capture.iterates.size()) - 1;
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Residual, replay);
+  REQUIRE(static_cast<int>(replay.marks.size()) == model.distance_count);
+  const sim::CapturedIterate& it = capture.iterates.back();
+  for (int d = 0; d < model.distance_count; ++d) {
+    const ui::ReplayMark& m = replay.marks[static_cast<std::size_t>(d)];
+    CHECK(m.distance == d);
+    CHECK(m.contact == -1);
+    CHECK(m.joint == -1);
+    // Its value is its row's residual.
+    REQUIRE(m.worst_row >= 0);
+    CHECK(capture.rows.kind[static_cast<std::size_t>(m.worst_row)] == 0);
+    CHECK(capture.rows.source[static_cast<std::size_t>(m.worst_row)] == d);
+    CHECK(m.value == std::abs(double(it.residual[static_cast<std::size_t>(m.worst_row)])));
+  }
+  // Bilateral: always active, no complementarity (grey).
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::ActiveSet, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.state == ui::ReplayState::Active);
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Complementarity, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.worst_row == -1);
+
+  // In the overlay: at the midpoint of the two particles as the step began.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(model, capture, {}, replay, overlay).empty());
+  REQUIRE(overlay.mark_point.size() == replay.marks.size());
+  for (int d = 0; d < model.distance_count; ++d) {
+    const sim::Vec3 a(capture.start.q[3 * std::size_t(d)], capture.start.q[3 * std::size_t(d) + 1],
+                      capture.start.q[3 * std::size_t(d) + 2]);
+    const sim::Vec3 b(capture.start.q[3 * std::size_t(d + 1)], capture.start.q[3 * std::size_t(d + 1) + 1],
+                      capture.start.q[3 * std::size_t(d + 1) + 2]);
+    const sim::Vec3 mid = 0.5 * (a + b);
+    CHECK(glm::length(overlay.mark_point[std::size_t(d)] - glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()))) < 1e-6f);
+    CHECK(overlay.mark_force[std::size_t(d)] == glm::vec3(0.0f));
+  }
+  // The free particles fell since the start: the start, not the live state.
+  CHECK(state.q[3 * (kParticles - 1) + 2] < capture.start.q[3 * (kParticles - 1) + 2]);
+}

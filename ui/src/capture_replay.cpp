@@ -16,6 +16,15 @@ constexpr int kBilateral = 0, kLimit = 2, kNormal = 3, kFriction = 4;
 
 bool ncp_row(int kind) { return kind == kLimit || kind == kNormal || kind == kFriction; }
 
+// The particle distance row (Model::distance_*) capture row `row` is, or -1: sim lays them out as
+// bilateral rows with row_sub −1 (constraint/row_assembly.cpp; joints' rows count from 0, the
+// tets', membranes', hinges' and attachments' sub are below −1).
+int row_distance(const sim::Model& m, const sim::SolveCapture& c, int row) {
+  const auto i = static_cast<std::size_t>(row);
+  const int source = c.rows.source[i];
+  return c.rows.kind[i] == kBilateral && c.rows.sub[i] == -1 && source >= 0 && source < m.distance_count ? source : -1;
+}
+
 // Larger with non-finite values above every finite one.
 bool worse(double a, double b) {
   if (!std::isfinite(a)) return std::isfinite(b);
@@ -78,12 +87,16 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   // One mark per contact and per joint that has rows, in that order.
   std::vector<int> contact_mark(out.normal_force.size(), -1), joint_mark(static_cast<std::size_t>(model.joint_count), -1);
   std::vector<int> row_mark(static_cast<std::size_t>(c.rows.count()), -1);
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 3; ++pass)
     for (int r = 0; r < c.rows.count(); ++r) {
       const int kind = c.rows.kind[static_cast<std::size_t>(r)], source = c.rows.source[static_cast<std::size_t>(r)];
       const bool contact = (kind == kNormal || kind == kFriction) && source >= 0 && source < c.contact_count;
-      const int joint = contact ? -1 : row_joint(model, c, r);
-      if (pass == 0 && contact) {
+      const int distance = contact ? -1 : row_distance(model, c, r);
+      const int joint = contact || distance >= 0 ? -1 : row_joint(model, c, r);
+      if (pass == 2 && distance >= 0) {  // one row each
+        row_mark[static_cast<std::size_t>(r)] = static_cast<int>(out.marks.size());
+        out.marks.push_back(ReplayMark{.distance = distance});
+      } else if (pass == 0 && contact) {
         int& m = contact_mark[static_cast<std::size_t>(source)];
         if (m < 0) m = static_cast<int>(out.marks.size()), out.marks.push_back(ReplayMark{.contact = source});
         row_mark[static_cast<std::size_t>(r)] = m;
@@ -94,7 +107,7 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
       }
     }
   // Contact marks were pushed in row order: normal rows come before friction rows and both are in
-  // contact order, so they are ascending already.
+  // contact order, so they are ascending already; distance rows are in distance order.
 
   std::vector<char> normal_active(out.marks.size(), 0);
   std::vector<char> has_limit(out.marks.size(), 0), limit_active(out.marks.size(), 0);

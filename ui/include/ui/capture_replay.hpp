@@ -1,5 +1,6 @@
 // Replay of a captured solve in the viewport (issue 15 item 2): at the Newton iterate the Solve
-// capture panel is scrubbed to, one mark per contact and per joint with rows, coloured by a chosen
+// capture panel is scrubbed to, one mark per contact, per joint with rows and per particle distance
+// row (rope, cloth; at the midpoint of its two particles), coloured by a chosen
 // quantity of its rows at that iterate, and the contacts' multipliers λ as forces (the viewport
 // draws them as arrows at the contact points, render::copy_contacts) and each joint's linear
 // constraint force (an arrow at its mark). A pure function over the
@@ -25,7 +26,7 @@ enum class ReplayQuantity : int {
   Complementarity,  // the largest residual of its NCP rows only (normal, limit, friction: the NCP
                     // functions of eqs. 93-106, zero exactly when complementarity holds); joints
                     // without a limit have none (grey)
-  ActiveSet,        // contacts and limits: NCP active or not; bilateral joints always active
+  ActiveSet,        // contacts and limits: NCP active or not; bilateral joints and distance rows always active
   StickSlip,        // contacts: separated (normal inactive), else sliding when the friction force is
                     // on the cone (friction_cone_ratio > kSlidingConeRatio, as the Contact panel
                     // says), else sticking; without the contacts (μ) the friction rows' flag
@@ -43,7 +44,8 @@ std::array<float, 3> replay_state_color(ReplayState state);
 
 struct ReplayMark {
   int contact = -1;         // the contact it marks (its index in the captured step's contacts), or
-  int joint = -1;           // the joint
+  int joint = -1;           // the joint, or
+  int distance = -1;        // the particle distance row (rope, cloth: Model::distance_*)
   int worst_row = -1;       // its row with the largest value (-1: none has one)
   double value = std::numeric_limits<double>::quiet_NaN();  // Residual / Complementarity (valid with worst_row >= 0; may be non-finite)
   ReplayState state = ReplayState::None;                    // ActiveSet / StickSlip
@@ -52,7 +54,7 @@ struct ReplayMark {
 struct CaptureReplay {
   int iteration = -1;
   ReplayQuantity quantity = ReplayQuantity::Residual;
-  std::vector<ReplayMark> marks;          // contacts (ascending), then joints (ascending)
+  std::vector<ReplayMark> marks;          // contacts (ascending), then joints, then distance rows (ascending)
   // Per contact (capture.contact_count): λ_n and (λ_f1, λ_f2) along tangent1, tangent2 at the
   // iterate [N]: the force on side a is λ_n n + λ_f1 d1 + λ_f2 d2.
   std::vector<sim::Real> normal_force;
