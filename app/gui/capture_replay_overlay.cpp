@@ -44,7 +44,7 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
       const sim::Vec3 local = model.joint_frame_a[j].pos;
       const sim::Vec3 world = body >= 0 ? start.body_pose(body).apply(local) : local;
       p = glm::vec3(float(world.x()), float(world.y()), float(world.z()));
-      if (j < replay.joint_force.size()) {
+      if (j < replay.joint_force.size() && std::isfinite(replay.joint_force[j].norm())) {  // non-finite: no arrow
         const sim::Vec3& f = replay.joint_force[j];
         force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
       }

@@ -84,7 +84,7 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   const sim::CapturedIterate& it = c.iterates[static_cast<std::size_t>(out.iteration)];
   const bool continuous = replay_quantity_continuous(quantity);
 
-  // One mark per contact and per joint that has rows, in that order.
+  // One mark per contact and per joint that has rows, then one per distance row, in that order.
   std::vector<int> contact_mark(out.normal_force.size(), -1), joint_mark(static_cast<std::size_t>(model.joint_count), -1);
   std::vector<int> row_mark(static_cast<std::size_t>(c.rows.count()), -1);
   for (int pass = 0; pass < 3; ++pass)
