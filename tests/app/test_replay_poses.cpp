@@ -5,6 +5,7 @@
 // brings the live state back even without a new step.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include "gui/capture_replay_overlay.hpp"

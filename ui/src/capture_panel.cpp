@@ -403,7 +403,9 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int column = 0; column < 6; ++column) {
       if (!ImGui::TableSetColumnIndex(column)) continue;
+      ImGui::PushID(column);
       ImGui::TableHeader(ImGui::TableGetColumnName(column));
+      ImGui::PopID();
       if (column == 4 && ImGui::IsItemHovered())
         ImGui::SetTooltip("Contact rows (normal and friction): the contact's state, as the viewport replay colours it:\n"
                           "inactive (separated) when the normal row is inactive, else slip when the friction\n"
