@@ -5,7 +5,10 @@
 // the normal arrows are λ_n n with the captured λ_n, the resting box's λ_n sum to m g, the sliding
 // box's friction is μ λ_n; the overlay's arrow segment is λ_n · scale long along the normal. The
 // residual colour map runs from the smallest to the largest mark. A capture row's nodes, all of
-// them, are framed (node_sphere).
+// them, are framed (node_sphere). A pendulum at rest: its joint's force is m g up, drawn as an
+// arrow from the pivot. The rows table's state column follows the replay's cone rule (stick on
+// the resting box, slip on the sliding one). A rope gets a mark per distance row at the
+// midpoint of its particles.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
