@@ -6,6 +6,12 @@
 
 namespace coulomb::gui {
 
+const sim::State* replay_pose_state(const sim::Model& model, const sim::SolveCapture* capture, bool replay_shown,
+                                    bool playing) {
+  if (!capture || !capture->filled || !replay_shown || playing) return nullptr;
+  return static_cast<int>(capture->start.q.size()) == model.coord_count() ? &capture->start : nullptr;
+}
+
 glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMark& mark) {
   if (ui::replay_quantity_continuous(replay.quantity))
     return render::field_color(ui::replay_map_position(replay, mark), render::FieldRange{0.0f, 1.0f});
@@ -28,7 +34,7 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
            std::to_string(capture.contact_count) + " captured): contacts not drawn";
   }
   for (const ui::ReplayMark& mark : replay.marks) {
-    glm::vec3 p(0.0f);
+    glm::vec3 p(0.0f), force(0.0f);
     if (mark.contact >= 0) {
       if (!have_contacts) continue;
       p = out.point[static_cast<std::size_t>(mark.contact)];
@@ -38,11 +44,25 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
       const sim::Vec3 local = model.joint_frame_a[j].pos;
       const sim::Vec3 world = body >= 0 ? start.body_pose(body).apply(local) : local;
       p = glm::vec3(float(world.x()), float(world.y()), float(world.z()));
+      if (j < replay.joint_force.size() && std::isfinite(replay.joint_force[j].norm())) {  // non-finite: no arrow
+        const sim::Vec3& f = replay.joint_force[j];
+        force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
+      }
+    } else if (mark.distance >= 0 && mark.distance < model.distance_count) {
+      // A rope's or cloth's distance row: at the midpoint of its two particles.
+      const auto d = static_cast<std::size_t>(mark.distance);
+      sim::Vec3 mid = sim::Vec3::Zero();
+      for (const int particle : {model.distance_particle_a[d], model.distance_particle_b[d]}) {
+        const std::size_t at = 7 * static_cast<std::size_t>(model.body_count) + 3 * static_cast<std::size_t>(particle);
+        mid += 0.5 * sim::Vec3(start.q[at], start.q[at + 1], start.q[at + 2]);
+      }
+      p = glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()));
     } else {
       continue;
     }
     out.mark_point.push_back(p);
     out.mark_color.push_back(replay_mark_color(replay, mark));
+    out.mark_force.push_back(force);
   }
   return note;
 }

@@ -239,6 +239,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
     cv.capture = failed ? &failed->capture : nullptr;
     cv.diagnosis = failed ? &failed->diagnosis : nullptr;
     cv.model = s.model.get();
+    cv.contacts = failed ? std::span<const sim::Contact>(failed->contacts) : std::span<const sim::Contact>();
     cv.ring = &s.captures;
     cv.opened_id = failed ? failed->ring_id : 0;
     cv.failed = failed && !failed->report.ok();

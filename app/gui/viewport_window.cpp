@@ -127,9 +127,16 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       w.camera_.target = snap.state.body_position(w.tracked_body_) + w.track_offset_;
     const render::OrbitCamera camera = to_render(w.camera_);
     if (draw_scene) {
-      // Normally the simulation thread already wrote this state (the bridge skips it then); after
-      // attaching a new buffer the frame writes the latest state itself once.
-      w.bridge()->write(*snap.model, snap.state, snap.sequence);
+      // A capture open in the Solve capture panel, paused: its contacts and joints at the iterate
+      // the panel shows, in place of the live step's (issue 15 item 2), on the bodies and
+      // particles as the captured step began (its start State held in the pose buffer).
+      ui::CapturePanelView* capture_view = panels_ && w.panels_visible_ ? panels_->capture_view() : nullptr;
+      const FailedStep* opened = snap.failed_step.get();
+      const bool replay = capture_view && opened && opened->capture.filled && capture_view->replay_shown;
+      // Normally the simulation thread already wrote the live state (the bridge skips it then);
+      // after attaching a new buffer, or when a replay's hold ends, the frame writes it itself.
+      write_frame_poses(*w.bridge(), *snap.model, snap.state, snap.sequence,
+                        replay_pose_state(*snap.model, replay ? &opened->capture : nullptr, replay, snap.playing));
       render::FrameInput input;
       input.camera = camera;
       input.write_poses = false;  // poses come from the simulation through the pose sink
@@ -141,11 +148,6 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       input.transparent = w.render_settings_.transparent;
       input.surface_particles = w.render_settings_.surface_particles;
       input.geometry = w.render_settings_.geometry;
-      // A capture open in the Solve capture panel, paused: its contacts and joints at the iterate
-      // the panel shows, in place of the live step's (issue 15 item 2).
-      ui::CapturePanelView* capture_view = panels_ && w.panels_visible_ ? panels_->capture_view() : nullptr;
-      const FailedStep* opened = snap.failed_step.get();
-      const bool replay = capture_view && opened && opened->capture.filled && capture_view->replay_shown;
       if (capture_view) {
         capture_view->replay = nullptr;
         capture_view->replay_note.clear();

@@ -176,7 +176,8 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
   }
 
   if (contacts && overlays.replay_marks) {
-    // A replayed capture's contacts and joints: a cross and a diamond in the quantity's colour.
+    // A replayed capture's contacts and joints: a cross and a diamond in the quantity's colour,
+    // and a joint's constraint force as an arrow from it.
     const std::size_t n = std::min(contacts->mark_point.size(), contacts->mark_color.size());
     for (std::size_t i = 0; i < n; ++i) {
       const glm::vec3& p = contacts->mark_point[i];
@@ -186,6 +187,8 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
       w.cross(p, h, color);
       const glm::vec3 d[4] = {{h, 0, 0}, {0, h, 0}, {-h, 0, 0}, {0, -h, 0}};
       for (int k = 0; k < 4; ++k) w.line(p + d[k], p + d[(k + 1) % 4], color);
+      if (overlays.normal_forces && i < contacts->mark_force.size())
+        w.arrow(p, contacts->mark_force[i] * force_scale, scale.max_arrow, eye, kNormalForce);
     }
   }
 

@@ -5,7 +5,10 @@
 // the normal arrows are λ_n n with the captured λ_n, the resting box's λ_n sum to m g, the sliding
 // box's friction is μ λ_n; the overlay's arrow segment is λ_n · scale long along the normal. The
 // residual colour map runs from the smallest to the largest mark. A capture row's nodes, all of
-// them, are framed (node_sphere).
+// them, are framed (node_sphere). A pendulum at rest: its joint's force is m g up, drawn as an
+// arrow from the pivot. The rows table's state column follows the replay's cone rule (stick on
+// the resting box, slip on the sliding one). A rope gets a mark per distance row at the
+// midpoint of its particles.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -231,4 +234,186 @@ TEST_CASE("a capture row's nodes, all of them, are framed", "[capture][replay]")
   // One body: its own sphere; nothing of the model: radius 0.
   CHECK(node_sphere(model, state, std::vector<int>{1}).radius == Approx(std::sqrt(3.0) * r));
   CHECK(node_sphere(model, state, std::vector<int>{7}).radius == 0);
+}
+
+TEST_CASE("replay: a pendulum at rest gets a joint force arrow of m g pointing up at its pivot", "[capture][replay]") {
+  // A 1.5 kg bob hanging at rest 0.5 m below a world hinge: the hinge's positional rows carry
+  // its weight, the force on the bob is m g straight up (closed form), drawn from the pivot.
+  constexpr double m = 1.5;
+  const sim::Vec3 pivot(0.0, 0.0, 2.0);
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  test::add_hinged_pendulum(spec, pivot, 0.5, 0.0, m, test::sphere_shape(0.05));
+  const sim::Model model = test::compile(spec);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  for (int i = 0; i < 40; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
+  sim::SolveCapture capture;
+  ws.capture = &capture;
+  REQUIRE(sim::step(model, state, control, ws).ok());
+  REQUIRE(capture.filled);
+  const int last = static_cast<int>(capture.iterates.size()) - 1;
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Residual, replay);
+  REQUIRE(replay.joint_force.size() == 1);
+  const sim::Vec3 force = replay.joint_force[0];
+  INFO("joint force " << force.transpose());
+  CHECK(force.norm() == Approx(m * kG).epsilon(0.01));
+  CHECK(force.normalized().dot(sim::Vec3::UnitZ()) > 0.9999);  // up
+  CHECK(replay.largest_force == Approx(force.norm()));
+
+  // The overlay: the joint's mark at the pivot with that force, drawn as an arrow from it.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(model, capture, {}, replay, overlay).empty());
+  REQUIRE(overlay.mark_point.size() == 1);
+  REQUIRE(overlay.mark_force.size() == 1);
+  const glm::vec3 at(float(pivot.x()), float(pivot.y()), float(pivot.z()));
+  CHECK(glm::length(overlay.mark_point[0] - at) < 1e-6f);
+  CHECK(glm::length(overlay.mark_force[0] - glm::vec3(float(force.x()), float(force.y()), float(force.z()))) < 1e-4f);
+  render::Overlays switches;
+  switches.normal_forces = true;
+  switches.replay_marks = true;
+  switches.force_scale = 0.01f;  // 1 N = 1 cm
+  render::OverlayScale scale;
+  scale.max_arrow = 100.0f;
+  std::vector<render::LineVertex> lines;
+  render::PoseView poses;
+  render::build_overlay_lines(model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  bool shaft = false;
+  for (std::size_t v = 0; v + 1 < lines.size(); v += 2) {
+    const glm::vec3 a(lines[v].position[0], lines[v].position[1], lines[v].position[2]);
+    const glm::vec3 b(lines[v + 1].position[0], lines[v + 1].position[1], lines[v + 1].position[2]);
+    if (glm::length(a - at) > 1e-6f || glm::length(b - a) < 0.05f) continue;  // not the marker's short lines
+    shaft = true;
+    CHECK(glm::length(b - a) == Approx(float(m * kG) * 0.01f).epsilon(0.01));
+    CHECK(glm::normalize(b - a).z == Approx(1.0f).epsilon(1e-4));
+  }
+  CHECK(shaft);
+  // Without the arrows switched on, no arrow.
+  switches.normal_forces = false;
+  render::build_overlay_lines(model, poses, switches, &overlay, scale, glm::vec3(5.0f, 5.0f, 5.0f), lines);
+  for (std::size_t v = 0; v + 1 < lines.size(); v += 2) {
+    const glm::vec3 a(lines[v].position[0], lines[v].position[1], lines[v].position[2]);
+    const glm::vec3 b(lines[v + 1].position[0], lines[v + 1].position[1], lines[v + 1].position[2]);
+    CHECK(glm::length(b - a) < 0.1f);
+  }
+}
+
+TEST_CASE("the rows table's state column reads stick for a resting box and slip for a sliding one, as the replay does", "[capture][replay]") {
+  const Captured c = captured_step();
+  REQUIRE(c.capture.filled);
+  const int last = static_cast<int>(c.capture.iterates.size()) - 1;
+  const sim::CapturedIterate& it = c.capture.iterates.back();
+  // What the panel computes for its table (ui::capture_panel): the contacts' states at the
+  // iterate, then each row's.
+  std::vector<sim::Real> normal;
+  std::vector<sim::Vec2> friction;
+  std::vector<ui::ReplayState> states;
+  ui::capture_contact_states(c.capture, c.contacts, last, normal, friction, states);
+  REQUIRE(static_cast<int>(states.size()) == c.capture.contact_count);
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(c.model, c.capture, c.contacts, last, ui::ReplayQuantity::StickSlip, replay);
+  int resting_rows = 0, sliding_rows = 0, resting_flagged = 0;
+  for (int r = 0; r < c.capture.rows.count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const int kind = c.capture.rows.kind[i];
+    const ui::ReplayState state = ui::capture_row_state(c.capture, states, it, r);
+    if (kind != 3 && kind != 4) {
+      CHECK(state == ui::ReplayState::None);  // the pendulum's hinge rows: no state
+      continue;
+    }
+    const int contact = c.capture.rows.source[i];
+    const int body = contact_body(c.contacts[static_cast<std::size_t>(contact)]);
+    INFO("row " << r << " (" << sim::row_kind_name(kind) << ") of contact " << contact << ", body " << body);
+    // The table and the viewport's mark of the same contact agree.
+    CHECK(state == replay.marks[static_cast<std::size_t>(contact)].state);
+    if (body == c.resting) {
+      ++resting_rows;
+      CHECK(std::string(ui::replay_state_name(state)) == "stick");
+      if (kind == 4 && it.active[i] != 0) ++resting_flagged;  // the solver's flag would say "slip"
+    } else {
+      ++sliding_rows;
+      CHECK(std::string(ui::replay_state_name(state)) == "slip");
+    }
+  }
+  CHECK(resting_rows >= 12);  // 4 contacts, a normal and two friction rows each
+  CHECK(sliding_rows >= 12);
+  INFO("resting friction rows the solver's W > 0 flag calls slipping: " << resting_flagged);
+  // Sorting the table by the state column groups the rows by it.
+  std::vector<int> order;
+  ui::sort_capture_rows(c.capture, last, ui::CaptureColumn::State, false, -1, order, states);
+  for (std::size_t k = 1; k < order.size(); ++k)
+    CHECK(static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k - 1])) <=
+          static_cast<int>(ui::capture_row_state(c.capture, states, it, order[k])));
+}
+
+TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoint of its two particles", "[capture][replay]") {
+  // Six particles 10 cm apart along x, the first fixed in space (mass 0), falling from the
+  // horizontal: five distance rows (the first with one free particle).
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  constexpr int kParticles = 6;
+  for (int i = 0; i < kParticles; ++i) {
+    sim::ParticleSpec p;
+    p.position = sim::Vec3(0.1 * i, 0.0, 2.0);
+    p.mass = i == 0 ? 0.0 : 0.05;
+    p.radius = 0.01;
+    spec.particles.push_back(p);
+  }
+  for (int i = 0; i + 1 < kParticles; ++i) {
+    sim::DistanceSpec d;
+    d.particle_a = i;
+    d.particle_b = i + 1;
+    spec.distances.push_back(d);
+  }
+  const sim::Model model = test::compile(spec);
+  REQUIRE(model.distance_count == kParticles - 1);
+  sim::State state = sim::make_initial_state(model);
+  const sim::Control control = sim::make_initial_control(model);
+  sim::Workspace ws;
+  for (int i = 0; i < 10; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
+  sim::SolveCapture capture;
+  ws.capture = &capture;
+  REQUIRE(sim::step(model, state, control, ws).ok());
+  REQUIRE(capture.filled);
+  const int last = static_cast<int>(capture.iterates.size()) - 1;
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Residual, replay);
+  REQUIRE(static_cast<int>(replay.marks.size()) == model.distance_count);
+  const sim::CapturedIterate& it = capture.iterates.back();
+  for (int d = 0; d < model.distance_count; ++d) {
+    const ui::ReplayMark& m = replay.marks[static_cast<std::size_t>(d)];
+    CHECK(m.distance == d);
+    CHECK(m.contact == -1);
+    CHECK(m.joint == -1);
+    // Its value is its row's residual.
+    REQUIRE(m.worst_row >= 0);
+    CHECK(capture.rows.kind[static_cast<std::size_t>(m.worst_row)] == 0);
+    CHECK(capture.rows.source[static_cast<std::size_t>(m.worst_row)] == d);
+    CHECK(m.value == std::abs(double(it.residual[static_cast<std::size_t>(m.worst_row)])));
+  }
+  // Bilateral: always active, no complementarity (grey).
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::ActiveSet, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.state == ui::ReplayState::Active);
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Complementarity, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.worst_row == -1);
+
+  // In the overlay: at the midpoint of the two particles as the step began.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(model, capture, {}, replay, overlay).empty());
+  REQUIRE(overlay.mark_point.size() == replay.marks.size());
+  for (int d = 0; d < model.distance_count; ++d) {
+    const sim::Vec3 a(capture.start.q[3 * std::size_t(d)], capture.start.q[3 * std::size_t(d) + 1],
+                      capture.start.q[3 * std::size_t(d) + 2]);
+    const sim::Vec3 b(capture.start.q[3 * std::size_t(d + 1)], capture.start.q[3 * std::size_t(d + 1) + 1],
+                      capture.start.q[3 * std::size_t(d + 1) + 2]);
+    const sim::Vec3 mid = 0.5 * (a + b);
+    CHECK(glm::length(overlay.mark_point[std::size_t(d)] - glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()))) < 1e-6f);
+    CHECK(overlay.mark_force[std::size_t(d)] == glm::vec3(0.0f));
+  }
+  // The free particles fell since the start: the start, not the live state.
+  CHECK(state.q[3 * (kParticles - 1) + 2] < capture.start.q[3 * (kParticles - 1) + 2]);
 }

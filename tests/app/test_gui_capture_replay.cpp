@@ -2,14 +2,17 @@
 // user meets it: a pyramid step kept with F9 and opened, paused; the viewport draws the capture's
 // contacts coloured by the panel's quantity with λ arrows (the picture changes when the replay is
 // switched off), as many marks as the capture has contacts; a click on a row of the panel's table
-// outlines all of that row's bodies and frames the camera on them. Screenshots go to
-// $COULOMB_VIEWER_SHOTS when set.
+// outlines all of that row's bodies and frames the camera on them. The table's state column
+// counts as many sticking contacts as the marks, and the bodies are held at the capture's start
+// State while it is shown. The shipped pendulum's replay draws its joint's force, the rope's a
+// mark per distance row. Screenshots go to $COULOMB_VIEWER_SHOTS when set.
 #include <catch2/catch.hpp>
 
 #include <QDir>
 #include <QImage>
 #include <QMouseEvent>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -49,18 +52,11 @@ void click(ViewportWindow& viewport, QPointF at) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("in the main window a kept solve replays in the viewport and a row click frames all its bodies", "[app][window][capture][replay]") {
-  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the capture replay window test");
-  if (!vulkan) return;
-  const int validation_errors = vulkan_validation_error_count();
-  const std::filesystem::path dir = test::scratch_dir("app_capture_replay");
-  MainWindow window(app_test::window_options("pyramid", dir, vulkan));
-  app_test::show_loaded(window);
+// Runs `steps`, keeps the next step's solve with F9's request, opens it and waits until the
+// viewport replays it (the Solve capture panel open, its marks drawn). Returns the panel's view.
+ui::CapturePanelView* open_kept_solve(MainWindow& window, int steps) {
   ViewportWindow& viewport = *window.viewport();
-  app_test::check_renders(viewport, 3);
-  runner_test::run_steps(window.runner(), 30);
+  runner_test::run_steps(window.runner(), steps);
   window.runner().capture_next_step();
   REQUIRE(runner_test::wait_for(window.runner(), [](const Snapshot& s) { return s.captures.next_armed; }));
   runner_test::run_steps(window.runner(), 1);
@@ -73,6 +69,21 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
     view = viewport.panels() ? viewport.panels()->capture_view() : nullptr;
     return p && !p->collapsed && view && view->replay != nullptr && viewport.frames_rendered() > 3;
   }, 60000));
+  return view;
+}
+
+}  // namespace
+
+TEST_CASE("in the main window a kept solve replays in the viewport and a row click frames all its bodies", "[app][window][capture][replay]") {
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the capture replay window test");
+  if (!vulkan) return;
+  const int validation_errors = vulkan_validation_error_count();
+  const std::filesystem::path dir = test::scratch_dir("app_capture_replay");
+  MainWindow window(app_test::window_options("pyramid", dir, vulkan));
+  app_test::show_loaded(window);
+  ViewportWindow& viewport = *window.viewport();
+  app_test::check_renders(viewport, 3);
+  ui::CapturePanelView* view = open_kept_solve(window, 30);
   const std::shared_ptr<const FailedStep> opened = window.runner().latest().failed_step;
   REQUIRE(opened != nullptr);
   REQUIRE(opened->capture.contact_count > 0);
@@ -97,11 +108,19 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   int sticking = 0;
   for (const ui::ReplayMark& m : view->replay->marks) sticking += m.state == ui::ReplayState::Stick ? 1 : 0;
   CHECK(sticking > 0);  // a pyramid at rest sticks
+  // The rows table's state column (the same rule): as many sticking contacts, most of them.
+  REQUIRE(static_cast<int>(view->contact_states.size()) == opened->capture.contact_count);
+  const auto table_sticking = std::count(view->contact_states.begin(), view->contact_states.end(), ui::ReplayState::Stick);
+  CHECK(table_sticking == sticking);
+  CHECK(2 * table_sticking > opened->capture.contact_count);
+  // The bodies are drawn at the capture's start State, held in the pose buffer.
+  CHECK(viewport.bridge()->held());
 
   // Switched off: the live view without marks and arrows.
   view->replay_shown = false;
   app_test::check_renders(viewport, viewport.frames_rendered() + 3);
   const QImage off = viewport.screenshot();
+  CHECK_FALSE(viewport.bridge()->held());  // the live state again
   CHECK(differing_pixels(stick_slip, off) > 200);
   view->replay_shown = true;
 
@@ -135,6 +154,43 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   }, 30000));
   app_test::check_renders(viewport, viewport.frames_rendered() + 2);
   save_shot(viewport.screenshot(), "capture_replay_row_framed.png");
+  INFO("Vulkan validation: " << vulkan_validation_errors().join('\n').toStdString());
+  CHECK(vulkan_validation_error_count() == validation_errors);
+}
+
+TEST_CASE("in the main window the pendulum's replay draws its joints' force arrows and the rope's a mark per distance row", "[app][window][capture][replay]") {
+  QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the joint and rope replay window test");
+  if (!vulkan) return;
+  const int validation_errors = vulkan_validation_error_count();
+  for (const char* scene : {"pendulum", "rope"}) {
+    INFO("scene " << scene);
+    const std::filesystem::path dir = test::scratch_dir(std::string("app_capture_replay_") + scene);
+    MainWindow window(app_test::window_options(scene, dir, vulkan));
+    app_test::show_loaded(window);
+    ViewportWindow& viewport = *window.viewport();
+    app_test::check_renders(viewport, 3);
+    ui::CapturePanelView* view = open_kept_solve(window, 20);
+    const std::shared_ptr<const FailedStep> opened = window.runner().latest().failed_step;
+    REQUIRE(opened != nullptr);
+    const sim::Model& model = *window.runner().latest().model;
+    int joints = 0, distances = 0;
+    for (const ui::ReplayMark& m : view->replay->marks) joints += m.joint >= 0 ? 1 : 0, distances += m.distance >= 0 ? 1 : 0;
+    CHECK(distances == model.distance_count);
+    if (model.joint_count > 0) {
+      CHECK(joints == model.joint_count);
+      // Each joint carries its load: a force, stated in the arrow line's largest.
+      REQUIRE(static_cast<int>(view->replay->joint_force.size()) == model.joint_count);
+      for (const sim::Vec3& f : view->replay->joint_force) CHECK(f.norm() > 0);
+      CHECK(view->replay->largest_force > 0);
+    }
+    CHECK(viewport.bridge()->held());
+    app_test::check_renders(viewport, viewport.frames_rendered() + 2);
+    // Back far enough to see the joints' pivots and their arrows.
+    viewport.camera().distance *= 4;
+    viewport.camera().target.z() += 0.5;
+    app_test::check_renders(viewport, viewport.frames_rendered() + 2);
+    save_shot(viewport.screenshot(), (std::string("capture_replay_") + scene + ".png").c_str());
+  }
   INFO("Vulkan validation: " << vulkan_validation_errors().join('\n').toStdString());
   CHECK(vulkan_validation_error_count() == validation_errors);
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "ui/contact_readout.hpp"
 #include "ui/plot.hpp"
 #include "ui/plot_axis.hpp"
 
@@ -26,11 +27,6 @@ bool offending(const SolveDiagnosis* d, int row) {
   return d && std::find(d->rows.begin(), d->rows.end(), row) != d->rows.end();
 }
 
-const char* state_name(int kind, int active) {
-  if (kind == 4) return active ? "slip" : "stick";          // friction
-  if (kind == 2 || kind == 3) return active ? "active" : "inactive";  // limit, normal
-  return "";
-}
 
 // The triggers and the kept solves (issue 15 item 1).
 void ring_section(const CaptureRingStatus& ring, std::uint64_t opened_id, bool open_by_default, CapturePanelEdits& edits) {
@@ -267,7 +263,7 @@ void replay_section(CapturePanelView& v) {
       ImGui::Dummy(ImVec2(size, size));
       ImGui::SameLine();
       const char* name = !active_set && shown[i] == ReplayState::Inactive ? "separated"
-                         : !active_set && shown[i] == ReplayState::None ? "joint"
+                         : !active_set && shown[i] == ReplayState::None ? "joint, rope"
                                                                          : replay_state_name(shown[i]);
       ImGui::Text("%s %d", name, counts[static_cast<int>(shown[i])]);
       if (i % 2 == 0 && i + 1 < n) ImGui::SameLine(0.0f, 2.0f * size);  // two to a line
@@ -276,7 +272,7 @@ void replay_section(CapturePanelView& v) {
   if (v.replay_arrows && v.force_scale > 0) {
     // The scale in plain words: how long one newton (and the largest force here) is drawn.
     const double largest = r ? r->largest_force : 0;
-    ImGui::TextWrapped("arrows (red normal, green friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
+    ImGui::TextWrapped("arrows (red normal and joint force, green friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
                        readout(v.force_scale).c_str(), readout(largest).c_str(), readout(largest * v.force_scale).c_str(),
                        readout(v.max_arrow).c_str());
   }
@@ -308,7 +304,7 @@ const char* trigger_name(CaptureTrigger t) {
 }
 
 void sort_capture_rows(const sim::SolveCapture& c, int iteration, CaptureColumn sort, bool descending, int limit,
-                       std::vector<int>& out) {
+                       std::vector<int>& out, std::span<const ReplayState> contact_states) {
   out.clear();
   const int n = c.rows.count();
   if (n == 0 || c.iterates.empty()) return;
@@ -324,7 +320,7 @@ void sort_capture_rows(const sim::SolveCapture& c, int iteration, CaptureColumn 
       case CaptureColumn::Bodies: return first_node(c, r);
       case CaptureColumn::Residual: return magnitude(it.residual[i]);
       case CaptureColumn::Lambda: return magnitude(it.lambda[i]);
-      case CaptureColumn::State: return it.active[i];
+      case CaptureColumn::State: return static_cast<double>(capture_row_state(c, contact_states, it, r));
     }
     return r;
   };
@@ -403,13 +399,28 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
     ImGui::TableSetupColumn("lambda", ImGuiTableColumnFlags_PreferSortDescending, 0.0f, static_cast<ImGuiID>(CaptureColumn::Lambda));
     ImGui::TableSetupColumn("state", 0, 0.0f, static_cast<ImGuiID>(CaptureColumn::State));
     ImGui::TableSetupColumn("bodies", ImGuiTableColumnFlags_WidthStretch, 0.0f, static_cast<ImGuiID>(CaptureColumn::Bodies));
-    ImGui::TableHeadersRow();
+    // The headers one by one, for the state column's tooltip.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int column = 0; column < 6; ++column) {
+      if (!ImGui::TableSetColumnIndex(column)) continue;
+      ImGui::PushID(column);
+      ImGui::TableHeader(ImGui::TableGetColumnName(column));
+      ImGui::PopID();
+      if (column == 4 && ImGui::IsItemHovered())
+        ImGui::SetTooltip("Contact rows (normal and friction): the contact's state, as the viewport replay colours it:\n"
+                          "inactive (separated) when the normal row is inactive, else slip when the friction\n"
+                          "force is on its cone (friction_cone_ratio > %.2f, as the Contact panel says), else stick.\n"
+                          "Not the solver's friction flag (W > 0 of eq. 106), which Fischer-Burmeister sets at\n"
+                          "any slip speed. Limit rows: active / inactive.",
+                          kSlidingConeRatio);
+    }
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
       v.sort = static_cast<CaptureColumn>(specs->Specs[0].ColumnUserID);
       v.descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
       specs->SpecsDirty = false;
     }
-    sort_capture_rows(*c, v.iteration, v.sort, v.descending, kShown, v.order);
+    capture_contact_states(*c, v.contacts, v.iteration, v.contact_normal, v.contact_friction, v.contact_states);
+    sort_capture_rows(*c, v.iteration, v.sort, v.descending, kShown, v.order, v.contact_states);
     const sim::CapturedIterate& it = c->iterates[static_cast<std::size_t>(v.iteration)];
     for (int r : v.order) {
       const auto i = static_cast<std::size_t>(r);
@@ -432,7 +443,8 @@ CapturePanelEdits capture_panel(CapturePanelView& v) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(readout(it.lambda[i]).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(state_name(c->rows.kind[i], it.active[i]));
+      const ReplayState state = capture_row_state(*c, v.contact_states, it, r);
+      ImGui::TextUnformatted(state == ReplayState::None ? "" : replay_state_name(state));
       ImGui::TableNextColumn();
       std::string bodies;
       for (int e = c->rows.node_first[i]; e < c->rows.node_first[i + 1]; ++e) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ui/contact_readout.hpp"
+#include "ui/joint_row_axis.hpp"
 #include "ui/solve_diagnosis.hpp"
 
 namespace ui {
@@ -11,9 +12,18 @@ namespace ui {
 namespace {
 
 // Row kinds (sim's RowKind, constraint/rows.hpp).
-constexpr int kLimit = 2, kNormal = 3, kFriction = 4;
+constexpr int kBilateral = 0, kLimit = 2, kNormal = 3, kFriction = 4;
 
 bool ncp_row(int kind) { return kind == kLimit || kind == kNormal || kind == kFriction; }
+
+// The particle distance row (Model::distance_*) capture row `row` is, or -1: sim lays them out as
+// bilateral rows with row_sub −1 (constraint/row_assembly.cpp; joints' rows count from 0, the
+// tets', membranes', hinges' and attachments' sub are below −1).
+int row_distance(const sim::Model& m, const sim::SolveCapture& c, int row) {
+  const auto i = static_cast<std::size_t>(row);
+  const int source = c.rows.source[i];
+  return c.rows.kind[i] == kBilateral && c.rows.sub[i] == -1 && source >= 0 && source < m.distance_count ? source : -1;
+}
 
 // Larger with non-finite values above every finite one.
 bool worse(double a, double b) {
@@ -62,8 +72,8 @@ std::array<float, 3> replay_state_color(ReplayState s) {
 void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, std::span<const sim::Contact> contacts,
                           int iteration, ReplayQuantity quantity, CaptureReplay& out) {
   out.marks.clear();
-  out.normal_force.assign(static_cast<std::size_t>(std::max(c.contact_count, 0)), sim::Real(0));
-  out.friction_force.assign(out.normal_force.size(), sim::Vec2::Zero());
+  capture_contact_states(c, contacts, iteration, out.normal_force, out.friction_force, out.contact_state);
+  out.joint_force.assign(static_cast<std::size_t>(std::max(model.joint_count, 0)), sim::Vec3::Zero());
   out.quantity = quantity;
   out.lo = out.hi = 0;
   out.non_finite = 0;
@@ -74,15 +84,19 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   const sim::CapturedIterate& it = c.iterates[static_cast<std::size_t>(out.iteration)];
   const bool continuous = replay_quantity_continuous(quantity);
 
-  // One mark per contact and per joint that has rows, in that order.
+  // One mark per contact and per joint that has rows, then one per distance row, in that order.
   std::vector<int> contact_mark(out.normal_force.size(), -1), joint_mark(static_cast<std::size_t>(model.joint_count), -1);
   std::vector<int> row_mark(static_cast<std::size_t>(c.rows.count()), -1);
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 3; ++pass)
     for (int r = 0; r < c.rows.count(); ++r) {
       const int kind = c.rows.kind[static_cast<std::size_t>(r)], source = c.rows.source[static_cast<std::size_t>(r)];
       const bool contact = (kind == kNormal || kind == kFriction) && source >= 0 && source < c.contact_count;
-      const int joint = contact ? -1 : row_joint(model, c, r);
-      if (pass == 0 && contact) {
+      const int distance = contact ? -1 : row_distance(model, c, r);
+      const int joint = contact || distance >= 0 ? -1 : row_joint(model, c, r);
+      if (pass == 2 && distance >= 0) {  // one row each
+        row_mark[static_cast<std::size_t>(r)] = static_cast<int>(out.marks.size());
+        out.marks.push_back(ReplayMark{.distance = distance});
+      } else if (pass == 0 && contact) {
         int& m = contact_mark[static_cast<std::size_t>(source)];
         if (m < 0) m = static_cast<int>(out.marks.size()), out.marks.push_back(ReplayMark{.contact = source});
         row_mark[static_cast<std::size_t>(r)] = m;
@@ -93,9 +107,9 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
       }
     }
   // Contact marks were pushed in row order: normal rows come before friction rows and both are in
-  // contact order, so they are ascending already.
+  // contact order, so they are ascending already; distance rows are in distance order.
 
-  std::vector<char> has_normal(out.marks.size(), 0), normal_active(out.marks.size(), 0), slipping(out.marks.size(), 0);
+  std::vector<char> normal_active(out.marks.size(), 0);
   std::vector<char> has_limit(out.marks.size(), 0), limit_active(out.marks.size(), 0);
   for (int r = 0; r < c.rows.count(); ++r) {
     const int m = row_mark[static_cast<std::size_t>(r)];
@@ -104,13 +118,11 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
     const int kind = c.rows.kind[i];
     ReplayMark& mark = out.marks[static_cast<std::size_t>(m)];
     const bool active = it.active[i] != 0;
-    if (kind == kNormal) has_normal[std::size_t(m)] = 1, normal_active[std::size_t(m)] |= active;
-    if (kind == kFriction) slipping[std::size_t(m)] |= active;
+    if (kind == kNormal) normal_active[std::size_t(m)] |= active;
     if (kind == kLimit) has_limit[std::size_t(m)] = 1, limit_active[std::size_t(m)] |= active;
-    if (mark.contact >= 0) {
-      const auto k = static_cast<std::size_t>(mark.contact);
-      if (kind == kNormal) out.normal_force[k] = it.lambda[i];
-      if (kind == kFriction) out.friction_force[k][c.rows.sub[i] == 2 ? 1 : 0] = it.lambda[i];
+    if (mark.joint >= 0 && kind == kBilateral) {  // a positional row puts λ w on body b (rotational: w = 0)
+      const sim::Vec3 w = joint_positional_axis(model, c.start, mark.joint, c.rows.sub[i]);
+      if (w != sim::Vec3::Zero()) out.joint_force[static_cast<std::size_t>(mark.joint)] += it.lambda[i] * w;
     }
     if (continuous && (quantity == ReplayQuantity::Residual || ncp_row(kind))) {
       const double v = std::abs(static_cast<double>(it.residual[i]));
@@ -124,13 +136,8 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
     if (quantity == ReplayQuantity::ActiveSet) {
       if (mark.contact >= 0) mark.state = normal_active[m] ? ReplayState::Active : ReplayState::Inactive;
       else mark.state = !has_limit[m] || limit_active[m] ? ReplayState::Active : ReplayState::Inactive;
-    } else if (quantity == ReplayQuantity::StickSlip && mark.contact >= 0 && has_normal[m]) {
-      const auto k = static_cast<std::size_t>(mark.contact);
-      const bool sliding = static_cast<int>(contacts.size()) == c.contact_count
-                               ? friction_cone_ratio(contacts[k], static_cast<double>(out.normal_force[k]),
-                                                     out.friction_force[k]) > kSlidingConeRatio
-                               : slipping[m] != 0;
-      mark.state = !normal_active[m] ? ReplayState::Inactive : sliding ? ReplayState::Slip : ReplayState::Stick;
+    } else if (quantity == ReplayQuantity::StickSlip && mark.contact >= 0) {
+      mark.state = out.contact_state[static_cast<std::size_t>(mark.contact)];
     }
     if (!continuous || mark.worst_row < 0) continue;
     if (!std::isfinite(mark.value)) {
@@ -144,6 +151,62 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
     const double f = std::hypot(static_cast<double>(out.normal_force[k]), static_cast<double>(out.friction_force[k].norm()));
     if (std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
   }
+  for (const sim::Vec3& force : out.joint_force)
+    if (const double f = static_cast<double>(force.norm()); std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
+}
+
+void capture_contact_states(const sim::SolveCapture& c, std::span<const sim::Contact> contacts, int iteration,
+                            std::vector<sim::Real>& normal_force, std::vector<sim::Vec2>& friction_force,
+                            std::vector<ReplayState>& state) {
+  const auto n = static_cast<std::size_t>(std::max(c.contact_count, 0));
+  normal_force.assign(n, sim::Real(0));
+  friction_force.assign(n, sim::Vec2::Zero());
+  state.assign(n, ReplayState::None);
+  if (!c.filled || c.iterates.empty()) return;
+  const sim::CapturedIterate& it =
+      c.iterates[static_cast<std::size_t>(std::clamp(iteration, 0, static_cast<int>(c.iterates.size()) - 1))];
+  // First the forces, the normal rows' activity (None → Inactive / Active) and the friction flag.
+  for (int r = 0; r < c.rows.count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const int kind = c.rows.kind[i], source = c.rows.source[i];
+    if ((kind != kNormal && kind != kFriction) || source < 0 || source >= c.contact_count) continue;
+    const auto k = static_cast<std::size_t>(source);
+    const bool active = it.active[i] != 0;
+    if (kind == kNormal) {
+      normal_force[k] = it.lambda[i];
+      if (state[k] == ReplayState::None) state[k] = active ? ReplayState::Stick : ReplayState::Inactive;
+      else if (!active) state[k] = ReplayState::Inactive;
+    } else {
+      friction_force[k][c.rows.sub[i] == 2 ? 1 : 0] = it.lambda[i];
+    }
+  }
+  const bool with_contacts = contacts.size() == n;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (state[k] != ReplayState::Stick) continue;  // no normal row, or separated
+    if (with_contacts &&
+        friction_cone_ratio(contacts[k], static_cast<double>(normal_force[k]), friction_force[k]) > kSlidingConeRatio)
+      state[k] = ReplayState::Slip;
+  }
+  if (with_contacts) return;
+  // Without μ: the friction rows' flag.
+  for (int r = 0; r < c.rows.count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const int source = c.rows.source[i];
+    if (c.rows.kind[i] != kFriction || source < 0 || source >= c.contact_count || it.active[i] == 0) continue;
+    if (state[static_cast<std::size_t>(source)] == ReplayState::Stick) state[static_cast<std::size_t>(source)] = ReplayState::Slip;
+  }
+}
+
+ReplayState capture_row_state(const sim::SolveCapture& c, std::span<const ReplayState> contact_states,
+                              const sim::CapturedIterate& it, int row) {
+  if (row < 0 || row >= c.rows.count()) return ReplayState::None;
+  const auto i = static_cast<std::size_t>(row);
+  const int kind = c.rows.kind[i], source = c.rows.source[i];
+  if (kind == kNormal || kind == kFriction)
+    return source >= 0 && source < static_cast<int>(contact_states.size()) ? contact_states[static_cast<std::size_t>(source)]
+                                                                           : ReplayState::None;
+  if (kind == kLimit) return i < it.active.size() && it.active[i] != 0 ? ReplayState::Active : ReplayState::Inactive;
+  return ReplayState::None;
 }
 
 float replay_map_position(const CaptureReplay& r, const ReplayMark& mark) {

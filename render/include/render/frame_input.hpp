@@ -77,11 +77,15 @@ struct ContactOverlay {
   // the caller sets (contacts and joints of a replayed capture); independent of the arrays above.
   std::vector<glm::vec3> mark_point;
   std::vector<glm::vec3> mark_color;
+  // Per mark (optional, as many as mark_point): a force drawn from the mark as an arrow like the
+  // normal forces (Overlays::normal_forces, the same scale and colour): a replayed joint's
+  // constraint force on its body b [N]; zero: none.
+  std::vector<glm::vec3> mark_force;
   void clear() {
     point.clear(), normal.clear(), normal_force.clear(), friction_force.clear();
     friction_axis_t.clear(), friction_axis_b.clear();
     sdf_feature.clear(), sdf_iterations.clear();
-    mark_point.clear(), mark_color.clear();
+    mark_point.clear(), mark_color.clear(), mark_force.clear();
   }
   int size() const { return static_cast<int>(point.size()); }
 };

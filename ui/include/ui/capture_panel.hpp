@@ -2,7 +2,9 @@
 // step's (the app rolls back and solves it again with a capture). It shows the one-line
 // explanation (ui/solve_diagnosis.hpp), scrubs the Newton iterations forward and back (the
 // iterate's merit, residuals per row kind, step length, linear iterations), and lists the rows
-// at that iterate in a table sortable by kind, residual and λ, the offending rows in red.
+// at that iterate in a table sortable by kind, residual and λ, the offending rows in red; its
+// state column is the replay's stick/slip rule for contact rows (capture_contact_states: by the
+// friction cone, not the solver's friction flag), active/inactive for limit rows.
 // Clicking a table row selects it: the viewport outlines all of its bodies and particles (a
 // contact or joint couples two, an FEM row four) and frames the camera on them. While the panel
 // is open, the viewport replays the capture at the iterate shown (ui/capture_replay.hpp): a mark
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,7 @@ struct CapturePanelView {
   const SolveDiagnosis* diagnosis = nullptr;   // highlighted rows and the explanation (null: none)
   bool failed = true;                          // a failed step (its explanation in red), else a kept one
   const sim::Model* model = nullptr;           // body names
+  std::span<const sim::Contact> contacts;      // the captured step's contacts (their μ: the state column's rule)
   std::string headline;                        // "the step at t = 0.35 s failed: ..." (caller's)
   const CaptureRingStatus* ring = nullptr;     // triggers and kept solves (null: no such section)
   std::uint64_t opened_id = 0;                 // the kept solve shown (CaptureSummary::id; marked in the list)
@@ -62,6 +66,9 @@ struct CapturePanelView {
   int selected_row = -1;                       // a capture row (-1: none)
   bool open = false;                           // open the panel on the next frame (a new capture)
   std::vector<int> order;                      // scratch: the rows in the table's order
+  std::vector<sim::Real> contact_normal;       // scratch: capture_contact_states at the iterate
+  std::vector<sim::Vec2> contact_friction;
+  std::vector<ReplayState> contact_states;
 };
 
 struct CapturePanelEdits {
@@ -81,9 +88,10 @@ struct CapturePanelEdits {
 };
 
 // The rows of `capture` at iterate `iteration` in the order of column `sort`: non-finite values
-// count as the largest, ties keep the row order; at most `limit` rows. Into `out`.
+// count as the largest, ties keep the row order; at most `limit` rows. Into `out`. The state
+// column sorts by capture_row_state with `contact_states` (capture_contact_states at the iterate).
 void sort_capture_rows(const sim::SolveCapture& capture, int iteration, CaptureColumn sort, bool descending,
-                       int limit, std::vector<int>& out);
+                       int limit, std::vector<int>& out, std::span<const ReplayState> contact_states = {});
 
 // The nodes of capture row `row` (bodies 0..body_count-1, then particles) into `out`.
 void capture_row_nodes(const sim::SolveCapture& capture, int row, std::vector<int>& out);

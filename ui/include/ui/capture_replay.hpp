@@ -1,7 +1,9 @@
 // Replay of a captured solve in the viewport (issue 15 item 2): at the Newton iterate the Solve
-// capture panel is scrubbed to, one mark per contact and per joint with rows, coloured by a chosen
+// capture panel is scrubbed to, one mark per contact, per joint with rows and per particle distance
+// row (rope, cloth; at the midpoint of its two particles), coloured by a chosen
 // quantity of its rows at that iterate, and the contacts' multipliers λ as forces (the viewport
-// draws them as arrows at the contact points, render::copy_contacts). A pure function over the
+// draws them as arrows at the contact points, render::copy_contacts) and each joint's linear
+// constraint force (an arrow at its mark). A pure function over the
 // capture (sim/solve_capture.hpp): no ImGui, no renderer; the app turns the marks into coloured
 // overlay lines (app/gui/capture_replay_overlay.hpp).
 #pragma once
@@ -24,7 +26,7 @@ enum class ReplayQuantity : int {
   Complementarity,  // the largest residual of its NCP rows only (normal, limit, friction: the NCP
                     // functions of eqs. 93-106, zero exactly when complementarity holds); joints
                     // without a limit have none (grey)
-  ActiveSet,        // contacts and limits: NCP active or not; bilateral joints always active
+  ActiveSet,        // contacts and limits: NCP active or not; bilateral joints and distance rows always active
   StickSlip,        // contacts: separated (normal inactive), else sliding when the friction force is
                     // on the cone (friction_cone_ratio > kSlidingConeRatio, as the Contact panel
                     // says), else sticking; without the contacts (μ) the friction rows' flag
@@ -42,7 +44,8 @@ std::array<float, 3> replay_state_color(ReplayState state);
 
 struct ReplayMark {
   int contact = -1;         // the contact it marks (its index in the captured step's contacts), or
-  int joint = -1;           // the joint
+  int joint = -1;           // the joint, or
+  int distance = -1;        // the particle distance row (rope, cloth: Model::distance_*)
   int worst_row = -1;       // its row with the largest value (-1: none has one)
   double value = std::numeric_limits<double>::quiet_NaN();  // Residual / Complementarity (valid with worst_row >= 0; may be non-finite)
   ReplayState state = ReplayState::None;                    // ActiveSet / StickSlip
@@ -51,14 +54,20 @@ struct ReplayMark {
 struct CaptureReplay {
   int iteration = -1;
   ReplayQuantity quantity = ReplayQuantity::Residual;
-  std::vector<ReplayMark> marks;          // contacts (ascending), then joints (ascending)
+  std::vector<ReplayMark> marks;          // contacts (ascending), then joints, then distance rows (ascending)
   // Per contact (capture.contact_count): λ_n and (λ_f1, λ_f2) along tangent1, tangent2 at the
   // iterate [N]: the force on side a is λ_n n + λ_f1 d1 + λ_f2 d2.
   std::vector<sim::Real> normal_force;
   std::vector<sim::Vec2> friction_force;
+  std::vector<ReplayState> contact_state;  // per contact: capture_contact_states' stick / slip / inactive
+  // Per joint (model.joint_count): the linear constraint force its positional rows put on body b
+  // at the iterate, the sum of λ w over them (ui/joint_row_axis.hpp; their axes with the
+  // capture's start State) [N, world]; zero for a joint without rows (the viewport draws it as an
+  // arrow at the joint's mark; a pendulum at rest: m g up).
+  std::vector<sim::Vec3> joint_force;
   double lo = 0, hi = 0;                  // the marks' finite positive values: the log map's ends
   int non_finite = 0;                     // marks whose value is NaN or inf (drawn at the map's top)
-  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts [N]
+  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts and |joint_force| [N]
 };
 
 // The marks of `capture` at `iteration` (clamped to the captured iterates). No marks when the
@@ -67,6 +76,22 @@ struct CaptureReplay {
 void build_capture_replay(const sim::Model& model, const sim::SolveCapture& capture,
                           std::span<const sim::Contact> contacts, int iteration, ReplayQuantity quantity,
                           CaptureReplay& out);
+
+// Each contact of `capture` at `iteration` (clamped; capture.contact_count entries in each):
+// λ_n, (λ_f1, λ_f2) [N] and its state by the one stick/slip rule of the replay and the rows
+// table: Inactive (separated) when its normal row is inactive, else Slip when its friction force
+// is on its cone (friction_cone_ratio > kSlidingConeRatio, as the Contact panel says), else
+// Stick. Without the contacts (their μ; `contacts` must hold capture.contact_count), Slip falls
+// back to the friction rows' flag (W > 0 of eq. 106). None for a contact without a normal row.
+void capture_contact_states(const sim::SolveCapture& capture, std::span<const sim::Contact> contacts, int iteration,
+                            std::vector<sim::Real>& normal_force, std::vector<sim::Vec2>& friction_force,
+                            std::vector<ReplayState>& state);
+
+// The state of capture row `row` at iterate `it` as the rows table shows it: a contact's rows
+// (normal and friction) its contact's state (`contact_states`, from capture_contact_states); a
+// limit row Active or Inactive (NCP active); other rows None.
+ReplayState capture_row_state(const sim::SolveCapture& capture, std::span<const ReplayState> contact_states,
+                              const sim::CapturedIterate& it, int row);
 
 // Where a mark's value sits on the replay's log colour map: 0 at lo (and below), 1 at hi;
 // non-finite values 1; NaN for a mark without a value or a quantity without a map (drawn by state).
