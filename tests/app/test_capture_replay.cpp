@@ -59,6 +59,23 @@ Captured captured_step() {
   return c;
 }
 
+// `model` stepped `settle` times from its initial state, then one step captured.
+struct CapturedRun {
+  sim::State state;
+  sim::Workspace ws;
+  sim::SolveCapture capture;
+};
+CapturedRun capture_after(const sim::Model& model, int settle) {
+  CapturedRun r{sim::make_initial_state(model), {}, {}};
+  const sim::Control control = sim::make_initial_control(model);
+  for (int i = 0; i < settle; ++i) REQUIRE(sim::step(model, r.state, control, r.ws).ok());
+  r.ws.capture = &r.capture;
+  REQUIRE(sim::step(model, r.state, control, r.ws).ok());
+  r.ws.capture = nullptr;
+  REQUIRE(r.capture.filled);
+  return r;
+}
+
 int contact_body(const sim::Contact& k) {
   return k.a.kind == sim::ContactSide::Body ? k.a.index : k.b.kind == sim::ContactSide::Body ? k.b.index : -1;
 }
@@ -245,14 +262,8 @@ TEST_CASE("replay: a pendulum at rest gets a joint force arrow of m g pointing u
   spec.dt = 0.005;
   test::add_hinged_pendulum(spec, pivot, 0.5, 0.0, m, test::sphere_shape(0.05));
   const sim::Model model = test::compile(spec);
-  sim::State state = sim::make_initial_state(model);
-  const sim::Control control = sim::make_initial_control(model);
-  sim::Workspace ws;
-  for (int i = 0; i < 40; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
-  sim::SolveCapture capture;
-  ws.capture = &capture;
-  REQUIRE(sim::step(model, state, control, ws).ok());
-  REQUIRE(capture.filled);
+  const CapturedRun run = capture_after(model, 40);
+  const sim::SolveCapture& capture = run.capture;
   const int last = static_cast<int>(capture.iterates.size()) - 1;
 
   ui::CaptureReplay replay;
@@ -370,14 +381,8 @@ TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoin
   }
   const sim::Model model = test::compile(spec);
   REQUIRE(model.distance_count == kParticles - 1);
-  sim::State state = sim::make_initial_state(model);
-  const sim::Control control = sim::make_initial_control(model);
-  sim::Workspace ws;
-  for (int i = 0; i < 10; ++i) REQUIRE(sim::step(model, state, control, ws).ok());
-  sim::SolveCapture capture;
-  ws.capture = &capture;
-  REQUIRE(sim::step(model, state, control, ws).ok());
-  REQUIRE(capture.filled);
+  const CapturedRun run = capture_after(model, 10);
+  const sim::SolveCapture& capture = run.capture;
   const int last = static_cast<int>(capture.iterates.size()) - 1;
 
   ui::CaptureReplay replay;
@@ -415,5 +420,5 @@ TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoin
     CHECK(overlay.mark_force[std::size_t(d)] == glm::vec3(0.0f));
   }
   // The free particles fell since the start: the start, not the live state.
-  CHECK(state.q[3 * (kParticles - 1) + 2] < capture.start.q[3 * (kParticles - 1) + 2]);
+  CHECK(run.state.q[3 * (kParticles - 1) + 2] < capture.start.q[3 * (kParticles - 1) + 2]);
 }

@@ -23,18 +23,25 @@ namespace {
 
 constexpr Real kG = 9.81;
 
+// An empty scene on a ground plane of material 0 (friction μ), dt 10 ms, solved with PCR (the
+// forcing is the Krylov solvers'; auto would pick it for these too).
+sim::SceneSpec pcr_scene_on_ground(const std::string& name, Real mu) {
+  sim::SceneSpec spec;
+  spec.name = name;
+  spec.dt = 0.01;
+  spec.solver.linear_solver = sim::LinearSolver::PCR;
+  spec.world_shapes.push_back(test::ground_plane(test::add_material(spec, name + "_material", mu)));
+  return spec;
+}
+
 // A tower of our own: `n` boxes of random sizes (5–15 cm half-extents) and densities (100–5000
 // kg/m³, so mass ratios up to ~1000) stacked on a plane, each slightly off-centre, each 1 cm
 // above the one below: they fall onto each other.
 sim::SceneSpec random_tower(int n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<Real> half(0.05, 0.15), density(100, 5000), offset(-0.02, 0.02);
-  sim::SceneSpec spec;
-  spec.name = "random_tower";
-  spec.dt = 0.01;
-  spec.solver.linear_solver = sim::LinearSolver::PCR;
-  const int mat = test::add_material(spec, "wood", 0.5);
-  spec.world_shapes.push_back(test::ground_plane(mat));
+  sim::SceneSpec spec = pcr_scene_on_ground("random_tower", 0.5);
+  const int mat = 0;
   Real z = 0;
   for (int i = 0; i < n; ++i) {
     const Vec3 h(half(rng), half(rng), half(rng) * Real(0.5));
@@ -48,12 +55,8 @@ sim::SceneSpec random_tower(int n, unsigned seed) {
 
 // A box sliding slowly on a slippery floor (μ 0.05: it decelerates at μ g and slides ~0.25 m).
 sim::SceneSpec slow_slider() {
-  sim::SceneSpec spec;
-  spec.name = "slow_slider";
-  spec.dt = 0.01;
-  spec.solver.linear_solver = sim::LinearSolver::PCR;
-  const int ice = test::add_material(spec, "ice", 0.05);
-  spec.world_shapes.push_back(test::ground_plane(ice));
+  sim::SceneSpec spec = pcr_scene_on_ground("slow_slider", 0.05);
+  const int ice = 0;
   test::add_body(spec, "puck", Vec3(0, 0, 0.04), 2.0, test::box_shape(Vec3(0.15, 0.1, 0.04), ice));
   spec.bodies[0].linear_velocity = Vec3(0.5, 0.1, 0);
   return spec;
