@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/launchers.hpp"
+#include "kernels/attachment_row_kernel.hpp"
 #include "kernels/body_kernels.hpp"
 #include "kernels/compliant_row_kernel.hpp"
 #include "kernels/contact_frame_kernel.hpp"
@@ -15,12 +16,15 @@
 #include "kernels/distance_row_kernel.hpp"
 #include "kernels/friction_projection_kernel.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/hinge_row_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/joint_coordinate_row_kernels.hpp"
 #include "kernels/joint_row_kernels.hpp"
+#include "kernels/membrane_row_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/shape_box_kernel.hpp"
+#include "kernels/tet_row_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 #include "solver/ncp.hpp"
@@ -149,6 +153,32 @@ __global__ void contact_rows(ContactModelView model, ConfigurationView at, RowGr
   evaluate_contact_rows(model, at, rows, contact_rows_at, c, contacts.side_a[c], contacts.side_b[c],
                         contacts.shape_a[c], contacts.shape_b[c], contacts.normal[c], contacts.tangent1[c],
                         contacts.tangent2[c], contacts.thickness[c]);
+}
+
+// Per FEM tetrahedron: its seven rows in generalized compliance form (eqs. 75-85).
+__global__ void tet_rows(TetView tets, ConfigurationView at, RowGradientView rows, TetRowsView tet_rows_at) {
+  const int i = thread_index();
+  if (i < tets.count) evaluate_tet_rows(tets, at, rows, tet_rows_at, i);
+}
+
+// Per particle attachment: its three rows from first + 3 i.
+__global__ void attachment_rows(AttachmentView attachments, ConfigurationView at, RowGradientView rows, int first) {
+  const int i = thread_index();
+  if (i < attachments.count) evaluate_attachment_rows(attachments, at, rows, i, first);
+}
+
+// Per shell triangle: its four membrane rows from first + 4 i.
+__global__ void membrane_rows(MembraneView membranes, ConfigurationView at, RowGradientView rows,
+                              ElasticRowsView elastic, int first) {
+  const int i = thread_index();
+  if (i < membranes.count) evaluate_membrane_rows(membranes, at, rows, elastic, first, i);
+}
+
+// Per shell hinge: its bending row first + i.
+__global__ void hinge_rows(HingeView hinges, ConfigurationView at, RowGradientView rows, ElasticRowsView elastic,
+                           int first) {
+  const int i = thread_index();
+  if (i < hinges.count) evaluate_hinge_row(hinges, at, rows, elastic, first, i);
 }
 
 // ---- per row (NCP terms) ---------------------------------------------------------------------
@@ -382,6 +412,23 @@ cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_f
     distance_rows<<<grid_for(distances.count), kBlock, 0, stream>>>(distances, at, rows, first_distance);
   if (contacts.count > 0)
     contact_rows<<<grid_for(contacts.count), kBlock, 0, stream>>>(model, at, rows, contact_rows_at, contacts);
+  return cudaGetLastError();
+}
+
+// The soft bodies' rows: tets, attachments, membranes, hinges (constraint/row_assembly.cpp's order).
+cudaError_t launch_evaluate_soft_rows(const SoftRowsLaunch& soft, const ConfigurationView& at,
+                                      const RowGradientView& rows, cudaStream_t stream) {
+  if (soft.tets.count > 0)
+    tet_rows<<<grid_for(soft.tets.count), kBlock, 0, stream>>>(soft.tets, at, rows, soft.tet_rows);
+  if (soft.attachments.count > 0)
+    attachment_rows<<<grid_for(soft.attachments.count), kBlock, 0, stream>>>(soft.attachments, at, rows,
+                                                                             soft.first_attachment);
+  if (soft.membranes.count > 0)
+    membrane_rows<<<grid_for(soft.membranes.count), kBlock, 0, stream>>>(soft.membranes, at, rows, soft.shell_rows,
+                                                                         soft.first_membrane);
+  if (soft.hinges.count > 0)
+    hinge_rows<<<grid_for(soft.hinges.count), kBlock, 0, stream>>>(soft.hinges, at, rows, soft.shell_rows,
+                                                                   soft.first_hinge);
   return cudaGetLastError();
 }
 

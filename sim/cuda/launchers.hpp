@@ -6,14 +6,18 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/attachment_row_kernel.hpp"
 #include "kernels/body_kernels.hpp"
 #include "kernels/contact_frame_kernel.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "kernels/contact_row_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
+#include "kernels/hinge_row_kernel.hpp"
 #include "kernels/joint_coordinate_row_kernels.hpp"
+#include "kernels/membrane_row_kernel.hpp"
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/shape_box_kernel.hpp"
+#include "kernels/tet_row_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
 
@@ -75,6 +79,23 @@ cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_f
                                  int first_distance, const ContactModelView& model, const ContactRowsView& contact_rows_at,
                                  const ContactGeometryView& contacts, const ConfigurationView& at,
                                  const RowGradientView& rows, cudaStream_t stream);
+// The soft bodies' rows over device views, each kind from its first row (RowSet::first_tet
+// inside tet_rows, first_attachment, first_membrane, first_hinge): FEM tetrahedra (7 rows each,
+// eqs. 75-85), particle attachments (3), shell membranes (4) and bending hinges (1); the elastic
+// rows also write their compliance E (tet_rows.compliance, shell_rows.compliance).
+struct SoftRowsLaunch {
+  TetView tets;
+  TetRowsView tet_rows;
+  AttachmentView attachments;
+  int first_attachment;
+  MembraneView membranes;
+  HingeView hinges;
+  ElasticRowsView shell_rows;
+  int first_membrane;
+  int first_hinge;
+};
+cudaError_t launch_evaluate_soft_rows(const SoftRowsLaunch& soft, const ConfigurationView& at,
+                                      const RowGradientView& rows, cudaStream_t stream);
 // New contacts' friction frames (isotropic disc or matchstick ellipse, thesis eqs. 32-35).
 cudaError_t launch_contact_friction_frames(const Vec3* normal, const FrictionCoefficients* coefficients,
                                            const Vec3* grain_a, const Vec3* grain_b, ContactFrictionFrame* out,

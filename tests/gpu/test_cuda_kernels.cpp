@@ -1,6 +1,7 @@
 // The device kernels (sim/cuda/kernels.cu, through its launchers) against the same kernels on the
 // CPU, on the data of shipped scenes: every stage of a step the kernel layer covers (the per-body,
-// per-particle and per-node stages; the rows' C and ∇C G per joint, distance and contact, the
+// per-particle and per-node stages; the rows' C and ∇C G per joint, distance and contact, and of
+// the soft bodies' FEM tets, attachments, shell membranes and hinges with their compliance, the
 // contact friction frames, the friction projection and the shape boxes), uploaded, launched,
 // downloaded and compared. nvcc contracts a·b + c into fused multiply-adds (one rounding
 // instead of two), so the device agrees to round-off (1e-12 of each array's scale), not to the
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "constraint/row_assembly.hpp"
+#include "constraint/shell_rows.hpp"
+#include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "cuda/launchers.hpp"
 #include "kernels/friction_projection_kernel.hpp"
@@ -176,11 +179,22 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   const int n = contacts.size();
   sim::RowSet rows;
   sim::assemble_rows(m, contacts, rows);
-  sim::Configuration c;
-  c.assign(m, run.start.q.data());
+  // The elastic rows' damping reference (and γ = β/h) at q⁻, an active pressure per tet, the rows
+  // at the step's end q.
+  sim::Configuration before, c;
+  before.assign(m, run.start.q.data());
+  c.assign(m, run.state.q.data());
+  sim::setup_tet_damping(m, before, m.dt, rows.first_tet, rows);
+  sim::setup_shell_damping(m, before, m.dt, rows);
+  rows.tet_pressure.resize(m.tet_count);
+  for (int t = 0; t < m.tet_count; ++t) rows.tet_pressure[t] = Real(0.05) * m.tet_mu[t] * std::sin(Real(0.7) * t);
   std::vector<Real> reference(m.joint_count, 0);
   for (int j = 0; j < m.joint_count && j < static_cast<int>(run.start.joint_position.size()); ++j)
     reference[j] = run.start.joint_position[j];
+  // The compliance the elastic rows write, unset on the device (-1) so that each must be written.
+  std::vector<Real> compliance_unset = rows.row_compliance;
+  std::fill(compliance_unset.begin() + rows.first_tet, compliance_unset.begin() + rows.first_attachment, Real(-1));
+  std::fill(compliance_unset.begin() + rows.first_membrane, compliance_unset.begin() + rows.first_drive, Real(-1));
   sim::evaluate_rows(m, contacts, c, reference, rows);
 
   // The contacts as the device holds them, one array per field.
@@ -242,6 +256,34 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   REQUIRE(sim::cuda::launch_evaluate_rows(joints, d_bilateral.get(), coordinate_rows, distances,
                                           rows.joint_bilateral_first[m.joint_count], model, contact_rows, geometry, at,
                                           out, nullptr) == cudaSuccess);
+  // The soft bodies' rows (FEM tets, attachments, shell membranes and hinges).
+  const DeviceArray<int> d_tet_particle(m.tet_particle);
+  const DeviceArray<Mat3> d_tet_rest_inverse(m.tet_rest_inverse);
+  const DeviceArray<Real> d_tet_volume(m.tet_volume), d_tet_mu(m.tet_mu), d_tet_lambda(m.tet_lambda),
+      d_tet_damping(m.tet_damping), d_tet_pressure(rows.tet_pressure);
+  const DeviceArray<sim::SoftModel> d_tet_model(m.tet_model);
+  const DeviceArray<sim::SoftCompliance> d_tet_compliance(m.tet_compliance);
+  const DeviceArray<int> d_attachment_particle(m.attachment_particle), d_attachment_body(m.attachment_body);
+  const DeviceArray<Vec3> d_attachment_local(m.attachment_local);
+  const DeviceArray<int> d_membrane_particle(m.membrane_particle), d_hinge_particle(m.hinge_particle);
+  const DeviceArray<sim::Mat2> d_membrane_rest_inverse(m.membrane_rest_inverse);
+  const DeviceArray<Real> d_membrane_area(m.membrane_area), d_membrane_mu(m.membrane_mu),
+      d_membrane_lambda(m.membrane_lambda), d_hinge_rest(m.hinge_rest_angle), d_hinge_stiffness(m.hinge_stiffness);
+  const DeviceArray<Real> d_compliance(compliance_unset), d_bound(rows.row_bound);
+  const sim::cuda::SoftRowsLaunch soft{
+      sim::TetView{d_tet_particle.get(), d_tet_rest_inverse.get(), d_tet_volume.get(), d_tet_mu.get(),
+                   d_tet_lambda.get(), d_tet_damping.get(), d_tet_model.get(), d_tet_compliance.get(), m.tet_count},
+      sim::TetRowsView{d_compliance.get(), d_bias.get(), d_bound.get(), d_tet_pressure.get(), rows.first_tet},
+      sim::AttachmentView{d_attachment_particle.get(), d_attachment_body.get(), d_attachment_local.get(),
+                          m.attachment_count},
+      rows.first_attachment,
+      sim::MembraneView{d_membrane_particle.get(), d_membrane_rest_inverse.get(), d_membrane_area.get(),
+                        d_membrane_mu.get(), d_membrane_lambda.get(), m.membrane_count},
+      sim::HingeView{d_hinge_particle.get(), d_hinge_rest.get(), d_hinge_stiffness.get(), m.hinge_count},
+      sim::ElasticRowsView{d_compliance.get(), d_bias.get(), d_bound.get()},
+      rows.first_membrane,
+      rows.first_hinge};
+  REQUIRE(sim::cuda::launch_evaluate_soft_rows(soft, at, out, nullptr) == cudaSuccess);
 
   // Friction multipliers scattered around the cones, projected on both sides.
   std::vector<Real> lambda(rows.count);
@@ -294,17 +336,27 @@ void compare_rows_on_device(const test::ShippedRun& run) {
 
   CHECK(relative_difference(d_value.download(), rows.row_value) < 1e-12);
   CHECK(relative_difference(d_grad.download(), rows.entry_grad) < 1e-12);
+  CHECK(relative_difference(d_compliance.download(), rows.row_compliance) < 1e-12);
   CHECK(relative_difference(d_lambda.download(), projected) < 1e-12);
   const std::vector<sim::ContactFrictionFrame> device_frames = d_frames.download();
   int frame_mismatches = 0;
+  std::string first_mismatches;  // what differs, for the first three
   for (int k = 0; k < n; ++k) {
     const sim::ContactFrictionFrame &a = device_frames[k], &b = frames[k];
     if (a.anisotropic != b.anisotropic || (a.tangent1 - b.tangent1).norm() > 1e-12 ||
         (a.tangent2 - b.tangent2).norm() > 1e-12 || std::abs(a.friction - b.friction) > 1e-12 ||
         std::abs(a.friction_bitangent - b.friction_bitangent) > 1e-12 ||
-        std::abs(a.grain_alignment - b.grain_alignment) > 1e-9)
-      ++frame_mismatches;
+        std::abs(a.grain_alignment - b.grain_alignment) > 1e-12) {
+      if (++frame_mismatches <= 3)
+        first_mismatches += "contact " + std::to_string(k) + ": anisotropic " + std::to_string(a.anisotropic) + "/" +
+                            std::to_string(b.anisotropic) + ", |Δt1| " + std::to_string((a.tangent1 - b.tangent1).norm()) +
+                            ", |Δt2| " + std::to_string((a.tangent2 - b.tangent2).norm()) + ", Δμ " +
+                            std::to_string(a.friction - b.friction) + ", Δμ_b " +
+                            std::to_string(a.friction_bitangent - b.friction_bitangent) + ", Δd " +
+                            std::to_string(a.grain_alignment - b.grain_alignment) + "; ";
+    }
   }
+  INFO("device/CPU friction frames differ: " << first_mismatches);
   CHECK(frame_mismatches == 0);
   CHECK(relative_difference(d_boxes.download(), boxes) < 1e-12);
 }
@@ -325,7 +377,10 @@ TEST_CASE("the device kernels agree with the CPU kernels on shipped scenes", "[g
     compare_on_device(test::compile(*spec));
   }
   // The rows, the friction frames and projection, the shape boxes.
-  for (const char* name : {"workcell", "grasp", "cloth", "sdf_bowl", "friction_slalom"}) {
+  // The soft bodies' rows on soft_cube (tets), pneunet (tets, attachments, pressure), fetch_tomato
+  // (tets in contact with a gripper) and cloth_shell (membranes, hinges).
+  for (const char* name : {"workcell", "grasp", "cloth", "sdf_bowl", "friction_slalom", "soft_cube", "pneunet",
+                           "fetch_tomato", "cloth_shell"}) {
     INFO(name);
     compare_rows_on_device(test::ShippedRun(name, 10));
   }

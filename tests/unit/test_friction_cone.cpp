@@ -24,17 +24,17 @@ Vec3 in_plane(Real degrees) {
 
 TEST_CASE("grain alignment d is 1, 0.5, 1/3, 0 at 0, 45, 60, 90 degrees and 1 for antiparallel grains",
           "[unit][friction][anisotropic]") {
-  CHECK(sim::grain_alignment(in_plane(10), in_plane(10)) == Approx(1).margin(1e-7));
+  CHECK(sim::grain_alignment(in_plane(10), in_plane(10)) == Approx(1).margin(1e-15));
   CHECK(sim::grain_alignment(in_plane(10), in_plane(55)) == Approx(0.5).margin(1e-12));
   CHECK(sim::grain_alignment(in_plane(10), in_plane(70)) == Approx(1.0 / 3).margin(1e-12));
   CHECK(sim::grain_alignment(in_plane(10), in_plane(100)) == Approx(0).margin(1e-12));
-  CHECK(sim::grain_alignment(in_plane(10), in_plane(190)) == Approx(1).margin(1e-7));
+  CHECK(sim::grain_alignment(in_plane(10), in_plane(190)) == Approx(1).margin(1e-15));
   CHECK(sim::grain_alignment(in_plane(10), in_plane(-35)) == Approx(0.5).margin(1e-12));  // 45° the other way
   // The cone for antiparallel grains: the fully aligned ellipse along the shared axis.
   const sim::FrictionCoefficients k{0.5, 0.9, 0.2};
   const sim::FrictionCone cone = sim::matchstick_cone(Vec3::UnitZ(), in_plane(30), in_plane(210), k);
   REQUIRE(cone.elliptic);
-  CHECK(cone.alignment == Approx(1).margin(1e-7));
+  CHECK(cone.alignment == Approx(1).margin(1e-15));
   CHECK(std::abs(cone.tangent.dot(in_plane(30))) == Approx(1).margin(1e-12));
   CHECK(cone.mu_t == Approx(0.9).margin(1e-7));
   CHECK(cone.mu_b == Approx(0.2).margin(1e-7));

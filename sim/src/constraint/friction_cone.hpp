@@ -35,12 +35,14 @@ SIM_HD inline FrictionCoefficients combine_friction(const FrictionCoefficients& 
                               std::sqrt(a.mu_minor * b.mu_minor)};
 }
 
-// Alignment of two unit structure directions (eq. 32): d = 1 − (2/π) acos|s_a·s_b|. Directions are
-// axial, so antiparallel grains are aligned (d = 1); |·| is clamped to 1 for acos.
+// Alignment of two unit structure directions (eq. 32): d = 1 − (2/π) θ, θ = acos|s_a·s_b| the angle
+// between the axes. Directions are axial, so antiparallel grains are aligned (d = 1). θ is taken
+// as atan2(|s_a × s_b|, |s_a·s_b|): acos is ill-conditioned at 1 (acos(1 − ε) ≈ √(2ε), so a
+// rounding of the dot product moved d of parallel grains by 1e-8, and a fused multiply-add on the
+// device moved it differently from the CPU), atan2 is accurate to round-off for every angle.
 SIM_HD inline Real grain_alignment(const Vec3& s_a, const Vec3& s_b) {
-  const Real dot = std::abs(s_a.dot(s_b));
-  const Real c = Real(1) < dot ? Real(1) : dot;  // std::min(dot, 1)
-  return Real(1) - Real(2) / Real(3.14159265358979323846) * std::acos(c);  // π as std::numbers::pi_v
+  const Real theta = std::atan2(s_a.cross(s_b).norm(), std::abs(s_a.dot(s_b)));
+  return Real(1) - Real(2) / Real(3.14159265358979323846) * theta;  // π as std::numbers::pi_v
 }
 
 // One contact's cone: the friction basis (t, b) with t the axis of greatest resistance, the
