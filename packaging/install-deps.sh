@@ -12,6 +12,8 @@ packages=(
   qt6-base-dev qt6-qpa-plugins xvfb xauth libsdl2-dev
   libopenvdb-dev libnanovdb-dev libboost-iostreams-dev libassimp-dev libopenexr-dev
   libtet1.5-dev  # TetGen: tetrahedral meshes from closed surfaces (coulomb tetmesh)
+  libsuitesparse-dev  # CHOLMOD: supernodal Cholesky of large soft bodies' condensed systems
+  libopenblas0-serial  # its dense kernels: 3x faster than the reference BLAS on a 10k-tet cube, one thread
   ffmpeg  # the desktop app's MP4 video recording runs it (PNG frames work without)
   clang libclang-rt-dev llvm  # the sanitizer build and libFuzzer targets (packaging/fuzz.sh); llvm: llvm-symbolizer
 )

@@ -273,7 +273,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   left.placed("Solver");
 
   if (viewer.contact) {
-    left.place(200, false);
+    left.place(430, false);  // the numbers and the friction cone's figure below them
     edits.contact_closed = !ui::contact_panel(*viewer.contact);
     left.placed("Contact");
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/friction_ellipse.hpp"
 #include "ui/plot_axis.hpp"
 
 namespace ui {
@@ -90,9 +91,12 @@ ContactReadout contact_readout(const sim::Model& m, const sim::State& s, const s
   r.mu = static_cast<double>(c.friction);
   r.mu_bitangent = static_cast<double>(c.anisotropic ? c.friction_bitangent : c.friction);
   r.anisotropic = c.anisotropic;
+  r.tangent1 = c.tangent1;
+  r.tangent2 = c.tangent2;
   if (ws.contact_normal_force.size() > static_cast<std::size_t>(i) && ws.contact_friction_force.size() > static_cast<std::size_t>(i)) {
     r.normal_force = static_cast<double>(ws.contact_normal_force[static_cast<std::size_t>(i)]);
     const sim::Vec2 f = ws.contact_friction_force[static_cast<std::size_t>(i)];
+    r.friction_tangent = f;
     r.friction_force = f.x() * c.tangent1 + f.y() * c.tangent2;
     r.friction_magnitude = static_cast<double>(r.friction_force.norm());
     r.cone_ratio = friction_cone_ratio(c, r.normal_force, f);
@@ -101,6 +105,7 @@ ContactReadout contact_readout(const sim::Model& m, const sim::State& s, const s
   const sim::Vec3 dv = contact_side_velocity(m, s, c.a, mid) - contact_side_velocity(m, s, c.b, mid);
   r.slip_velocity = dv - c.normal.dot(dv) * c.normal;
   r.slip_speed = static_cast<double>(r.slip_velocity.norm());
+  r.slip_tangent = sim::Vec2(r.slip_velocity.dot(c.tangent1), r.slip_velocity.dot(c.tangent2));
   return r;
 }
 
@@ -135,6 +140,7 @@ bool contact_panel(const ContactReadout& r) {
     const bool sliding = r.cone_ratio > kSlidingConeRatio;
     ImGui::TextColored(sliding ? ImVec4(1.0f, 0.7f, 0.3f, 1.0f) : ImVec4(0.5f, 0.9f, 0.5f, 1.0f),
                        "%s: friction at %.0f %% of the cone's bound", sliding ? "sliding" : "sticking", 100.0 * r.cone_ratio);
+    draw_friction_ellipse(r, sliding);
   }
   ImGui::End();
   return open;

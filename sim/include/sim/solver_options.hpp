@@ -18,6 +18,10 @@ enum class Preconditioner { Identity, TimeStepSquared, EffectiveMass };  // §8.
 // §8.2. Auto: per step, the direct solver on articulated systems with few contacts, PCR
 // otherwise (resolve_linear_solver, solver/linear_solvers.hpp).
 enum class LinearSolver { PCR, PCG, Jacobi, GaussSeidel, Direct, Auto };
+// The factorisation of the condensed elastic system H̃ (condense_elastic): simplicial sparse LDLᵀ
+// (Eigen), supernodal Cholesky (CHOLMOD), or Auto: supernodal from 2,000 condensed dofs on
+// (solver/elastic_condensation.hpp, kSupernodalDofs).
+enum class ElasticFactorization { Simplicial, Supernodal, Auto };
 
 // Which solver step() runs (docs/ARCHITECTURE.md, "The solver seam"). Adding one: a value here,
 // its name in to_string (core/solver_options.cpp), a StepSolver and its line in make_step_solver
@@ -87,6 +91,7 @@ struct SolverOptions {
   // the plain Schur system, which stiff elements leave nearly singular (solver/elastic_condensation.hpp).
   // With the Krylov linear solvers (pcr, pcg) only.
   bool condense_elastic = true;
+  ElasticFactorization elastic_factorization = ElasticFactorization::Auto;
   bool project_friction = true;     // FB: clamp λ_f onto its cone after each Newton update (safeguard)
   Real jacobi_weight = Real(0.5);   // relaxation ω of the Jacobi linear solver
   // Projected Gauss–Seidel (kind = pgs, solver/pgs_solver.cpp): sweeps per step (the cap; it
@@ -125,6 +130,7 @@ int iteration_cap(const SolverOptions& options);
 std::string_view to_string(NcpFunction v);
 std::string_view to_string(Preconditioner v);
 std::string_view to_string(LinearSolver v);
+std::string_view to_string(ElasticFactorization v);
 
 // Sets one option by its key as used in scene files and `--set solver.key=value`
 // (e.g. "kind=pgs", "ncp=min_map", "linear_solver=pcg", "newton_iterations=8"). Returns an error message,

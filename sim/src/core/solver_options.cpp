@@ -61,6 +61,15 @@ std::string_view to_string(LinearSolver v) {
   return "?";
 }
 
+std::string_view to_string(ElasticFactorization v) {
+  switch (v) {
+    case ElasticFactorization::Simplicial: return "simplicial";
+    case ElasticFactorization::Supernodal: return "supernodal";
+    case ElasticFactorization::Auto: return "auto";
+  }
+  return "?";
+}
+
 namespace {
 
 bool parse_real(std::string_view text, Real& out) {
@@ -182,6 +191,8 @@ constexpr Preconditioner kPreconditioners[] = {Preconditioner::Identity, Precond
                                                Preconditioner::EffectiveMass};
 constexpr LinearSolver kLinearSolvers[] = {LinearSolver::PCR, LinearSolver::PCG, LinearSolver::Jacobi,
                                            LinearSolver::GaussSeidel, LinearSolver::Direct, LinearSolver::Auto};
+constexpr ElasticFactorization kElasticFactorizations[] = {ElasticFactorization::Simplicial,
+                                                           ElasticFactorization::Supernodal, ElasticFactorization::Auto};
 
 using O = SolverOptions;
 constexpr OptionField kOptionFields[] = {
@@ -213,6 +224,11 @@ constexpr OptionField kOptionFields[] = {
     {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
     {"condense_elastic", set_bool<&O::condense_elastic>, get_bool<&O::condense_elastic>},
+    {"elastic_factorization",
+     [](O& o, std::string_view k, std::string_view v) {
+       return set_choice(o.elastic_factorization, kElasticFactorizations, k, v);
+     },
+     get_choice<&O::elastic_factorization>},
     {"project_friction", set_bool<&O::project_friction>, get_bool<&O::project_friction>},
     {"jacobi_weight", set_real<&O::jacobi_weight, Range::UnitInterval>, get_real<&O::jacobi_weight>},
     {"substeps", set_int<&O::substeps, 1, limits::kMaxSubsteps>, get_int<&O::substeps>},

@@ -33,7 +33,14 @@ void ElasticCondensation::meet_condensed_rows(RowSet& rows) {
   meet(rows.first_membrane, rows.first_drive);
 }
 
-bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, const InverseMass& im) const {
+bool ElasticCondensation::supernodal_wanted(ElasticFactorization which, int dofs) {
+  if (!SupernodalFactor::available()) return false;
+  return which == ElasticFactorization::Supernodal || (which == ElasticFactorization::Auto && dofs >= kSupernodalDofs);
+}
+
+bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, const InverseMass& im,
+                                         ElasticFactorization which) const {
+  if (which != analysed_for_) return false;
   std::size_t k = 0;
   auto next = [&](int v) { return k < signature_.size() && signature_[k++] == v; };
   for (int i = 0; i < rows.count; ++i) {
@@ -47,7 +54,9 @@ bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, con
   return k == signature_.size() && analysed_;
 }
 
-void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, const InverseMass& im) {
+void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, const InverseMass& im,
+                                          ElasticFactorization which) {
+  analysed_for_ = which;
   signature_.clear();
   condensed_rows_.clear();
   for (int i = 0; i < rows.count; ++i) {
@@ -136,13 +145,15 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     pair_kind_[q] = a < 0 ? std::int8_t(-1) : a == b ? std::int8_t(1) : std::int8_t(0);
     for (int k = 0; k < 3; ++k) pair_cols_[3 * q + k] = a < 0 ? -1 : value_index(h_, 3 * a, 3 * b + k);
   }
-  ldlt_.analyzePattern(h_);
+  supernodal_ = supernodal_wanted(which, 3 * n) && supernodal_factor_.analyse(h_);
+  if (!supernodal_) ldlt_.analyzePattern(h_);
   analysed_ = true;
   work_.resize(3 * n);
   inv_diagonal_.assign(3 * m.particle_count, Real(0));
 }
 
-bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const InverseMass& im, Real epsilon) {
+bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const InverseMass& im, Real epsilon,
+                                 ElasticFactorization which) {
   for (int i = 0; i < rows.count; ++i)
     if (condensable(rows, i) && !(rows.row_diag_c[i] + epsilon > 0)) return false;
   for (int i = 0; i < rows.count; ++i) {
@@ -150,7 +161,7 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
     for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
       if (rows.entry_node[e] < m.body_count) return false;  // a body in an elastic row: not condensed
   }
-  if (!same_structure(m, rows, im)) build_structure(m, rows, im);
+  if (!same_structure(m, rows, im, which)) build_structure(m, rows, im, which);
   inv_mass_ = &im;
   Real* value = h_.valuePtr();
   std::fill(value, value + h_.nonZeros(), Real(0));
@@ -185,6 +196,7 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
   std::copy(im.particle_inv_mass.begin(), im.particle_inv_mass.end(), inv_diagonal_.begin());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) inv_diagonal_[3 * particle_of_new_[a] + k] = Real(1) / value[diag_pos_[3 * a + k]];
+  if (supernodal_) return supernodal_factor_.factorise(h_);  // checks finiteness and every pivot
   ldlt_.factorize_natural(h_);
   if (ldlt_.info() != Eigen::Success) return false;
   const VecX& d = ldlt_.diagonal();
@@ -201,9 +213,13 @@ void ElasticCondensation::solve_particles(const Model& m, const VecX& in, VecX& 
   const int n = static_cast<int>(particle_of_new_.size());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) work_[3 * a + k] = in[first + 3 * particle_of_new_[a] + k];
-  ldlt_.matrixL().solveInPlace(work_);
-  work_.array() /= ldlt_.diagonal().array();
-  ldlt_.matrixU().solveInPlace(work_);
+  if (supernodal_) {
+    supernodal_factor_.solve_in_place(work_);
+  } else {
+    ldlt_.matrixL().solveInPlace(work_);
+    work_.array() /= ldlt_.diagonal().array();
+    ldlt_.matrixU().solveInPlace(work_);
+  }
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) out[first + 3 * particle_of_new_[a] + k] = work_[3 * a + k];
 }

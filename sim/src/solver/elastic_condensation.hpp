@@ -13,8 +13,10 @@
 // (E/h² small against J M⁻¹ Jᵀ) and more rows than particle dofs (7 per tet) make the Schur
 // complement on x nearly singular: 60 PCR iterations cut its residual 3× on the PneuNet gripper
 // and the Newton loop stalled, where H̃ is a stiffness matrix h²K + M whose condition grows
-// with h²k/m only, factorised once per Newton iteration (sparse LDLᵀ, Eigen's SimplicialLDLT
-// on a fill-reducing node ordering computed once per structure).
+// with h²k/m only, factorised once per Newton iteration: sparse LDLᵀ (Eigen's SimplicialLDLT
+// on a fill-reducing node ordering computed once per structure) or, for large meshes, the
+// supernodal Cholesky L Lᵀ of CHOLMOD (solver/supernodal_factor.hpp; SolverOptions::
+// elastic_factorization, supernodal_wanted below).
 //
 // H̃ couples only particles (the FEM rows have no body entries); bodies keep their 6×6 blocks.
 // Pinned particles (inverse mass 0) have no dofs in H̃ (Δu = 0 there, as H⁻¹ = 0 gives).
@@ -27,6 +29,8 @@
 
 #include "constraint/rows.hpp"
 #include "sim/model.hpp"
+#include "sim/solver_options.hpp"
+#include "solver/supernodal_factor.hpp"
 
 namespace sim {
 
@@ -53,7 +57,18 @@ class ElasticCondensation {
   // rebuilt only when the rows' structure or the set of free particles changed. Returns false
   // (and the caller solves the uncondensed system) when a condensed row has C <= 0 or the
   // factorisation fails (a pivot not positive and finite): never throws.
-  bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon);
+  // `which` picks the factorisation (supernodal_wanted); a supernodal analysis that fails falls
+  // back to the simplicial one.
+  bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
+              ElasticFactorization which = ElasticFactorization::Auto);
+
+  // Whether `which` asks for the supernodal factorisation of a system of `dofs` unknowns: Auto
+  // from kSupernodalDofs on (measured, docs/benchmarks.md "Soft bodies": below it the simplicial
+  // LDLᵀ is as fast and allocates nothing per step), where CHOLMOD is available.
+  static constexpr int kSupernodalDofs = 2000;
+  static bool supernodal_wanted(ElasticFactorization which, int dofs);
+  // Whether the last factor() used the supernodal factorisation.
+  bool supernodal() const { return supernodal_; }
 
   // out = H̃⁻¹ in on the particles' dofs (in and out are full dof vectors; body dofs untouched).
   void solve_particles(const Model& m, const VecX& in, VecX& out) const;
@@ -64,11 +79,14 @@ class ElasticCondensation {
   const std::vector<int>& particles() const { return particle_of_new_; }
 
   int factor_size() const { return static_cast<int>(diag_pos_.size()); }
-  long factor_nonzeros() const { return static_cast<long>(ldlt_.matrixL().nestedExpression().nonZeros()); }
+  long factor_nonzeros() const {
+    return supernodal_ ? supernodal_factor_.nonzeros() : static_cast<long>(ldlt_.matrixL().nestedExpression().nonZeros());
+  }
 
  private:
-  bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass) const;
-  void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass);
+  bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass,
+                      ElasticFactorization which) const;
+  void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass, ElasticFactorization which);
 
   // Structure (rebuilt when the signature changes).
   std::vector<int> signature_;          // condensed rows' entry nodes, then the free particles' flags
@@ -93,6 +111,9 @@ class ElasticCondensation {
     const VectorType& diagonal() const { return this->m_diag; }
   };
   Ldlt ldlt_;
+  SupernodalFactor supernodal_factor_;
+  ElasticFactorization analysed_for_ = ElasticFactorization::Auto;
+  bool supernodal_ = false;  // the structure's factorisation: supernodal_factor_, else ldlt_
   bool analysed_ = false;
   // Numeric.
   const InverseMass* inv_mass_ = nullptr;  // of the last factor(): the particles outside H̃

@@ -613,7 +613,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
     // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
     const bool condensed = use_condensation(m, o, linear, rows, capture, newton) &&
-                           s.condensation.factor(m, rows, s.inv_mass, o.regularization);
+                           s.condensation.factor(m, rows, s.inv_mass, o.regularization, o.elastic_factorization);
     if (condensed) ++report.condensed_iterations;
     condensed_last = condensed;
     const VecX& g_dir = set_up_direction(sys, condensed, s);

@@ -25,6 +25,11 @@ struct ContactReadout {
   double friction_magnitude = 0; // [N]
   double mu = 0, mu_bitangent = 0;  // along tangent1 and tangent2 (equal when isotropic)
   bool anisotropic = false;
+  // The friction frame (tangent1: the grain's axis, of μ, when anisotropic; tangent2 = n × t1, of
+  // μ_b) and the friction force and slip in it: the cone's section the panel draws.
+  sim::Vec3 tangent1 = sim::Vec3::UnitX(), tangent2 = sim::Vec3::UnitY();
+  sim::Vec2 friction_tangent = sim::Vec2::Zero();  // (f1, f2) [N]
+  sim::Vec2 slip_tangent = sim::Vec2::Zero();      // (v1, v2) [m/s]
   sim::Vec3 slip_velocity = sim::Vec3::Zero();  // a's point relative to b's, tangential part [m/s]
   double slip_speed = 0;         // [m/s]
   double cone_ratio = 0;         // the friction force against the cone's bound: 1 at the cone (sliding)
