@@ -280,6 +280,9 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(boolean(item, "line_search", "line search", o.line_search, false));
       out.push_back(real(item, "linear_tolerance", "linear tolerance", o.linear_tolerance, 0, kBig, "", false, 9, 1e-6));
       out.push_back(real(item, "linear_forcing_max", "linear forcing max", o.linear_forcing_max, 0, 0.99, "", false, 3, 0.01));
+      out.push_back(choice(item, "elastic_factorization", "elastic factorisation",
+                           std::string(sim::to_string(o.elastic_factorization)), {"simplicial", "supernodal", "auto"},
+                           false));
       out.push_back(real(item, "damping", "damping t", o.damping, 1e-6, 1, "", false, 3, 0.05));
       out.push_back(real(item, "regularization", "regularization ε", o.regularization, 0, kBig, "", false, 10, 1e-7));
       out.push_back(boolean(item, "warm_start", "warm start", o.warm_start, false));

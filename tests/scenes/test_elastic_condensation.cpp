@@ -39,6 +39,24 @@ Real largest_difference(const sim::State& a, const sim::State& b) {
 
 Real largest_change(const sim::State& a, const sim::State& b) { return largest_difference(a, b); }
 
+// The reference: the plain system (nothing condensed) solved directly.
+sim::SolverOptions direct_options(const sim::Model& m) {
+  sim::SolverOptions o = m.solver;
+  o.linear_solver = sim::LinearSolver::Direct;
+  o.condense_elastic = false;
+  return o;
+}
+
+// The condensed system solved by PCR to round-off (300 iterations, relative residual 1e-14).
+sim::SolverOptions condensed_pcr_options(const sim::Model& m) {
+  sim::SolverOptions o = m.solver;
+  o.linear_solver = sim::LinearSolver::PCR;
+  o.condense_elastic = true;
+  o.linear_iterations = o.linear_iterations_max = 300;
+  o.linear_tolerance = 1e-14;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("condensing the elastic rows gives the direct solver's Newton direction", "[scene][fem][solver]") {
@@ -48,14 +66,8 @@ TEST_CASE("condensing the elastic rows gives the direct solver's Newton directio
   const test::ShippedRun run("soft_cube", 34);
   const sim::Model& m = run.model;
   REQUIRE(run.ws.contacts.size() > 0);
-  sim::SolverOptions direct = m.solver;
-  direct.linear_solver = sim::LinearSolver::Direct;
-  direct.condense_elastic = false;
-  sim::SolverOptions condensed = m.solver;
-  condensed.linear_solver = sim::LinearSolver::PCR;
-  condensed.condense_elastic = true;
-  condensed.linear_iterations = condensed.linear_iterations_max = 300;
-  condensed.linear_tolerance = 1e-14;
+  const sim::SolverOptions direct = direct_options(m);
+  const sim::SolverOptions condensed = condensed_pcr_options(m);
   sim::SolverOptions plain = condensed;
   plain.condense_elastic = false;
   const sim::State reference = one_newton_step(m, run.state, direct);
@@ -83,14 +95,8 @@ TEST_CASE("the supernodal and simplicial factorisations of the condensed system 
     INFO(name);
     const test::ShippedRun run(name, steps);
     const sim::Model& m = run.model;
-    sim::SolverOptions direct = m.solver;
-    direct.linear_solver = sim::LinearSolver::Direct;
-    direct.condense_elastic = false;
-    sim::SolverOptions simplicial = m.solver;
-    simplicial.linear_solver = sim::LinearSolver::PCR;
-    simplicial.condense_elastic = true;
-    simplicial.linear_iterations = simplicial.linear_iterations_max = 300;
-    simplicial.linear_tolerance = 1e-14;
+    const sim::SolverOptions direct = direct_options(m);
+    sim::SolverOptions simplicial = condensed_pcr_options(m);
     simplicial.elastic_factorization = sim::ElasticFactorization::Simplicial;
     sim::SolverOptions supernodal = simplicial;
     supernodal.elastic_factorization = sim::ElasticFactorization::Supernodal;

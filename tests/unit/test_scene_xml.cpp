@@ -67,7 +67,8 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
           regularization="1e-8" warm_start="false" geometric_stiffness="false" jacobi_weight="0.25"
           project_friction="no"
           substeps="2" contact_margin="0.02" divergence_limit="1e6" joint_angle_error_limit="0.2"
-          joint_position_error_limit="inf" kind="pgs" pgs_iterations="40" pgs_relaxation="1.5"/>
+          joint_position_error_limit="inf" kind="pgs" pgs_iterations="40" pgs_relaxation="1.5"
+          elastic_factorization="simplicial"/>
 </scene>)");
   const sim::SolverOptions& o = spec.solver;
   CHECK(o.kind == sim::SolverKind::ProjectedGaussSeidel);
@@ -91,6 +92,7 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
   CHECK(o.divergence_limit == Real(1e6));
   CHECK(o.joint_angle_error_limit == Real(0.2));
   CHECK(std::isinf(o.joint_position_error_limit));
+  CHECK(o.elastic_factorization == sim::ElasticFactorization::Simplicial);
 
   // The format must accept exactly the keys the CLI's --set solver.key=value accepts.
   for (const std::string& key : sim::solver_option_keys()) {
@@ -99,6 +101,7 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
     if (key == "ncp") value = "fischer_burmeister";
     if (key == "preconditioner") value = "identity";
     if (key == "linear_solver") value = "direct";
+    if (key == "elastic_factorization") value = "supernodal";
     if (key == "linear_forcing_max") value = "0.1";
     if (key == "warm_start" || key == "geometric_stiffness" || key == "project_friction") value = "true";
     INFO(key);

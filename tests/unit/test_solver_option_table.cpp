@@ -18,6 +18,7 @@ std::string other_value(const sim::SolverOptions& defaults, const std::string& k
   if (key == "ncp") return "min_map";
   if (key == "preconditioner") return "h2";
   if (key == "linear_solver") return "gauss_seidel";
+  if (key == "elastic_factorization") return "supernodal";
   if (key == "damping" || key == "jacobi_weight" || key == "linear_forcing_max") return "0.25";
   if (key == "pgs_relaxation") return "1.5";
   return current == "3" ? "4" : "3";
@@ -58,6 +59,7 @@ TEST_CASE("solver options outside their range are refused and leave the option a
       {"line_search", "maybe", "true or false"},           {"ncp", "fb2", "fischer_burmeister or min_map"},
       {"kind", "jacobi", "nsn or pgs"},                    {"substeps", "2000000000", "an integer in 1..1000"},
       {"linear_solver", "cg", "pcr, pcg, jacobi, gauss_seidel, direct or auto"},
+      {"elastic_factorization", "cholmod", "simplicial, supernodal or auto"},
       {"linear_forcing_max", "1", "a number in [0, 1) (0: off)"},
       {"contact_margin", "nan", "a number >= 0"},
   };
