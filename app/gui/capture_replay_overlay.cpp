@@ -57,6 +57,10 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
         mid += 0.5 * sim::Vec3(start.q[at], start.q[at + 1], start.q[at + 2]);
       }
       p = glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()));
+      if (d < replay.distance_force.size() && std::isfinite(replay.distance_force[d].norm())) {  // non-finite: no arrow
+        const sim::Vec3& f = replay.distance_force[d];
+        force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
+      }
     } else {
       continue;
     }

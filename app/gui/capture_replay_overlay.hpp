@@ -5,7 +5,7 @@
 // State (the bodies as the solve began), and the bodies and particles are drawn in it too
 // (replay_pose_state, held in the pose buffer by PoseBridge::hold); joints are marked at their
 // frame on body a, with their constraint force as an arrow; particle distance rows at the
-// midpoint of their particles.
+// midpoint of their particles, with their pull on particle b as an arrow.
 #pragma once
 
 #include <span>
@@ -32,8 +32,8 @@ glm::vec3 replay_mark_color(const ui::CaptureReplay& replay, const ui::ReplayMar
 
 // Fills `out` (cleared first): the capture's contacts at its start State with their forces at the
 // replay's iterate (normal_force, friction_force: the arrows), and a mark per contact, joint and
-// distance row (mark_point, mark_color; mark_force: a joint's CaptureReplay::joint_force, zero
-// for the others). A distance row's mark is at the midpoint of its two particles. `contacts` are the captured step's (FailedStep::contacts); when they
+// distance row (mark_point, mark_color; mark_force: a joint's CaptureReplay::joint_force, a
+// distance row's CaptureReplay::distance_force, zero for a contact's: its arrows are its own). A distance row's mark is at the midpoint of its two particles. `contacts` are the captured step's (FailedStep::contacts); when they
 // do not match the capture (another count) the contact marks and arrows are left out and the
 // returned line says so; "" otherwise.
 std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture& capture,

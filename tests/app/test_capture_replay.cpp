@@ -8,7 +8,8 @@
 // them, are framed (node_sphere). A pendulum at rest: its joint's force is m g up, drawn as an
 // arrow from the pivot. The rows table's state column follows the replay's cone rule (stick on
 // the resting box, slip on the sliding one). A rope gets a mark per distance row at the
-// midpoint of its particles.
+// midpoint of its particles; hanging at rest, each row pulls its lower particle up by the weight
+// below it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -417,8 +418,51 @@ TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoin
                       capture.start.q[3 * std::size_t(d + 1) + 2]);
     const sim::Vec3 mid = 0.5 * (a + b);
     CHECK(glm::length(overlay.mark_point[std::size_t(d)] - glm::vec3(float(mid.x()), float(mid.y()), float(mid.z()))) < 1e-6f);
-    CHECK(overlay.mark_force[std::size_t(d)] == glm::vec3(0.0f));
+    const sim::Vec3& f = replay.distance_force[std::size_t(d)];
+    CHECK(overlay.mark_force[std::size_t(d)] == glm::vec3(float(f.x()), float(f.y()), float(f.z())));
   }
   // The free particles fell since the start: the start, not the live state.
   CHECK(run.state.q[3 * (kParticles - 1) + 2] < capture.start.q[3 * (kParticles - 1) + 2]);
+}
+
+TEST_CASE("replay: a hanging rope's distance rows pull each particle up by the weight below it", "[capture][replay]") {
+  // Six particles 10 cm apart hanging straight down from a fixed one, at rest in equilibrium:
+  // distance row d (particles d above, d + 1 below) carries the weight of the particles from
+  // d + 1 down, (5 − d) m g, and its arrow (CaptureReplay::distance_force, the force on particle
+  // b = d + 1) points up at that size.
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  constexpr int kParticles = 6;
+  constexpr double kMass = 0.05, kG = 9.81;
+  spec.gravity = sim::Vec3(0, 0, -kG);
+  for (int i = 0; i < kParticles; ++i) {
+    sim::ParticleSpec p;
+    p.position = sim::Vec3(0.0, 0.0, 2.0 - 0.1 * i);
+    p.mass = i == 0 ? 0.0 : kMass;
+    p.radius = 0.01;
+    spec.particles.push_back(p);
+  }
+  for (int i = 0; i + 1 < kParticles; ++i) {
+    sim::DistanceSpec d;
+    d.particle_a = i;
+    d.particle_b = i + 1;
+    spec.distances.push_back(d);
+  }
+  const sim::Model model = test::compile(spec);
+  const CapturedRun run = capture_after(model, 20);
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, run.capture, {}, static_cast<int>(run.capture.iterates.size()) - 1,
+                           ui::ReplayQuantity::Residual, replay);
+  REQUIRE(static_cast<int>(replay.distance_force.size()) == model.distance_count);
+  double largest = 0;
+  for (int d = 0; d < model.distance_count; ++d) {
+    INFO("distance row " << d);
+    const sim::Vec3& f = replay.distance_force[std::size_t(d)];
+    const double weight_below = (kParticles - 1 - d) * kMass * kG;
+    CHECK(f.z() == Approx(weight_below).epsilon(0.01));
+    CHECK(std::hypot(f.x(), f.y()) < 1e-6 * weight_below);
+    largest = std::max(largest, double(f.norm()));
+  }
+  CHECK(replay.largest_force == Approx(largest));
+  CHECK(largest == Approx((kParticles - 1) * kMass * kG).epsilon(0.01));
 }

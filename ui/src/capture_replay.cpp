@@ -25,6 +25,19 @@ int row_distance(const sim::Model& m, const sim::SolveCapture& c, int row) {
   return c.rows.kind[i] == kBilateral && c.rows.sub[i] == -1 && source >= 0 && source < m.distance_count ? source : -1;
 }
 
+// n = (x_b − x_a)/|x_b − x_a| of distance row d at `state`: its gradient on particle b (+z where
+// the two coincide, as kernels/distance_row_kernel.hpp takes it).
+sim::Vec3 distance_row_direction(const sim::Model& m, const sim::State& state, int d) {
+  const auto i = static_cast<std::size_t>(d);
+  auto position = [&](int p) {
+    const std::size_t at = static_cast<std::size_t>(m.particle_coord(p));
+    return sim::Vec3(state.q[at], state.q[at + 1], state.q[at + 2]);
+  };
+  const sim::Vec3 delta = position(m.distance_particle_b[i]) - position(m.distance_particle_a[i]);
+  const sim::Real length = delta.norm();
+  return length > sim::Real(1e-12) ? sim::Vec3(delta / length) : sim::Vec3::UnitZ();
+}
+
 // Larger with non-finite values above every finite one.
 bool worse(double a, double b) {
   if (!std::isfinite(a)) return std::isfinite(b);
@@ -74,6 +87,7 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   out.marks.clear();
   capture_contact_states(c, contacts, iteration, out.normal_force, out.friction_force, out.contact_state);
   out.joint_force.assign(static_cast<std::size_t>(std::max(model.joint_count, 0)), sim::Vec3::Zero());
+  out.distance_force.assign(static_cast<std::size_t>(std::max(model.distance_count, 0)), sim::Vec3::Zero());
   out.quantity = quantity;
   out.lo = out.hi = 0;
   out.non_finite = 0;
@@ -124,6 +138,9 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
       const sim::Vec3 w = joint_positional_axis(model, c.start, mark.joint, c.rows.sub[i]);
       if (w != sim::Vec3::Zero()) out.joint_force[static_cast<std::size_t>(mark.joint)] += it.lambda[i] * w;
     }
+    if (mark.distance >= 0)  // its one row puts λ n on particle b
+      out.distance_force[static_cast<std::size_t>(mark.distance)] =
+          it.lambda[i] * distance_row_direction(model, c.start, mark.distance);
     if (continuous && (quantity == ReplayQuantity::Residual || ncp_row(kind))) {
       const double v = std::abs(static_cast<double>(it.residual[i]));
       if (mark.worst_row < 0 || worse(v, mark.value)) mark.value = v, mark.worst_row = r;
@@ -151,8 +168,9 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
     const double f = std::hypot(static_cast<double>(out.normal_force[k]), static_cast<double>(out.friction_force[k].norm()));
     if (std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
   }
-  for (const sim::Vec3& force : out.joint_force)
-    if (const double f = static_cast<double>(force.norm()); std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
+  for (const std::vector<sim::Vec3>* forces : {&out.joint_force, &out.distance_force})
+    for (const sim::Vec3& force : *forces)
+      if (const double f = static_cast<double>(force.norm()); std::isfinite(f)) out.largest_force = std::max(out.largest_force, f);
 }
 
 void capture_contact_states(const sim::SolveCapture& c, std::span<const sim::Contact> contacts, int iteration,

@@ -2,8 +2,8 @@
 // capture panel is scrubbed to, one mark per contact, per joint with rows and per particle distance
 // row (rope, cloth; at the midpoint of its two particles), coloured by a chosen
 // quantity of its rows at that iterate, and the contacts' multipliers λ as forces (the viewport
-// draws them as arrows at the contact points, render::copy_contacts) and each joint's linear
-// constraint force (an arrow at its mark). A pure function over the
+// draws them as arrows at the contact points, render::copy_contacts), each joint's linear
+// constraint force and each distance row's pull on its particle b (arrows at their marks). A pure function over the
 // capture (sim/solve_capture.hpp): no ImGui, no renderer; the app turns the marks into coloured
 // overlay lines (app/gui/capture_replay_overlay.hpp).
 #pragma once
@@ -65,9 +65,14 @@ struct CaptureReplay {
   // capture's start State) [N, world]; zero for a joint without rows (the viewport draws it as an
   // arrow at the joint's mark; a pendulum at rest: m g up).
   std::vector<sim::Vec3> joint_force;
+  // Per particle distance row (model.distance_count): the force its multiplier puts on particle b,
+  // λ n with n = (x_b − x_a)/|x_b − x_a| at the capture's start State (the row's gradient on b,
+  // kernels/distance_row_kernel.hpp) [N, world]: a rope's tension pulling b towards a (a hanging
+  // rope at rest: the weight below b, up). The viewport draws it as an arrow at the row's mark.
+  std::vector<sim::Vec3> distance_force;
   double lo = 0, hi = 0;                  // the marks' finite positive values: the log map's ends
   int non_finite = 0;                     // marks whose value is NaN or inf (drawn at the map's top)
-  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts and |joint_force| [N]
+  double largest_force = 0;               // the largest |λ_n n + λ_f| over the contacts, |joint_force| and |distance_force| [N]
 };
 
 // The marks of `capture` at `iteration` (clamped to the captured iterates). No marks when the
