@@ -272,7 +272,7 @@ void replay_section(CapturePanelView& v) {
   if (v.replay_arrows && v.force_scale > 0) {
     // The scale in plain words: how long one newton (and the largest force here) is drawn.
     const double largest = r ? r->largest_force : 0;
-    ImGui::TextWrapped("arrows (red normal and joint force, green friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
+    ImGui::TextWrapped("arrows (red: normal, joint and distance-row force; green: friction): 1 N = %s m; the largest here, %s N, is %s m (clamped at %s m)",
                        readout(v.force_scale).c_str(), readout(largest).c_str(), readout(largest * v.force_scale).c_str(),
                        readout(v.max_arrow).c_str());
   }
