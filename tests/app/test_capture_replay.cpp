@@ -89,6 +89,27 @@ int row_of(const sim::SolveCapture& c, int kind, int source, int sub) {
   return -1;
 }
 
+// A rope of `count` particles of `mass` from `top` (fixed in space, mass 0) in steps of `step`,
+// joined by distance rows i → i + 1 (particle_a the one nearer the fixed end).
+sim::SceneSpec rope_spec(int count, double mass, const sim::Vec3& top, const sim::Vec3& step) {
+  sim::SceneSpec spec;
+  spec.dt = 0.005;
+  for (int i = 0; i < count; ++i) {
+    sim::ParticleSpec p;
+    p.position = top + double(i) * step;
+    p.mass = i == 0 ? 0.0 : mass;
+    p.radius = 0.01;
+    spec.particles.push_back(p);
+  }
+  for (int i = 0; i + 1 < count; ++i) {
+    sim::DistanceSpec d;
+    d.particle_a = i;
+    d.particle_b = i + 1;
+    spec.distances.push_back(d);
+  }
+  return spec;
+}
+
 }  // namespace
 
 TEST_CASE("replay: resting contacts stick, sliding ones slip, in their colours, and the arrows are the captured λ", "[capture][replay]") {
@@ -364,23 +385,8 @@ TEST_CASE("the rows table's state column reads stick for a resting box and slip 
 TEST_CASE("replay: a rope capture gets one mark per distance row, at the midpoint of its two particles", "[capture][replay]") {
   // Six particles 10 cm apart along x, the first fixed in space (mass 0), falling from the
   // horizontal: five distance rows (the first with one free particle).
-  sim::SceneSpec spec;
-  spec.dt = 0.005;
   constexpr int kParticles = 6;
-  for (int i = 0; i < kParticles; ++i) {
-    sim::ParticleSpec p;
-    p.position = sim::Vec3(0.1 * i, 0.0, 2.0);
-    p.mass = i == 0 ? 0.0 : 0.05;
-    p.radius = 0.01;
-    spec.particles.push_back(p);
-  }
-  for (int i = 0; i + 1 < kParticles; ++i) {
-    sim::DistanceSpec d;
-    d.particle_a = i;
-    d.particle_b = i + 1;
-    spec.distances.push_back(d);
-  }
-  const sim::Model model = test::compile(spec);
+  const sim::Model model = test::compile(rope_spec(kParticles, 0.05, sim::Vec3(0, 0, 2), sim::Vec3(0.1, 0, 0)));
   REQUIRE(model.distance_count == kParticles - 1);
   const CapturedRun run = capture_after(model, 10);
   const sim::SolveCapture& capture = run.capture;
@@ -430,24 +436,10 @@ TEST_CASE("replay: a hanging rope's distance rows pull each particle up by the w
   // distance row d (particles d above, d + 1 below) carries the weight of the particles from
   // d + 1 down, (5 − d) m g, and its arrow (CaptureReplay::distance_force, the force on particle
   // b = d + 1) points up at that size.
-  sim::SceneSpec spec;
-  spec.dt = 0.005;
   constexpr int kParticles = 6;
   constexpr double kMass = 0.05, kG = 9.81;
+  sim::SceneSpec spec = rope_spec(kParticles, kMass, sim::Vec3(0, 0, 2), sim::Vec3(0, 0, -0.1));
   spec.gravity = sim::Vec3(0, 0, -kG);
-  for (int i = 0; i < kParticles; ++i) {
-    sim::ParticleSpec p;
-    p.position = sim::Vec3(0.0, 0.0, 2.0 - 0.1 * i);
-    p.mass = i == 0 ? 0.0 : kMass;
-    p.radius = 0.01;
-    spec.particles.push_back(p);
-  }
-  for (int i = 0; i + 1 < kParticles; ++i) {
-    sim::DistanceSpec d;
-    d.particle_a = i;
-    d.particle_b = i + 1;
-    spec.distances.push_back(d);
-  }
   const sim::Model model = test::compile(spec);
   const CapturedRun run = capture_after(model, 20);
   ui::CaptureReplay replay;
