@@ -86,6 +86,8 @@ bool solver_panel(SolverPanelView& view) {
     if (o.linear_solver == sim::LinearSolver::Jacobi)
       changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
     changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
+    if (o.geometric_stiffness)
+      changed |= ImGui::Checkbox("  exact per element (soft bodies)", &o.element_geometric_stiffness);
     changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
   } else {
     changed |= ImGui::SliderInt("PGS sweeps (cap)", &o.pgs_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);

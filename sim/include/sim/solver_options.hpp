@@ -86,6 +86,13 @@ struct SolverOptions {
   Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
   bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
+  // With geometric_stiffness and the elastic rows condensed (condense_elastic, pcr/pcg): each tet's,
+  // membrane triangle's and hinge's exact constraint curvature −Σλ∂²m/∂x² (eq. 53's K), projected
+  // positive semi-definite, joins H̃ in place of the diagonal secant on their particles, so H̃ is
+  // the elastic energy's Hessian (solver/elastic_condensation.hpp). Stretched sheets and squeezed
+  // soft bodies converge where the secant oscillates (Fig. 12); it costs a finite-difference
+  // Hessian per element per Newton iteration (docs/benchmarks.md).
+  bool element_geometric_stiffness = false;
   // Solve each Newton direction with the FEM rows (tets, membranes, hinges) condensed into the
   // particles' mass block, H̃ = H + J_Eᵀ C_E⁻¹ J_E, factorised (sparse LDLᵀ): the same direction as
   // the plain Schur system, which stiff elements leave nearly singular (solver/elastic_condensation.hpp).

@@ -223,6 +223,8 @@ constexpr OptionField kOptionFields[] = {
     {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
     {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
+    {"element_geometric_stiffness", set_bool<&O::element_geometric_stiffness>,
+     get_bool<&O::element_geometric_stiffness>},
     {"condense_elastic", set_bool<&O::condense_elastic>, get_bool<&O::condense_elastic>},
     {"elastic_factorization",
      [](O& o, std::string_view k, std::string_view v) {

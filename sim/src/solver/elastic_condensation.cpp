@@ -3,7 +3,14 @@
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include <Eigen/Eigenvalues>
+
+#include "constraint/shell_rows.hpp"
+#include "constraint/tet_rows.hpp"
+#include "core/parallel.hpp"
+#include "kernels/element_curvature_kernel.hpp"
 #include "solver/schur_system.hpp"
 
 namespace sim {
@@ -20,6 +27,47 @@ int value_index(const Eigen::SparseMatrix<Real, Eigen::ColMajor, int>& a, int ro
   const int* first = inner + a.outerIndexPtr()[col];
   const int* last = inner + a.outerIndexPtr()[col + 1];
   return static_cast<int>(std::lower_bound(first, last, row) - inner);
+}
+
+// The corner particles of element `e` (kind 0 tet, 1 membrane triangle, 2 hinge); returns their count.
+int element_particles(const Model& m, int kind, int index, int out[4]) {
+  const int count = kind == 1 ? 3 : 4;
+  const int* first = kind == 0 ? &m.tet_particle[4 * index]
+                     : kind == 1 ? &m.membrane_particle[3 * index]
+                                 : &m.hinge_particle[4 * index];
+  for (int k = 0; k < count; ++k) out[k] = first[k];
+  return count;
+}
+
+constexpr int kElementBlock = 144;  // the largest element matrix, 12 × 12
+
+// The matrix projected onto the positive semi-definite cone (negative eigenvalues set to 0).
+template <int Nodes>
+void project_positive(ElementMatrix<Nodes>& a) {
+  // Semi-definite already (the usual stretched element; rigid motions are its null space): kept.
+  const Eigen::LDLT<ElementMatrix<Nodes>> ldlt(a);
+  if (ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() >= -Real(1e-12) * a.diagonal().cwiseAbs().maxCoeff())
+    return;
+  Eigen::SelfAdjointEigenSolver<ElementMatrix<Nodes>> eigen(a);
+  if (eigen.info() != Eigen::Success) {
+    a.setZero();
+    return;
+  }
+  if (eigen.eigenvalues().minCoeff() >= 0) return;
+  a = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(Real(0)).asDiagonal() * eigen.eigenvectors().transpose();
+}
+
+// h² P(−Σ λ ∂²m/∂x²) of one element into `out` (column-major, 3 Nodes square).
+template <int Nodes, class View, class Gradient>
+void element_block(const View& view, const ConfigurationView& at, const int* particles, int index, const Real* lambda,
+                   Gradient gradient, Real h, Real* out) {
+  Vec3 x[Nodes];
+  for (int k = 0; k < Nodes; ++k) x[k] = at.particle_position[particles[k]];
+  ElementMatrix<Nodes> c;
+  element_curvature<Nodes>(view, x, index, lambda, gradient, c);
+  project_positive<Nodes>(c);
+  Eigen::Map<ElementMatrix<Nodes>> result(out);
+  result = (h * h) * c;
 }
 
 }  // namespace
@@ -66,6 +114,15 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e) signature_.push_back(rows.entry_node[e]);
   }
   for (int p = 0; p < m.particle_count; ++p) signature_.push_back(is_free_particle(im, p) ? 1 : 0);
+  // The elements whose rows are all here (a row set laid out otherwise has no curvature term).
+  elements_.clear();
+  auto add_elements = [&](std::int8_t kind, int count, int rows_each, int first_row, int end_row) {
+    if (end_row - first_row != count * rows_each) return;
+    for (int i = 0; i < count; ++i) elements_.push_back({kind, i, first_row + rows_each * i, 0, false});
+  };
+  add_elements(0, m.tet_count, kTetRows, rows.first_tet, rows.first_attachment);
+  add_elements(1, m.membrane_count, kMembraneRows, rows.first_membrane, rows.first_hinge);
+  add_elements(2, m.hinge_count, 1, rows.first_hinge, rows.first_drive);
 
   // The free particles the condensed rows touch, and their coupling graph.
   std::vector<int> local(m.particle_count, -1);
@@ -93,6 +150,22 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
         graph.emplace_back(local[pe], local[pf], 1);
         graph.emplace_back(local[pf], local[pe], 1);
       }
+  auto element_free_locals = [&](const Element& el, int out[4]) {
+    int corners[4];
+    const int count = element_particles(m, el.kind, el.index, corners);
+    for (int k = 0; k < count; ++k) out[k] = is_free_particle(im, corners[k]) && local[corners[k]] >= 0 ? local[corners[k]] : -1;
+    return count;
+  };
+  for (const Element& el : elements_) {
+    int at[4];
+    const int count = element_free_locals(el, at);
+    for (int a = 0; a < count; ++a)
+      for (int b = a + 1; b < count; ++b)
+        if (at[a] >= 0 && at[b] >= 0) {
+          graph.emplace_back(at[a], at[b], 1);
+          graph.emplace_back(at[b], at[a], 1);
+        }
+  }
   Eigen::SparseMatrix<int, Eigen::ColMajor, int> pattern(n, n);
   pattern.setFromTriplets(graph.begin(), graph.end());
   // Fill-reducing order of the particles (blocks of 3 dofs stay together): perm[new] = old.
@@ -133,6 +206,26 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
       }
   }
   pair_first_.push_back(static_cast<int>(pairs.size()));
+  std::vector<Pair> element_pairs;  // in factor order, -1 where a node is pinned
+  element_pair_kind_.clear();
+  for (Element& el : elements_) {
+    el.first_pair = static_cast<int>(element_pairs.size());
+    int at[4];
+    const int count = element_free_locals(el, at);
+    for (int a = 0; a < count; ++a)
+      for (int b = a; b < count; ++b) {
+        const int na = at[a] < 0 ? -1 : new_of_particle_[particles[at[a]]];
+        const int nb = at[b] < 0 ? -1 : new_of_particle_[particles[at[b]]];
+        if (na < 0 || nb < 0) {
+          element_pairs.push_back({-1, -1});
+          element_pair_kind_.push_back(-1);
+          continue;
+        }
+        element_pairs.push_back({std::min(na, nb), std::max(na, nb)});
+        element_pair_kind_.push_back(na == nb ? std::int8_t(1) : na < nb ? std::int8_t(0) : std::int8_t(2));
+        if (na != nb) add_block(std::min(na, nb), std::max(na, nb));
+      }
+  }
   h_.resize(3 * n, 3 * n);
   h_.setFromTriplets(blocks.begin(), blocks.end());
   h_.makeCompressed();
@@ -145,6 +238,12 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     pair_kind_[q] = a < 0 ? std::int8_t(-1) : a == b ? std::int8_t(1) : std::int8_t(0);
     for (int k = 0; k < 3; ++k) pair_cols_[3 * q + k] = a < 0 ? -1 : value_index(h_, 3 * a, 3 * b + k);
   }
+  element_cols_.resize(3 * element_pairs.size());
+  for (std::size_t q = 0; q < element_pairs.size(); ++q) {
+    const auto [a, b] = element_pairs[q];
+    for (int k = 0; k < 3; ++k) element_cols_[3 * q + k] = a < 0 ? -1 : value_index(h_, 3 * a, 3 * b + k);
+  }
+  element_blocks_.assign(kElementBlock * elements_.size(), Real(0));
   supernodal_ = supernodal_wanted(which, 3 * n) && supernodal_factor_.analyse(h_);
   if (!supernodal_) ldlt_.analyzePattern(h_);
   analysed_ = true;
@@ -153,7 +252,7 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
 }
 
 bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const InverseMass& im, Real epsilon,
-                                 ElasticFactorization which) {
+                                 ElasticFactorization which, const Curvature* curvature) {
   for (int i = 0; i < rows.count; ++i)
     if (condensable(rows, i) && !(rows.row_diag_c[i] + epsilon > 0)) return false;
   for (int i = 0; i < rows.count; ++i) {
@@ -166,8 +265,13 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
   Real* value = h_.valuePtr();
   std::fill(value, value + h_.nonZeros(), Real(0));
   const int n = static_cast<int>(particle_of_new_.size());
-  for (int a = 0; a < n; ++a)
-    for (int k = 0; k < 3; ++k) value[diag_pos_[3 * a + k]] = Real(1) / im.particle_inv_mass[3 * particle_of_new_[a] + k];
+  // M (+ the secant's diagonal shift, eqs. 71-74, where the exact curvature is not added: the two
+  // would count the elements' curvature twice).
+  for (int a = 0; a < n; ++a) {
+    const int p = particle_of_new_[a];
+    for (int k = 0; k < 3; ++k)
+      value[diag_pos_[3 * a + k]] = Real(1) / (curvature ? m.particle_inv_mass[p] : im.particle_inv_mass[3 * p + k]);
+  }
   // + J_Eᵀ C_E⁻¹ J_E, row by row in a fixed order (deterministic).
   for (std::size_t c = 0; c < condensed_rows_.size(); ++c) {
     const int i = condensed_rows_[c];
@@ -193,6 +297,7 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
           for (int r = 0; r < 3; ++r) value[pair_cols_[3 * q + k] + r] += w * ga[r] * gb[k];
       }
   }
+  if (curvature) add_curvature(m, rows, *curvature);
   std::copy(im.particle_inv_mass.begin(), im.particle_inv_mass.end(), inv_diagonal_.begin());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) inv_diagonal_[3 * particle_of_new_[a] + k] = Real(1) / value[diag_pos_[3 * a + k]];
@@ -203,6 +308,64 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
   for (int k = 0; k < d.size(); ++k)
     if (!(d[k] > 0) || !std::isfinite(d[k])) return false;
   return true;
+}
+
+void ElasticCondensation::add_curvature(const Model& m, const RowSet& rows, const Curvature& curvature) {
+  const TetView tets = tet_view(m);
+  const MembraneView tris = membrane_view(m);
+  const HingeView hinges = hinge_view(m);
+  // Each element's projected matrix in parallel, then added in a fixed order (deterministic).
+  const Real h2 = curvature.h * curvature.h;
+  parallel_for(static_cast<int>(elements_.size()), [&](int k) {
+    Element& el = elements_[k];
+    const Real* lambda = rows.row_lambda.data() + el.first_row;
+    Real* out = element_blocks_.data() + kElementBlock * k;
+    // Skipped where it cannot matter: h² Σ |λ_k| ‖∇m_k‖² (the size of h²λ∇²m, as ∇²m ~ ‖∇m‖² for
+    // these measures) below 10⁻⁴ of the element's lightest free corner mass (a nearly unstressed
+    // element: a mass-matrix change of 0.01% moves no Newton iterate).
+    const int row_count = el.kind == 0 ? kTetRows : el.kind == 1 ? kMembraneRows : 1;
+    Real size = 0;
+    for (int r = el.first_row; r < el.first_row + row_count; ++r) {
+      Real g2 = 0;
+      for (int e = rows.row_entry_first[r]; e < rows.row_entry_first[r + 1]; ++e) g2 += rows.entry_grad[e].squaredNorm();
+      size += std::abs(rows.row_lambda[r]) * g2;
+    }
+    int corners[4];
+    const int count = element_particles(m, el.kind, el.index, corners);
+    Real lightest = std::numeric_limits<Real>::infinity();
+    for (int c = 0; c < count; ++c)
+      if (m.particle_inv_mass[corners[c]] > 0) lightest = std::min(lightest, Real(1) / m.particle_inv_mass[corners[c]]);
+    el.skipped = !(h2 * size >= Real(1e-4) * lightest);
+    if (el.skipped) return;
+    if (el.kind == 0)
+      element_block<4>(tets, curvature.at, &m.tet_particle[4 * el.index], el.index, lambda,
+                       tet_weighted_gradient, curvature.h, out);
+    else if (el.kind == 1)
+      element_block<3>(tris, curvature.at, &m.membrane_particle[3 * el.index], el.index, lambda,
+                       membrane_weighted_gradient, curvature.h, out);
+    else
+      element_block<4>(hinges, curvature.at, &m.hinge_particle[4 * el.index], el.index, lambda,
+                       hinge_weighted_gradient, curvature.h, out);
+  });
+  Real* value = h_.valuePtr();
+  for (std::size_t k = 0; k < elements_.size(); ++k) {
+    const Element& el = elements_[k];
+    if (el.skipped) continue;
+    const int count = el.kind == 1 ? 3 : 4;
+    const Real* block = element_blocks_.data() + kElementBlock * k;  // column-major, 3 count rows
+    const int stride = 3 * count;
+    int q = el.first_pair;
+    for (int a = 0; a < count; ++a)
+      for (int b = a; b < count; ++b, ++q) {
+        const std::int8_t kind = element_pair_kind_[q];
+        if (kind < 0) continue;
+        // H̃'s block (first, second) in factor order: rows of the node ordered first.
+        const int first = kind == 2 ? b : a, second = kind == 2 ? a : b;
+        for (int c = 0; c < 3; ++c)
+          for (int r = 0; r < (kind == 1 ? c + 1 : 3); ++r)
+            value[element_cols_[3 * q + c] + r] += block[(3 * second + c) * stride + 3 * first + r];
+      }
+  }
 }
 
 void ElasticCondensation::solve_particles(const Model& m, const VecX& in, VecX& out) const {

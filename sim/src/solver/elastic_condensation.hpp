@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "constraint/rows.hpp"
+#include "kernels/views.hpp"
 #include "sim/model.hpp"
 #include "sim/solver_options.hpp"
 #include "solver/supernodal_factor.hpp"
@@ -52,6 +53,16 @@ class ElasticCondensation {
   // that of the condensed system: an iterate is judged by its elastic forces, not by the last λ_E.
   static void meet_condensed_rows(RowSet& rows);
 
+  // The elastic elements' constraint curvature to add to H̃ (kernels/element_curvature_kernel.hpp):
+  // h² P(−Σ λ_k ∂²m_k/∂x²) per tet, membrane triangle and hinge at the iterate `at`, with the rows'
+  // multipliers λ; P projects each element's matrix onto the positive semi-definite cone. This is
+  // the exact geometric stiffness (eq. 53) of the condensed rows: with it H̃ is the Hessian of the
+  // elastic energy (plus M), where the paper's diagonal secant (eqs. 71-74) approximates it.
+  struct Curvature {
+    ConfigurationView at;
+    Real h = 0;
+  };
+
   // Assembles H̃ at the current iterate (the rows' J and C = diag_c(i) = row_diag_c + ε, the
   // particles' 1/(m + shift) from `inv_mass`) and factorises it. The pattern and ordering are
   // rebuilt only when the rows' structure or the set of free particles changed. Returns false
@@ -59,8 +70,9 @@ class ElasticCondensation {
   // factorisation fails (a pivot not positive and finite): never throws.
   // `which` picks the factorisation (supernodal_wanted); a supernodal analysis that fails falls
   // back to the simplicial one.
+  // With `curvature` the elements' curvature joins H̃ (the Curvature above).
   bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
-              ElasticFactorization which = ElasticFactorization::Auto);
+              ElasticFactorization which = ElasticFactorization::Auto, const Curvature* curvature = nullptr);
 
   // Whether `which` asks for the supernodal factorisation of a system of `dofs` unknowns: Auto
   // from kSupernodalDofs on (measured, docs/benchmarks.md "Soft bodies": below it the simplicial
@@ -87,6 +99,7 @@ class ElasticCondensation {
   bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass,
                       ElasticFactorization which) const;
   void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass, ElasticFactorization which);
+  void add_curvature(const Model& m, const RowSet& rows, const Curvature& curvature);
 
   // Structure (rebuilt when the signature changes).
   std::vector<int> signature_;          // condensed rows' entry nodes, then the free particles' flags
@@ -97,6 +110,18 @@ class ElasticCondensation {
   std::vector<int> pair_cols_;          // per entry pair: value indices of its block's 3 columns' first rows
   std::vector<std::int8_t> pair_kind_;  // 0: off-diagonal block, 1: diagonal block (same node)
   std::vector<int> condensed_rows_;
+  // The elastic elements (tets, membrane triangles, hinges) for the curvature term: per element its
+  // kind, index and first row; per element node pair (a <= b, local order) the value indices of
+  // its block's 3 columns (element_cols_, -1: a pinned node) and whether b comes first in H̃.
+  struct Element {
+    std::int8_t kind;  // 0 tet, 1 membrane, 2 hinge
+    int index, first_row, first_pair;
+    bool skipped;  // at the last factor(): too little stress to matter (add_curvature)
+  };
+  std::vector<Element> elements_;
+  std::vector<int> element_cols_;
+  std::vector<std::int8_t> element_pair_kind_;  // -1 skip, 1 diagonal block, 0 a first, 2 b first
+  std::vector<Real> element_blocks_;            // per element its projected 12×12 (scratch)
   Eigen::SparseMatrix<Real, Eigen::ColMajor, int> h_;  // upper triangle, in factor order
   // Eigen's SimplicialLDLT::factorize() constructs an empty matrix of the system's size on every
   // call (an allocation) and, without a permutation (natural ordering, upper triangle: ours), then

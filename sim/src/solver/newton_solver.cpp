@@ -567,6 +567,9 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   int stalled = 0;                      // iterations at the full budget without a 10% gain
   bool linear_exact = false;            // the last linear solve reached round-off
   bool condensed_last = false;          // the last direction was solved with the elastic rows condensed
+  // Geometric stiffness (eq. 53) of the condensed elastic rows: exact per element in H̃
+  // (ElasticCondensation::Curvature), else the diagonal secant of eqs. 71-74 as on other particles.
+  const bool exact_curvature = o.geometric_stiffness && o.element_geometric_stiffness;
   bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
                                         // is never returned by a stall, it may just be a slow start
   // The linear solves' relative tolerance (solver/inexact_newton_forcing.hpp): the Krylov solvers
@@ -607,13 +610,15 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     }
     if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) {
       update_geometric_stiffness(m, s);
-      if (condensed_last) update_condensed_geometric_stiffness(m, sys, h, s);
+      if (condensed_last && !exact_curvature) update_condensed_geometric_stiffness(m, sys, h, s);
     }
 
     // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
     // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
+    const ElasticCondensation::Curvature curvature{configuration_view(s.config), h};
     const bool condensed = use_condensation(m, o, linear, rows, capture, newton) &&
-                           s.condensation.factor(m, rows, s.inv_mass, o.regularization, o.elastic_factorization);
+                           s.condensation.factor(m, rows, s.inv_mass, o.regularization, o.elastic_factorization,
+                                                 exact_curvature ? &curvature : nullptr);
     if (condensed) ++report.condensed_iterations;
     condensed_last = condensed;
     const VecX& g_dir = set_up_direction(sys, condensed, s);
