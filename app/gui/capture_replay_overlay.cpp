@@ -61,6 +61,23 @@ std::string fill_replay_overlay(const sim::Model& model, const sim::SolveCapture
         const sim::Vec3& f = replay.distance_force[d];
         force = glm::vec3(float(f.x()), float(f.y()), float(f.z()));
       }
+    } else if (mark.element >= 0 && mark.element < capture.rows.count()) {
+      // A soft body's element or an attachment: at the mean of its row's nodes as the step began.
+      const auto row = static_cast<std::size_t>(mark.element);
+      const int first = capture.rows.node_first[row], last = capture.rows.node_first[row + 1];
+      if (last <= first) continue;
+      sim::Vec3 mean = sim::Vec3::Zero();
+      for (int e = first; e < last; ++e) {
+        const int node = capture.rows.node[static_cast<std::size_t>(e)];
+        if (node < model.body_count) {
+          mean += start.body_pose(node).pos;
+        } else {
+          const std::size_t at = 7 * static_cast<std::size_t>(model.body_count) + 3 * static_cast<std::size_t>(node - model.body_count);
+          mean += sim::Vec3(start.q[at], start.q[at + 1], start.q[at + 2]);
+        }
+      }
+      mean /= static_cast<sim::Real>(last - first);
+      p = glm::vec3(float(mean.x()), float(mean.y()), float(mean.z()));
     } else {
       continue;
     }

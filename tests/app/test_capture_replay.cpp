@@ -9,7 +9,7 @@
 // arrow from the pivot. The rows table's state column follows the replay's cone rule (stick on
 // the resting box, slip on the sliding one). A rope gets a mark per distance row at the
 // midpoint of its particles; hanging at rest, each row pulls its lower particle up by the weight
-// below it.
+// below it. A soft block gets one mark per tet at the mean of its free corners.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "debug_lines.hpp"
 #include "gui/capture_replay_overlay.hpp"
 #include "gui/node_sphere.hpp"
+#include "sim/soft_body.hpp"
 #include "support/scene_builders.hpp"
 #include "ui/capture_panel.hpp"
 #include "ui/capture_replay.hpp"
@@ -457,4 +458,71 @@ TEST_CASE("replay: a hanging rope's distance rows pull each particle up by the w
   }
   CHECK(replay.largest_force == Approx(largest));
   CHECK(largest == Approx((kParticles - 1) * kMass * kG).epsilon(0.01));
+}
+
+TEST_CASE("replay: a soft body's tets get one mark each, at the mean of their free corners", "[capture][replay][fem]") {
+  // A 2 × 1 × 1 cell Neo-Hookean block falling freely (no contacts): every bilateral row is a tet
+  // row, seven per tet; one corner pinned, so the tets that hold it have three free corners.
+  sim::SceneSpec spec;
+  spec.dt = 0.01;
+  sim::SoftMaterialSpec material;
+  material.youngs_modulus = 1e5;
+  material.poisson_ratio = 0.3;
+  material.density = 1000;
+  std::string error;
+  const int first = sim::add_soft_body(spec, sim::box_tet_mesh(sim::Vec3(0.2, 0.1, 0.1), 2, 1, 1), material,
+                                       sim::SoftBodyPlacement{}, "block", error);
+  INFO(error);
+  REQUIRE(first >= 0);
+  spec.particles[static_cast<std::size_t>(first)].mass = 0;
+  const sim::Model model = test::compile(spec);
+  REQUIRE(model.tet_count > 0);
+  const CapturedRun run = capture_after(model, 3);
+  const sim::SolveCapture& capture = run.capture;
+  const int last = static_cast<int>(capture.iterates.size()) - 1;
+  const sim::CapturedIterate& it = capture.iterates.back();
+
+  ui::CaptureReplay replay;
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::Residual, replay);
+  REQUIRE(static_cast<int>(replay.marks.size()) == model.tet_count);
+  REQUIRE(capture.rows.count() == 7 * model.tet_count);
+  for (int t = 0; t < model.tet_count; ++t) {
+    const ui::ReplayMark& m = replay.marks[static_cast<std::size_t>(t)];
+    INFO("tet " << t);
+    CHECK(m.element == 7 * t);  // its first row
+    CHECK(m.contact == -1);
+    CHECK(m.joint == -1);
+    CHECK(m.distance == -1);
+    // Its value is the largest residual of its seven rows.
+    double largest = 0;
+    for (int r = 7 * t; r < 7 * t + 7; ++r) largest = std::max(largest, std::abs(double(it.residual[std::size_t(r)])));
+    REQUIRE(m.worst_row >= 7 * t);
+    CHECK(m.worst_row < 7 * t + 7);
+    CHECK(m.value == largest);
+  }
+  ui::build_capture_replay(model, capture, {}, last, ui::ReplayQuantity::ActiveSet, replay);
+  for (const ui::ReplayMark& m : replay.marks) CHECK(m.state == ui::ReplayState::Active);
+
+  // In the overlay: at the mean of the tet's free corners as the step began, with no arrow.
+  render::ContactOverlay overlay;
+  CHECK(fill_replay_overlay(model, capture, {}, replay, overlay).empty());
+  REQUIRE(overlay.mark_point.size() == replay.marks.size());
+  int with_pinned = 0;
+  for (int t = 0; t < model.tet_count; ++t) {
+    sim::Vec3 mean = sim::Vec3::Zero();
+    int free = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int p = model.tet_particle[std::size_t(4 * t + k)];
+      if (model.particle_inv_mass[std::size_t(p)] == 0) continue;
+      const std::size_t at = 3 * std::size_t(p);
+      mean += sim::Vec3(capture.start.q[at], capture.start.q[at + 1], capture.start.q[at + 2]);
+      ++free;
+    }
+    with_pinned += free < 4;
+    mean /= free;
+    CHECK(glm::length(overlay.mark_point[std::size_t(t)] - glm::vec3(float(mean.x()), float(mean.y()), float(mean.z()))) <
+          1e-6f);
+    CHECK(overlay.mark_force[std::size_t(t)] == glm::vec3(0.0f));
+  }
+  CHECK(with_pinned > 0);
 }

@@ -5,7 +5,7 @@
 // outlines all of that row's bodies and frames the camera on them. The table's state column
 // counts as many sticking contacts as the marks, and the bodies are held at the capture's start
 // State while it is shown. The shipped pendulum's replay draws its joint's force, the rope's a
-// mark per distance row. Screenshots go to $COULOMB_VIEWER_SHOTS when set.
+// mark per distance row, the soft cube's a mark per tet. Screenshots go to $COULOMB_VIEWER_SHOTS when set.
 #include <catch2/catch.hpp>
 
 #include <QDir>
@@ -158,11 +158,11 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   CHECK(vulkan_validation_error_count() == validation_errors);
 }
 
-TEST_CASE("in the main window the pendulum's replay draws its joints' force arrows and the rope's a mark per distance row", "[app][window][capture][replay]") {
+TEST_CASE("in the main window the pendulum's replay draws its joints' force arrows, the rope's a mark per distance row, the soft cube's one per tet", "[app][window][capture][replay]") {
   QVulkanInstance* vulkan = app_test::vulkan_instance_or_skip("the joint and rope replay window test");
   if (!vulkan) return;
   const int validation_errors = vulkan_validation_error_count();
-  for (const char* scene : {"pendulum", "rope"}) {
+  for (const char* scene : {"pendulum", "rope", "soft_cube"}) {
     INFO("scene " << scene);
     const std::filesystem::path dir = test::scratch_dir(std::string("app_capture_replay_") + scene);
     MainWindow window(app_test::window_options(scene, dir, vulkan));
@@ -173,9 +173,11 @@ TEST_CASE("in the main window the pendulum's replay draws its joints' force arro
     const std::shared_ptr<const FailedStep> opened = window.runner().latest().failed_step;
     REQUIRE(opened != nullptr);
     const sim::Model& model = *window.runner().latest().model;
-    int joints = 0, distances = 0;
-    for (const ui::ReplayMark& m : view->replay->marks) joints += m.joint >= 0 ? 1 : 0, distances += m.distance >= 0 ? 1 : 0;
+    int joints = 0, distances = 0, elements = 0;
+    for (const ui::ReplayMark& m : view->replay->marks)
+      joints += m.joint >= 0 ? 1 : 0, distances += m.distance >= 0 ? 1 : 0, elements += m.element >= 0 ? 1 : 0;
     CHECK(distances == model.distance_count);
+    CHECK(elements == model.tet_count + model.membrane_count + model.hinge_count + model.attachment_count);
     if (model.joint_count > 0) {
       CHECK(joints == model.joint_count);
       // Each joint carries its load: a force, stated in the arrow line's largest.

@@ -38,6 +38,16 @@ sim::Vec3 distance_row_direction(const sim::Model& m, const sim::State& state, i
   return length > sim::Real(1e-12) ? sim::Vec3(delta / length) : sim::Vec3::UnitZ();
 }
 
+// Whether rows a and b are rows of one element: bilateral, the same source and the same nodes.
+bool same_element(const sim::SolveCapture& c, int a, int b) {
+  const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
+  if (c.rows.kind[i] != c.rows.kind[j] || c.rows.source[i] != c.rows.source[j]) return false;
+  const int na = c.rows.node_first[i + 1] - c.rows.node_first[i];
+  if (na != c.rows.node_first[j + 1] - c.rows.node_first[j]) return false;
+  return std::equal(c.rows.node.begin() + c.rows.node_first[i], c.rows.node.begin() + c.rows.node_first[i + 1],
+                    c.rows.node.begin() + c.rows.node_first[j]);
+}
+
 // Larger with non-finite values above every finite one.
 bool worse(double a, double b) {
   if (!std::isfinite(a)) return std::isfinite(b);
@@ -98,16 +108,25 @@ void build_capture_replay(const sim::Model& model, const sim::SolveCapture& c, s
   const sim::CapturedIterate& it = c.iterates[static_cast<std::size_t>(out.iteration)];
   const bool continuous = replay_quantity_continuous(quantity);
 
-  // One mark per contact and per joint that has rows, then one per distance row, in that order.
+  // One mark per contact and per joint that has rows, then one per distance row, then one per
+  // element (the other bilateral rows: tets, shell triangles, hinges, attachments), in that order.
   std::vector<int> contact_mark(out.normal_force.size(), -1), joint_mark(static_cast<std::size_t>(model.joint_count), -1);
   std::vector<int> row_mark(static_cast<std::size_t>(c.rows.count()), -1);
-  for (int pass = 0; pass < 3; ++pass)
+  for (int pass = 0; pass < 4; ++pass)
     for (int r = 0; r < c.rows.count(); ++r) {
       const int kind = c.rows.kind[static_cast<std::size_t>(r)], source = c.rows.source[static_cast<std::size_t>(r)];
       const bool contact = (kind == kNormal || kind == kFriction) && source >= 0 && source < c.contact_count;
       const int distance = contact ? -1 : row_distance(model, c, r);
       const int joint = contact || distance >= 0 ? -1 : row_joint(model, c, r);
-      if (pass == 2 && distance >= 0) {  // one row each
+      if (pass == 3 && kind == kBilateral && !contact && distance < 0 && joint < 0) {
+        const int previous = r > 0 ? row_mark[static_cast<std::size_t>(r - 1)] : -1;
+        if (previous >= 0 && out.marks[static_cast<std::size_t>(previous)].element >= 0 && same_element(c, r - 1, r)) {
+          row_mark[static_cast<std::size_t>(r)] = previous;
+        } else {
+          row_mark[static_cast<std::size_t>(r)] = static_cast<int>(out.marks.size());
+          out.marks.push_back(ReplayMark{.element = r});
+        }
+      } else if (pass == 2 && distance >= 0) {  // one row each
         row_mark[static_cast<std::size_t>(r)] = static_cast<int>(out.marks.size());
         out.marks.push_back(ReplayMark{.distance = distance});
       } else if (pass == 0 && contact) {

@@ -4,7 +4,9 @@
 // quantity of its rows at that iterate, and the contacts' multipliers λ as forces (the viewport
 // draws them as arrows at the contact points, render::copy_contacts), each joint's linear
 // constraint force and each distance row's pull on its particle b (arrows at their marks). A pure function over the
-// capture (sim/solve_capture.hpp): no ImGui, no renderer; the app turns the marks into coloured
+// capture (sim/solve_capture.hpp). Soft bodies' elements (a tet's seven rows, a shell triangle's
+// four, a hinge's one) and particle attachments get one mark each, at the mean of their nodes
+// (no arrow: their forces are internal).: no ImGui, no renderer; the app turns the marks into coloured
 // overlay lines (app/gui/capture_replay_overlay.hpp).
 #pragma once
 
@@ -45,7 +47,10 @@ std::array<float, 3> replay_state_color(ReplayState state);
 struct ReplayMark {
   int contact = -1;         // the contact it marks (its index in the captured step's contacts), or
   int joint = -1;           // the joint, or
-  int distance = -1;        // the particle distance row (rope, cloth: Model::distance_*)
+  int distance = -1;        // the particle distance row (rope, cloth: Model::distance_*), or
+  int element = -1;         // an elastic element's (tet, shell triangle, hinge) or particle
+                            // attachment's first row: its rows are the consecutive bilateral rows
+                            // with that row's source and nodes
   int worst_row = -1;       // its row with the largest value (-1: none has one)
   double value = std::numeric_limits<double>::quiet_NaN();  // Residual / Complementarity (valid with worst_row >= 0; may be non-finite)
   ReplayState state = ReplayState::None;                    // ActiveSet / StickSlip
@@ -54,7 +59,8 @@ struct ReplayMark {
 struct CaptureReplay {
   int iteration = -1;
   ReplayQuantity quantity = ReplayQuantity::Residual;
-  std::vector<ReplayMark> marks;          // contacts (ascending), then joints, then distance rows (ascending)
+  std::vector<ReplayMark> marks;          // contacts (ascending), then joints, then distance rows (ascending),
+                                          // then elements (in row order)
   // Per contact (capture.contact_count): λ_n and (λ_f1, λ_f2) along tangent1, tangent2 at the
   // iterate [N]: the force on side a is λ_n n + λ_f1 d1 + λ_f2 d2.
   std::vector<sim::Real> normal_force;
