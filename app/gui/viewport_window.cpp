@@ -506,10 +506,18 @@ void ViewportWindow::frame_item(const ItemRef& item) {
   requestUpdate();
 }
 
+const sim::State& ViewportWindow::shown_state(const Snapshot& s) const {
+  ui::CapturePanelView* view = panels_ && panels_visible_ ? panels_->capture_view() : nullptr;
+  const FailedStep* opened = s.failed_step.get();
+  const bool replay = s.model && view && opened && opened->capture.filled && view->replay_shown;
+  const sim::State* held = replay ? replay_pose_state(*s.model, &opened->capture, true, s.playing) : nullptr;
+  return held ? *held : s.state;
+}
+
 void ViewportWindow::frame_nodes(std::span<const int> nodes) {
   const Snapshot& s = runner_.current();
   if (!s.model) return;
-  const NodeSphere sphere = node_sphere(*s.model, s.state, nodes);
+  const NodeSphere sphere = node_sphere(*s.model, shown_state(s), nodes);
   if (sphere.radius <= 0) return;
   camera_.frame(sphere.center, sphere.radius);
   requestUpdate();
@@ -716,7 +724,7 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
   }
   Ray ray;
   camera_.pixel_ray(event->position().x(), event->position().y(), width(), height(), ray.origin, ray.direction);
-  const PickHit hit = pick(*s.model, s.state, ray);
+  const PickHit hit = pick(*s.model, shown_state(s), ray);  // what is drawn: a replay's start State
   ItemRef item;
   if (hit.kind == PickHit::Body) item = {ItemKind::Body, hit.index};
   else if (hit.kind == PickHit::Particle) item = {ItemKind::Particle, hit.index};

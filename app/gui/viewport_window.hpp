@@ -68,6 +68,10 @@ class ViewportWindow : public QVulkanWindow {
   void reset_camera();                       // frames the whole scene
   void frame_item(const ItemRef& item);      // frames a body, shape's body or particle (else all)
   void frame_nodes(std::span<const int> nodes);  // frames bodies and particles (a capture row's nodes)
+  // The State the viewport shows of `snapshot`: while a kept solve is replayed (paused), the
+  // captured step's start State the bodies are held at; otherwise the live one. Clicks and
+  // framing go by what is shown.
+  const sim::State& shown_state(const Snapshot& snapshot) const;
   void set_selection(const ItemRef& item);   // highlighted body
   const render::Overlays& overlays() const { return overlays_; }
   void set_overlays(const render::Overlays& overlays);

@@ -2,7 +2,8 @@
 // user meets it: a pyramid step kept with F9 and opened, paused; the viewport draws the capture's
 // contacts coloured by the panel's quantity with λ arrows (the picture changes when the replay is
 // switched off), as many marks as the capture has contacts; a click on a row of the panel's table
-// outlines all of that row's bodies and frames the camera on them. The table's state column
+// outlines all of that row's bodies and frames the camera on them (where the replay draws them:
+// the capture's start State, not the live one). The table's state column
 // counts as many sticking contacts as the marks, and the bodies are held at the capture's start
 // State while it is shown. The shipped pendulum's replay draws its joint's force, the rope's a
 // mark per distance row, the soft cube's a mark per tet. Screenshots go to $COULOMB_VIEWER_SHOTS when set.
@@ -147,7 +148,8 @@ TEST_CASE("in the main window a kept solve replays in the viewport and a row cli
   std::vector<int> nodes;
   ui::capture_row_nodes(opened->capture, view->selected_row, nodes);
   REQUIRE_FALSE(nodes.empty());
-  const NodeSphere sphere = node_sphere(*window.runner().latest().model, window.runner().latest().state, nodes);
+  // Framed as drawn: on the captured step's start State the replay holds the bodies at.
+  const NodeSphere sphere = node_sphere(*window.runner().latest().model, opened->capture.start, nodes);
   CHECK(app_test::pump_until([&] {
     viewport.requestUpdate();
     return (viewport.camera().target - sphere.center).norm() < 1e-9;
