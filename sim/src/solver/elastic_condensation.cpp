@@ -243,7 +243,7 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     const auto [a, b] = element_pairs[q];
     for (int k = 0; k < 3; ++k) element_cols_[3 * q + k] = a < 0 ? -1 : value_index(h_, 3 * a, 3 * b + k);
   }
-  element_blocks_.assign(kElementBlock * elements_.size(), Real(0));
+  element_blocks_.clear();  // sized by the first add_curvature (none without the option: 1.1 kB a tet)
   supernodal_ = supernodal_wanted(which, 3 * n) && supernodal_factor_.analyse(h_);
   if (!supernodal_) ldlt_.analyzePattern(h_);
   analysed_ = true;
@@ -316,6 +316,7 @@ void ElasticCondensation::add_curvature(const Model& m, const RowSet& rows, cons
   const HingeView hinges = hinge_view(m);
   // Each element's projected matrix in parallel, then added in a fixed order (deterministic).
   const Real h2 = curvature.h * curvature.h;
+  if (element_blocks_.size() < kElementBlock * elements_.size()) element_blocks_.resize(kElementBlock * elements_.size());
   parallel_for(static_cast<int>(elements_.size()), [&](int k) {
     Element& el = elements_[k];
     const Real* lambda = rows.row_lambda.data() + el.first_row;

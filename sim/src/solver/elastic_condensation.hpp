@@ -121,7 +121,7 @@ class ElasticCondensation {
   std::vector<Element> elements_;
   std::vector<int> element_cols_;
   std::vector<std::int8_t> element_pair_kind_;  // -1 skip, 1 diagonal block, 0 a first, 2 b first
-  std::vector<Real> element_blocks_;            // per element its projected 12×12 (scratch)
+  std::vector<Real> element_blocks_;            // per element its projected 12×12 (scratch; sized on first use)
   Eigen::SparseMatrix<Real, Eigen::ColMajor, int> h_;  // upper triangle, in factor order
   // Eigen's SimplicialLDLT::factorize() constructs an empty matrix of the system's size on every
   // call (an allocation) and, without a permutation (natural ordering, upper triangle: ours), then
