@@ -133,7 +133,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   if (viewport_) {
     connect(viewport_, &ViewportWindow::picked, this, [this](const ItemRef& item) {
       select(item);
-      properties_->set_face_pick(viewport_->picked_face(), viewport_->picked_point());
+      properties_->set_face_pick(viewport_->picked_render_mesh(), viewport_->picked_face(), viewport_->picked_point());
     });
     connect(viewport_, &ViewportWindow::command, this, [this](const QString& name) {
       if (QAction* a = action(name)) a->trigger();

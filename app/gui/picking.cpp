@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace coulomb::gui {
 
@@ -127,6 +128,18 @@ Real intersect_shape(const sim::Model& model, const sim::State& state, int s, co
   return kMiss;
 }
 
+Vec3 skinned_vertex(const sim::Model& model, const sim::State& state, const sim::SoftRenderMesh& mesh, int v) {
+  Vec3 x = Vec3::Zero();
+  if (v < 0 || static_cast<std::size_t>(v) >= mesh.embedding.nodes.size()) return x;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const int p = mesh.embedding.nodes[static_cast<std::size_t>(v)][k];
+    if (p < 0 || p >= model.particle_count) continue;
+    const auto c = static_cast<std::size_t>(model.particle_coord(p));
+    x += mesh.embedding.weights[static_cast<std::size_t>(v)][k] * Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
+  }
+  return x;
+}
+
 PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, Real particle_scale) {
   PickHit best;
   best.distance = std::numeric_limits<Real>::infinity();
@@ -154,6 +167,12 @@ PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, R
   for (const std::array<int, 3>& tri : model.particle_triangles)
     for (int p : tri)
       if (p >= 0 && p < model.particle_count) on_surface[static_cast<std::size_t>(p)] = 1;
+  // A body drawn as a render mesh: neither its tet boundary nor its particles' spheres are drawn.
+  std::vector<char> skinned(static_cast<std::size_t>(model.particle_count), 0);
+  for (const auto& mesh : model.soft_render_meshes)
+    if (mesh)
+      for (int p : mesh->particles)
+        if (p >= 0 && p < model.particle_count) skinned[static_cast<std::size_t>(p)] = on_surface[static_cast<std::size_t>(p)] = 1;
   for (int p = 0; p < model.particle_count; ++p) {
     if (on_surface[static_cast<std::size_t>(p)]) continue;
     const auto c = static_cast<std::size_t>(model.particle_coord(p));
@@ -170,21 +189,50 @@ PickHit pick(const sim::Model& model, const sim::State& state, const Ray& ray, R
     const auto c = static_cast<std::size_t>(model.particle_coord(p));
     return Vec3(state.q[c], state.q[c + 1], state.q[c + 2]);
   };
-  for (std::size_t f = 0; f < model.particle_triangles.size(); ++f) {
-    const std::array<int, 3>& tri = model.particle_triangles[f];
-    if (tri[0] < 0 || tri[1] < 0 || tri[2] < 0 || std::max({tri[0], tri[1], tri[2]}) >= model.particle_count) continue;
-    const Vec3 a = position(tri[0]), b = position(tri[1]), c = position(tri[2]);
-    const Real t = ray_triangle(ray.origin, ray.direction, a, b, c);
-    if (t < 0 || t >= best.distance) continue;
+  // The face hit: `candidates` are the particles that move it; the nearest to the hit is picked.
+  auto take_face = [&](Real t, int face, int render_mesh, std::span<const int> candidates) {
     const Vec3 hit = ray.origin + t * ray.direction;
-    int nearest = tri[0];
-    for (int p : tri)
-      if ((position(p) - hit).squaredNorm() < (position(nearest) - hit).squaredNorm()) nearest = p;
+    int nearest = -1;
+    for (int p : candidates)
+      if (p >= 0 && p < model.particle_count &&
+          (nearest < 0 || (position(p) - hit).squaredNorm() < (position(nearest) - hit).squaredNorm()))
+        nearest = p;
+    if (nearest < 0) return;
     best.kind = PickHit::Particle;
     best.index = nearest;
     best.shape = -1;
-    best.face = static_cast<int>(f);
+    best.face = face;
+    best.render_mesh = render_mesh;
     best.distance = t;
+  };
+  for (std::size_t f = 0; f < model.particle_triangles.size(); ++f) {
+    const std::array<int, 3>& tri = model.particle_triangles[f];
+    if (tri[0] < 0 || tri[1] < 0 || tri[2] < 0 || std::max({tri[0], tri[1], tri[2]}) >= model.particle_count) continue;
+    if (skinned[static_cast<std::size_t>(tri[0])] && skinned[static_cast<std::size_t>(tri[1])] &&
+        skinned[static_cast<std::size_t>(tri[2])])
+      continue;  // a render mesh body's boundary: not drawn
+    const Real t = ray_triangle(ray.origin, ray.direction, position(tri[0]), position(tri[1]), position(tri[2]));
+    if (t >= 0 && t < best.distance) take_face(t, static_cast<int>(f), -1, tri);
+  }
+  std::vector<Vec3> vertices;
+  for (std::size_t m = 0; m < model.soft_render_meshes.size(); ++m) {
+    const sim::SoftRenderMesh* mesh = model.soft_render_meshes[m].get();
+    if (!mesh) continue;
+    vertices.resize(mesh->vertices.size());
+    for (std::size_t v = 0; v < vertices.size(); ++v) vertices[v] = skinned_vertex(model, state, *mesh, static_cast<int>(v));
+    for (std::size_t f = 0; f < mesh->triangles.size(); ++f) {
+      const std::array<int, 3>& tri = mesh->triangles[f];
+      if (std::min({tri[0], tri[1], tri[2]}) < 0 || std::max({tri[0], tri[1], tri[2]}) >= static_cast<int>(vertices.size()))
+        continue;
+      const Real t = ray_triangle(ray.origin, ray.direction, vertices[static_cast<std::size_t>(tri[0])],
+                                  vertices[static_cast<std::size_t>(tri[1])], vertices[static_cast<std::size_t>(tri[2])]);
+      if (t < 0 || t >= best.distance) continue;
+      std::array<int, 12> nodes{};
+      for (std::size_t k = 0; k < 3; ++k)
+        for (std::size_t j = 0; j < 4; ++j)
+          nodes[4 * k + j] = mesh->embedding.nodes[static_cast<std::size_t>(tri[k])][j];
+      take_face(t, static_cast<int>(f), static_cast<int>(m), nodes);
+    }
   }
   if (!best.hit()) return PickHit{};
   best.point = ray.origin + best.distance * ray.direction;

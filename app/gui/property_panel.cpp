@@ -98,6 +98,8 @@ PropertyPanel::PropertyPanel(SceneDocument& document, QWidget* parent) : QWidget
 
 QString PropertyPanel::last_error() const { return error_->isVisible() ? error_->text() : QString(); }
 
+QString PropertyPanel::live_text() const { return live_->text(); }
+
 void PropertyPanel::show_error(const QString& text) {
   error_->setText(text);
   error_->setVisible(!text.isEmpty());
@@ -249,13 +251,12 @@ void PropertyPanel::refresh_live(const Snapshot& s) {
       text += tr("\nof %1 (its material: Soft bodies in the scene tree)")
                   .arg(QString::fromStdString(item_label(document_.spec(), {ItemKind::SoftBody, soft})));
     // Picked through a surface face: the face, its particles and the colour field there.
-    if (face_ >= 0 && face_ < static_cast<int>(m.particle_triangles.size())) {
-      const auto& t = m.particle_triangles[static_cast<std::size_t>(face_)];
-      if ((t[0] == i || t[1] == i || t[2] == i) && static_cast<int>(s.state.q.size()) == m.coord_count()) {
+    if (face_moved_by(m, face_render_mesh_, face_, i)) {
+      if (static_cast<int>(s.state.q.size()) == m.coord_count()) {
         field_values_.clear();
         if (field_ != render::ElementField::None)
           render::compute_element_field(m, s.state, s.stepped ? &s.workspace : nullptr, field_, field_values_);
-        const FaceProbe probe = probe_face(m, s.state, face_, face_point_, field_values_);
+        const FaceProbe probe = probe_face(m, s.state, face_render_mesh_, face_, face_point_, field_values_);
         text += "\n" + QString::fromStdString(describe_face_probe(probe, render::element_field_name(field_),
                                                                     render::element_field_unit(field_)));
       }

@@ -31,11 +31,15 @@ class PropertyPanel : public QWidget {
   void refresh_live(const Snapshot& snapshot);
   // The surface face a pick went through (PickHit::face, the hit point) and the viewport's colour
   // field: a picked particle on that face shows the face, its particles and the field there.
-  void set_face_pick(int face, const sim::Vec3& point) { face_ = face, face_point_ = point; }
+  // render_mesh >= 0: the face is that render mesh's (Model::soft_render_meshes).
+  void set_face_pick(int render_mesh, int face, const sim::Vec3& point) {
+    face_render_mesh_ = render_mesh, face_ = face, face_point_ = point;
+  }
   void set_field(render::ElementField field) { field_ = field; }
   // The editor widget of a property (tests drive it like a user would); null if not shown.
   QWidget* editor(const std::string& name) const;
   QString last_error() const;
+  QString live_text() const;  // the live read-out under the editors (values of the running model)
 
  private:
   void commit(const PropertyInfo& info, const PropertyValue& value);
@@ -54,6 +58,7 @@ class PropertyPanel : public QWidget {
   QLabel* live_ = nullptr;
   QLabel* error_ = nullptr;
   int face_ = -1;
+  int face_render_mesh_ = -1;
   sim::Vec3 face_point_ = sim::Vec3::Zero();
   render::ElementField field_ = render::ElementField::None;
   std::vector<float> field_values_;  // the field, computed for the face's read-out

@@ -175,10 +175,14 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         render::copy_contacts(*snap.model, snap.state, snap.workspace, contacts_);
         input.contacts = &contacts_;
       }
-      // The selected capture row's bodies and particles, outlined.
+      // The selected capture row's bodies and particles, outlined, and a selected particle (on a
+      // soft surface its sphere is not drawn, so the outline is what shows the pick).
       highlighted_.clear();
       if (capture_view && opened && opened->capture.filled)
         ui::capture_row_nodes(opened->capture, capture_view->selected_row, highlighted_);
+      if (w.selection_.kind == ItemKind::Particle && w.selection_.index >= 0 &&
+          w.selection_.index < snap.model->particle_count)
+        highlighted_.push_back(snap.model->body_count + w.selection_.index);
       input.highlighted_nodes = highlighted_;
       if (w.overlays_.element_field != render::ElementField::None &&
           static_cast<int>(snap.state.q.size()) == snap.model->coord_count()) {
@@ -391,7 +395,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   ui::CaptureReplay replay_;                 // the open capture's marks at the panel's iterate
   render::OverlayScale replay_scale_;        // the model's automatic arrow scale (the panel states it)
   std::uint64_t replay_model_version_ = 0;
-  std::vector<int> highlighted_;             // the selected capture row's nodes
+  std::vector<int> highlighted_;             // the selected capture row's nodes and a selected particle
   ui::ContactReadout contact_readout_;
   std::vector<float> element_values_;  // the colour field's values for the frame being built
   ui::TeleopPanelView teleop_view_;
@@ -729,6 +733,7 @@ void ViewportWindow::mouseDoubleClickEvent(QMouseEvent* event) {
   if (hit.kind == PickHit::Body) item = {ItemKind::Body, hit.index};
   else if (hit.kind == PickHit::Particle) item = {ItemKind::Particle, hit.index};
   picked_face_ = hit.kind == PickHit::Particle ? hit.face : -1;
+  picked_render_mesh_ = hit.kind == PickHit::Particle ? hit.render_mesh : -1;
   picked_point_ = hit.point;
   set_selection(item);
   emit picked(item);

@@ -80,6 +80,7 @@ class ViewportWindow : public QVulkanWindow {
   render::FieldRange element_range() const { return element_range_; }
   // The surface face the last double-click pick went through (PickHit::face, -1: none) and where.
   int picked_face() const { return picked_face_; }
+  int picked_render_mesh() const { return picked_render_mesh_; }  // the face's render mesh, -1: a particle triangle
   const sim::Vec3& picked_point() const { return picked_point_; }
   // The colour-field legend drawn over the viewport (filled each frame while a field is shown).
   const ui::ColorLegendView& legend() const { return legend_view_; }  // the Ctrl+drag spring (kind None: none)
@@ -224,6 +225,7 @@ class ViewportWindow : public QVulkanWindow {
   std::uint64_t contact_key_ = 0;
   int contact_index_ = -1;                       // where the key was found last
   int picked_face_ = -1;
+  int picked_render_mesh_ = -1;
   sim::Vec3 picked_point_ = sim::Vec3::Zero();
   ui::ViewPanelView view_view_;
   int tracked_body_ = -1;

@@ -126,7 +126,7 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
                          std::vector<LineVertex>& out, std::span<const int> highlighted) {
   out.clear();
   LineWriter w{out};
-  // A capture row's nodes: boxes around the bodies' shapes, and around the particles.
+  // A capture row's nodes and a selected particle: boxes around the bodies' shapes, and around the particles.
   for (int node : highlighted) {
     if (node >= 0 && node < model.body_count) {
       Bounds b;
@@ -139,7 +139,9 @@ void build_overlay_lines(const sim::Model& model, const PoseView& poses, const O
       const float* x = poses.data + std::size_t(kPoseFloatsPerBody) * std::size_t(model.body_count) +
                        std::size_t(kPoseFloatsPerParticle) * std::size_t(node - model.body_count);
       const glm::vec3 p(x[0], x[1], x[2]);
-      const float r = std::max(x[3], 0.5f * scale.marker);
+      // Its radius, at least a few pixels wide at any distance (1% of the distance to the eye):
+      // a particle of a soft body is small beside the scene's marker size.
+      const float r = std::max(x[3], 0.01f * glm::length(p - eye));
       w.box(Bounds{p - glm::vec3(r), p + glm::vec3(r)}, kHighlight);
     }
   }

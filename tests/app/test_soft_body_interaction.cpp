@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "app/sim_runner_support.hpp"
 #include "gui/face_probe.hpp"
@@ -16,6 +17,8 @@
 #include "gui/orbit_camera.hpp"
 #include "gui/picking.hpp"
 #include "gui/scene_properties.hpp"
+#include "sim/sdf.hpp"
+#include "sim/soft_render_mesh.hpp"
 
 using namespace coulomb::gui;
 using namespace runner_test;
@@ -95,7 +98,7 @@ TEST_CASE("a picked soft face in the property view: its particles and the field 
   std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
   for (int p = 0; p < m.particle_count; ++p)
     values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine(particle_position(m, state, p)));
-  const FaceProbe probe = probe_face(m, state, hit.face, hit.point, values);
+  const FaceProbe probe = probe_face(m, state, hit.render_mesh, hit.face, hit.point, values);
   REQUIRE(probe.face == hit.face);
   const auto& face = m.particle_triangles[static_cast<std::size_t>(hit.face)];
   CHECK(probe.particles == std::array<int, 3>{face[0], face[1], face[2]});
@@ -111,9 +114,103 @@ TEST_CASE("a picked soft face in the property view: its particles and the field 
                   std::to_string(face[1]) + " " + std::to_string(face[2])) == 0);
   CHECK(text.find("volumetric strain") != std::string::npos);
   // No field: the face and its particles only; a face out of range: nothing.
-  CHECK_FALSE(probe_face(m, state, hit.face, hit.point, {}).has_value);
-  CHECK(describe_face_probe(probe_face(m, state, hit.face, hit.point, {}), "none", "").find("\n") == std::string::npos);
-  CHECK(probe_face(m, state, static_cast<int>(m.particle_triangles.size()), hit.point, values).face == -1);
+  CHECK_FALSE(probe_face(m, state, hit.render_mesh, hit.face, hit.point, {}).has_value);
+  CHECK(describe_face_probe(probe_face(m, state, hit.render_mesh, hit.face, hit.point, {}), "none", "").find("\n") == std::string::npos);
+  CHECK(probe_face(m, state, -1, static_cast<int>(m.particle_triangles.size()), hit.point, values).face == -1);
+}
+
+TEST_CASE("a soft body drawn as a render mesh is picked on that mesh, not on its tets' boundary",
+          "[app][interaction][render_mesh]") {
+  // soft_cube given an embedded ball as its drawn surface: a ball of radius 0.55 edge about the
+  // cube's centre pokes out of the face centres and leaves the corners' columns outside it.
+  sim::Vec3 lo, hi;
+  const Loaded scene = load("soft_cube", [&](sim::SceneSpec& s) {
+    REQUIRE(s.soft_bodies.size() == 1);
+    std::vector<sim::Vec3> rest;
+    for (const sim::ParticleSpec& p : s.particles) rest.push_back(p.position);
+    lo = hi = rest.front();
+    for (const sim::Vec3& x : rest) lo = lo.cwiseMin(x), hi = hi.cwiseMax(x);
+    sim::Pose pose;
+    pose.pos = 0.5 * (lo + hi);
+    const sim::TriangleMesh ball = sim::make_sphere_mesh(0.55 * (hi.x() - lo.x()), 3);
+    auto made = sim::make_soft_render_mesh(ball.vertices, ball.triangles, sim::Vec3::Ones(), pose,
+                                           s.soft_bodies[0].tets, rest);
+    REQUIRE(made.ok());
+    made.value().file = "ball.obj";
+    s.soft_bodies[0].render_mesh = std::make_shared<const sim::SoftRenderMesh>(std::move(made.value()));
+  });
+  const sim::Model& m = *scene.model;
+  REQUIRE(m.soft_render_meshes.size() == 1);
+  const sim::SoftRenderMesh& mesh = *m.soft_render_meshes[0];
+  const sim::State state = sim::make_initial_state(m);
+  const sim::Vec3 centre = 0.5 * (lo + hi);
+  const double edge = hi.x() - lo.x(), radius = 0.55 * edge;
+
+  // Straight down onto the top face's centre, a little off the pole: the ball, above the face.
+  Ray down;
+  down.origin = centre + sim::Vec3(0.07 * edge, -0.05 * edge, 2 * edge);
+  down.direction = sim::Vec3(0, 0, -1);
+  const PickHit hit = pick(m, state, down);
+  REQUIRE(hit.kind == PickHit::Particle);
+  CHECK(hit.render_mesh == 0);
+  REQUIRE(hit.face >= 0);
+  REQUIRE(hit.face < static_cast<int>(mesh.triangles.size()));
+  CHECK(hit.point.z() > hi.z() + 0.02 * edge);  // the tets' top face is at hi.z
+  CHECK((hit.point - centre).norm() == Approx(radius).epsilon(0.01));
+  // The particle picked is the nearest to the hit of those moving the face (its vertices' tets).
+  double nearest = std::numeric_limits<double>::infinity();
+  for (int v : mesh.triangles[static_cast<std::size_t>(hit.face)])
+    for (int p : mesh.embedding.nodes[static_cast<std::size_t>(v)])
+      nearest = std::min(nearest, (particle_position(m, state, p) - hit.point).norm());
+  CHECK((particle_position(m, state, hit.index) - hit.point).norm() == nearest);
+  CHECK(face_moved_by(m, 0, hit.face, hit.index));
+  // Without the render mesh the same ray meets the tets' top face, farther down.
+  {
+    sim::Model bare = m;
+    bare.soft_render_meshes.clear();
+    const PickHit old = pick(bare, state, down);
+    REQUIRE(old.kind == PickHit::Particle);
+    CHECK(old.render_mesh == -1);
+    CHECK(old.point.z() == Approx(hi.z()).margin(1e-9));
+  }
+  // Down a corner's column, through the tets' top face but outside the ball: nothing.
+  Ray corner = down;
+  corner.origin = sim::Vec3(lo.x() + 0.03 * edge, lo.y() + 0.03 * edge, hi.z() + 2 * edge);
+  CHECK_FALSE(pick(m, state, corner).hit());
+
+  // The read-out of the render face: an affine field over the particles is affine on the skinned
+  // surface, so the corners carry it at the vertices and the pick reads it at the hit point.
+  auto affine = [](const sim::Vec3& x) { return 3 * x.x() - 2 * x.y() + 5 * x.z(); };
+  std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
+  for (int p = 0; p < m.particle_count; ++p)
+    values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine(particle_position(m, state, p)));
+  const FaceProbe probe = probe_face(m, state, hit.render_mesh, hit.face, hit.point, values);
+  REQUIRE(probe.face == hit.face);
+  CHECK(probe.render_mesh == 0);
+  CHECK(probe.particles == mesh.triangles[static_cast<std::size_t>(hit.face)]);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CHECK((probe.weights[k] > -1e-9 && probe.weights[k] < 1 + 1e-9));
+    const sim::Vec3 vertex = skinned_vertex(m, state, mesh, probe.particles[k]);
+    CHECK((vertex - mesh.vertices[static_cast<std::size_t>(probe.particles[k])]).norm() < 1e-12);  // at rest
+    CHECK(probe.corner_values[k] == Approx(affine(vertex)).margin(1e-5));
+  }
+  REQUIRE(probe.has_value);
+  CHECK(probe.value == Approx(affine(hit.point)).margin(1e-5));
+  const std::string text = describe_face_probe(probe, "volumetric strain", "");
+  INFO(text);
+  CHECK(text.find("face " + std::to_string(hit.face) + " of ball.obj: vertices ") == 0);
+  // The particles moving the face are exactly its vertices' tets' nodes.
+  std::vector<int> movers;
+  for (int v : mesh.triangles[static_cast<std::size_t>(hit.face)])
+    for (int p : mesh.embedding.nodes[static_cast<std::size_t>(v)]) movers.push_back(p);
+  std::sort(movers.begin(), movers.end());
+  movers.erase(std::unique(movers.begin(), movers.end()), movers.end());
+  int moving = 0;
+  for (int p = 0; p < m.particle_count; ++p) moving += face_moved_by(m, 0, hit.face, p) ? 1 : 0;
+  CHECK(moving == static_cast<int>(movers.size()));
+  CHECK(moving < m.particle_count);
+  CHECK_FALSE(face_moved_by(m, -1, -1, hit.index));
+  CHECK(probe_face(m, state, 1, hit.face, hit.point, values).face == -1);  // no such render mesh
 }
 
 TEST_CASE("Ctrl+drag on a soft body's particle pulls it the way it is dragged", "[app][interaction]") {
