@@ -19,6 +19,7 @@
 #include "constraint/tet_rows.hpp"
 #include "core/kernel_views.hpp"
 #include "cuda/launchers.hpp"
+#include "gpu/device_array.hpp"
 #include "kernels/friction_projection_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/particle_kernels.hpp"
@@ -32,31 +33,9 @@ using sim::Mat3;
 using sim::Real;
 using sim::Vec3;
 
+using test::DeviceArray;
+
 namespace {
-
-// A device copy of a host array (freed on scope exit).
-template <class T>
-class DeviceArray {
- public:
-  explicit DeviceArray(const std::vector<T>& host) : count_(host.size()) {
-    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&data_), std::max<std::size_t>(1, count_) * sizeof(T)) == cudaSuccess);
-    if (count_ > 0) REQUIRE(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  explicit DeviceArray(std::size_t count) : DeviceArray(std::vector<T>(count)) {}
-  ~DeviceArray() { cudaFree(data_); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return data_; }
-  std::vector<T> download() const {
-    std::vector<T> host(count_);
-    if (count_ > 0) REQUIRE(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return host;
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_;
-};
 
 // Largest difference relative to the array's largest magnitude (or 1).
 Real relative_difference(const Real* a, const Real* b, std::size_t n) {

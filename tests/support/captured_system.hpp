@@ -33,15 +33,12 @@ inline SpMat assembled_schur(const sim::CapturedSystem& sys) {
   return A;
 }
 
-// The last of `steps` steps of a shipped scene with `solver` (`linear_iterations` per solve, no
-// warm start: every step starts from λ = 0, so the first Newton system is never trivial),
-// capturing the system of Newton iteration `iteration`.
-inline sim::SolveCapture capture_shipped_system(const std::string& scene, int steps, int iteration,
-                                                sim::LinearSolver solver, int linear_iterations) {
-  const sim::Model m = load_shipped_model(scene);
-  auto spec = sim::load_scene_file(scene_path(scene));
-  REQUIRE(spec.ok());
-  sim::SolverOptions o = spec->solver;
+// The last of `steps` steps of a scene with `solver` (`linear_iterations` per solve, no warm
+// start: every step starts from λ = 0, so the first Newton system is never trivial), capturing
+// the system of Newton iteration `iteration`.
+inline sim::SolveCapture capture_scene_system(const sim::SceneSpec& spec, const sim::Model& m, int steps,
+                                              int iteration, sim::LinearSolver solver, int linear_iterations) {
+  sim::SolverOptions o = spec.solver;
   o.linear_solver = solver;
   o.linear_iterations = o.linear_iterations_max = linear_iterations;
   o.warm_start = false;
@@ -54,6 +51,15 @@ inline sim::SolveCapture capture_shipped_system(const std::string& scene, int st
   ws.capture = &c;
   sim::step(m, o, s, control, ws);
   return c;
+}
+
+// The same for a shipped scene.
+inline sim::SolveCapture capture_shipped_system(const std::string& scene, int steps, int iteration,
+                                                sim::LinearSolver solver, int linear_iterations) {
+  const sim::Model m = load_shipped_model(scene);
+  auto spec = sim::load_scene_file(scene_path(scene));
+  REQUIRE(spec.ok());
+  return capture_scene_system(*spec, m, steps, iteration, solver, linear_iterations);
 }
 
 }  // namespace test
