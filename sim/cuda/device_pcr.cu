@@ -178,6 +178,8 @@ __global__ void finish(DevicePcrScalars* s) {
 }  // namespace
 
 DevicePcr::~DevicePcr() {
+  if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+  if (graph_) cudaGraphDestroy(graph_);
   cudaFree(row_scratch_);
   cudaFree(dof_scratch_);
   cudaFree(history_);
@@ -257,6 +259,26 @@ cudaError_t DevicePcr::solve(const DeviceSchurView& a, const Real* b, Real* x, i
   check_x<<<grid_for(n), kBlock, 0, stream>>>(n, x, scalars_);
   finish<<<1, 1, 0, stream>>>(scalars_);
   return cudaGetLastError();
+}
+
+cudaError_t DevicePcr::record_graph(const DeviceSchurView& a, const Real* b, Real* x, int iterations, Real tolerance,
+                                     cudaStream_t stream) {
+  if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+  if (graph_) cudaGraphDestroy(graph_);
+  graph_exec_ = nullptr;
+  graph_ = nullptr;
+  cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+  if (e != cudaSuccess) return e;
+  const cudaError_t recorded = solve(a, b, x, iterations, tolerance, stream);
+  e = cudaStreamEndCapture(stream, &graph_);
+  if (recorded != cudaSuccess) return recorded;
+  if (e != cudaSuccess) return e;
+  return cudaGraphInstantiate(&graph_exec_, graph_, 0);
+}
+
+cudaError_t DevicePcr::launch_graph(cudaStream_t stream) {
+  if (!graph_exec_) return cudaErrorInvalidValue;  // record_graph() first
+  return cudaGraphLaunch(graph_exec_, stream);
 }
 
 cudaError_t DevicePcr::result(DevicePcrResult& out, std::vector<Real>* history, cudaStream_t stream) const {

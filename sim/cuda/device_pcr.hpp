@@ -6,7 +6,8 @@
 // chunks, so CPU and device agree to round-off, not to the bit). The scalars (ρ, ‖Ap‖²_P, α, β,
 // the residual, the stop test and breakdowns) stay in device memory, read by the kernels that
 // need them: an enqueued solve never waits for the host, so it can be captured in a CUDA graph;
-// once the stop test or a breakdown ends it, the remaining launches do nothing. Plain C++ header
+// once the stop test or a breakdown ends it, the remaining launches do nothing; recorded as a
+// CUDA graph, the whole solve is one submission. Plain C++ header
 // (host code compiled without nvcc includes it); the pointers in DeviceSchurView are device memory.
 #pragma once
 
@@ -58,6 +59,14 @@ class DevicePcr {
   // ‖b − A x‖_P <= tolerance · ‖b‖_P. b and x hold a.row_count entries (device memory).
   cudaError_t solve(const DeviceSchurView& a, const Real* b, Real* x, int iterations, Real tolerance,
                     cudaStream_t stream);
+  // The same solve recorded once as a CUDA graph (stream capture of solve(); `stream` must not be
+  // the legacy default stream), then replayed by launch_graph() in one submission instead of ~13
+  // launches an iteration. The graph keeps the arguments it was recorded with (the view's arrays,
+  // b, x, iterations, tolerance) and reads their current contents at each launch: record again
+  // only when an argument changes (a new size, other arrays).
+  cudaError_t record_graph(const DeviceSchurView& a, const Real* b, Real* x, int iterations, Real tolerance,
+                           cudaStream_t stream);
+  cudaError_t launch_graph(cudaStream_t stream);
   // Waits for `stream`, then reads the last solve's figures and its residual after each iteration.
   cudaError_t result(DevicePcrResult& out, std::vector<Real>* history, cudaStream_t stream) const;
 
@@ -68,6 +77,8 @@ class DevicePcr {
   Real* history_ = nullptr;      // (max_iterations)
   DevicePcrScalars* scalars_ = nullptr;
   void* reduce_storage_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
   std::size_t reduce_bytes_ = 0;
 };
 

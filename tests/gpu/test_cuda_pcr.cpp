@@ -5,9 +5,10 @@
 // than the CPU's chunks and nvcc contracts multiply-adds, so x and the residual history agree to
 // round-off (1e-10 of their scale after 15 iterations), not to the bit; two device solves agree
 // to the bit (CUB's reductions are run-to-run deterministic). The stop test ends the solve on the
-// same iteration as the CPU's, and a row with a negative diagonal is the same breakdown. A
-// [benchmark] case prints ms per PCR iteration, device against the CPU on one thread, on box
-// pyramids up to 3,240 bodies. Says "skipped: no CUDA device" where no GPU is present.
+// same iteration as the CPU's, a row with a negative diagonal is the same breakdown, and the solve
+// replayed from a CUDA graph gives the same bits. A [benchmark] case prints ms per PCR iteration,
+// the CPU on one thread against the device (launched, and replayed as a graph), on box pyramids up
+// to 3,240 bodies. Says "skipped: no CUDA device" where no GPU is present.
 #include <catch2/catch.hpp>
 #include <tbb/task_arena.h>
 
@@ -72,13 +73,31 @@ struct DeviceSolve {
   sim::cuda::DevicePcrResult result;
 };
 
-DeviceSolve solve_on_device(const DeviceSchur& a, const std::vector<Real>& b, int iterations, Real tolerance) {
+// A stream of its own (stream capture cannot record the legacy default stream).
+struct Stream {
+  Stream() { REQUIRE(cudaStreamCreate(&stream) == cudaSuccess); }
+  ~Stream() { cudaStreamDestroy(stream); }
+  cudaStream_t stream = nullptr;
+};
+
+// One solve; `graph`: recorded as a CUDA graph and launched from it (twice: the second launch
+// must give what the first did).
+DeviceSolve solve_on_device(const DeviceSchur& a, const std::vector<Real>& b, int iterations, Real tolerance,
+                            bool graph = false) {
   sim::cuda::DevicePcr pcr;
   REQUIRE(pcr.reserve(a.view.row_count, a.view.dof_count, std::max(iterations, 1)) == cudaSuccess);
   const DeviceArray<Real> d_b(b), d_x(b.size());
-  REQUIRE(pcr.solve(a.view, d_b.get(), d_x.get(), iterations, tolerance, nullptr) == cudaSuccess);
+  const Stream s;
+  if (graph) {
+    REQUIRE(pcr.record_graph(a.view, d_b.get(), d_x.get(), iterations, tolerance, s.stream) == cudaSuccess);
+    REQUIRE(pcr.launch_graph(s.stream) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(d_x.get(), 0xff, b.size() * sizeof(Real), s.stream) == cudaSuccess);  // NaN: must be rewritten
+    REQUIRE(pcr.launch_graph(s.stream) == cudaSuccess);
+  } else {
+    REQUIRE(pcr.solve(a.view, d_b.get(), d_x.get(), iterations, tolerance, s.stream) == cudaSuccess);
+  }
   DeviceSolve out;
-  REQUIRE(pcr.result(out.result, &out.history, nullptr) == cudaSuccess);
+  REQUIRE(pcr.result(out.result, &out.history, s.stream) == cudaSuccess);
   out.x = d_x.download();
   return out;
 }
@@ -143,10 +162,15 @@ TEST_CASE("the device PCR gives the CPU's iterates on captured Newton systems", 
     CHECK(rel < 1e-10);
     CHECK(worst < 1e-10);
     CHECK(std::abs(d.result.final_residual - cpu[d.result.iterations - 1]) <= 1e-10 * cpu[0]);
-    // Run to run: the same bits.
+    // Run to run, and replayed as a CUDA graph (twice): the same bits.
     const DeviceSolve again = solve_on_device(device, c.system.b, it.linear_iterations, 0);
     CHECK(std::memcmp(again.x.data(), d.x.data(), d.x.size() * sizeof(Real)) == 0);
     CHECK(std::memcmp(again.history.data(), d.history.data(), d.history.size() * sizeof(Real)) == 0);
+    for (int replay = 0; replay < 2; ++replay) {
+      const DeviceSolve graphed = solve_on_device(device, c.system.b, it.linear_iterations, 0, true);
+      CHECK(graphed.result.iterations == d.result.iterations);
+      CHECK(std::memcmp(graphed.x.data(), d.x.data(), d.x.size() * sizeof(Real)) == 0);
+    }
 
     // The stop test: a tolerance between the 5th and 6th residuals ends both solves after the 6th.
     if (it.linear_iterations >= 8 && cpu[5] < cpu[4]) {
@@ -188,7 +212,8 @@ TEST_CASE("the device PCR reports a row whose diagonal is negative as the CPU do
 
 TEST_CASE("device PCR against the CPU's on box pyramids: ms per iteration", "[gpu][solver][linear][benchmark]") {
   if (!device_present()) return;
-  std::printf("%8s %8s %8s | %12s %12s %8s\n", "bodies", "rows", "entries", "CPU ms/it", "device ms/it", "ratio");
+  std::printf("%8s %8s %8s | %10s %10s %10s %8s\n", "bodies", "rows", "entries", "CPU ms/it", "dev ms/it", "graph ms/it",
+              "CPU/graph");
   for (int n : {10, 20, 40, 80}) {
     auto spec = sim::parse_scene_xml(pyramid_xml(n), "pyramid.xml");
     REQUIRE(spec.ok());
@@ -210,28 +235,37 @@ TEST_CASE("device PCR against the CPU's on box pyramids: ms per iteration", "[gp
     tbb::task_arena(1).execute(
         [&] { st = sim::solve_linear(sim::LinearSolver::PCR, *schur.system, b, x, iterations, 0, 1, scratch, nullptr); });
     const double cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    // Device: the same solve enqueued on a stream, timed by events (after a warm-up solve).
+    // Device: the same solve enqueued on a stream, then replayed as a CUDA graph, each timed by
+    // events after a warm-up.
     const DeviceSchur device(schur);
     sim::cuda::DevicePcr pcr;
     REQUIRE(pcr.reserve(c.system.rows, m.dof_count(), iterations) == cudaSuccess);
     const DeviceArray<Real> d_b(c.system.b), d_x(c.system.b.size());
-    REQUIRE(pcr.solve(device.view, d_b.get(), d_x.get(), iterations, 0, nullptr) == cudaSuccess);
+    const Stream s;
     cudaEvent_t start, stop;
     REQUIRE(cudaEventCreate(&start) == cudaSuccess);
     REQUIRE(cudaEventCreate(&stop) == cudaSuccess);
-    REQUIRE(cudaEventRecord(start, nullptr) == cudaSuccess);
-    REQUIRE(pcr.solve(device.view, d_b.get(), d_x.get(), iterations, 0, nullptr) == cudaSuccess);
-    REQUIRE(cudaEventRecord(stop, nullptr) == cudaSuccess);
+    auto timed = [&](auto&& enqueue) {
+      REQUIRE(enqueue() == cudaSuccess);  // warm-up
+      REQUIRE(cudaEventRecord(start, s.stream) == cudaSuccess);
+      REQUIRE(enqueue() == cudaSuccess);
+      REQUIRE(cudaEventRecord(stop, s.stream) == cudaSuccess);
+      REQUIRE(cudaEventSynchronize(stop) == cudaSuccess);
+      float ms = 0;
+      REQUIRE(cudaEventElapsedTime(&ms, start, stop) == cudaSuccess);
+      return static_cast<double>(ms);
+    };
+    const double device_ms = timed([&] { return pcr.solve(device.view, d_b.get(), d_x.get(), iterations, 0, s.stream); });
+    REQUIRE(pcr.record_graph(device.view, d_b.get(), d_x.get(), iterations, 0, s.stream) == cudaSuccess);
+    const double graph_ms = timed([&] { return pcr.launch_graph(s.stream); });
     sim::cuda::DevicePcrResult r;
-    REQUIRE(pcr.result(r, nullptr, nullptr) == cudaSuccess);
-    float device_ms = 0;
-    REQUIRE(cudaEventElapsedTime(&device_ms, start, stop) == cudaSuccess);
+    REQUIRE(pcr.result(r, nullptr, s.stream) == cudaSuccess);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     CHECK(r.iterations == st.iterations);
-    const double cpu_per = cpu_ms / std::max(st.iterations, 1), device_per = device_ms / std::max(r.iterations, 1);
-    std::printf("%8d %8d %8d | %12.4f %12.4f %8.2f   (%d iterations; final residual CPU %.3e, device %.3e)\n",
-                m.body_count, c.system.rows, schur.rows.entry_count, cpu_per, device_per, cpu_per / device_per,
-                st.iterations, st.final_residual, r.final_residual);
+    const double per = 1.0 / std::max(st.iterations, 1);
+    std::printf("%8d %8d %8d | %10.4f %10.4f %10.4f %8.2f   (%d iterations; final residual CPU %.3e, device %.3e)\n",
+                m.body_count, c.system.rows, schur.rows.entry_count, cpu_ms * per, device_ms * per, graph_ms * per,
+                cpu_ms / graph_ms, st.iterations, st.final_residual, r.final_residual);
   }
 }
