@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/backend.hpp"
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #include "sim/step.hpp"
@@ -30,7 +31,8 @@ struct BenchResult {
   int diverged = 0;
 };
 
-BenchResult bench_one(const std::string& name, const LoadedScene& scene, int warmup, int steps, int repeats) {
+BenchResult bench_one(const std::string& name, const LoadedScene& scene, int warmup, int steps, int repeats,
+                      const Backend& backend) {
   BenchResult out;
   const sim::Model& m = scene.model;
   out.scene = name;
@@ -45,6 +47,7 @@ BenchResult bench_one(const std::string& name, const LoadedScene& scene, int war
     sim::State state = sim::make_initial_state(m);
     const sim::Control control = sim::make_initial_control(m);
     sim::Workspace ws;
+    ws.device_solver = backend.device;
     for (int i = 0; i < warmup; ++i) sim::step(m, state, control, ws);
     BenchResult run = out;
     double total = 0;
@@ -132,11 +135,11 @@ void print_json(const std::vector<BenchResult>& results) {
 }  // namespace
 
 int bench_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads"}, {"json"});
+  auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads", "backend"}, {"json"});
   if (!args || args->positional.size() != 1) {
     if (!args) print_error("bench", args.error());
     std::fprintf(stderr, "usage: coulomb bench <scene|all|soft> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
-                         "                     [--set solver.key=value ...] [--threads N] [--json]\n");
+                         "                     [--set solver.key=value ...] [--threads N] [--backend cpu|cuda|auto] [--json]\n");
     return 2;
   }
   int steps = 300, warmup = 30, repeats = 3;
@@ -144,9 +147,12 @@ int bench_command(int argc, char** argv, int first) {
       !integer_option(*args, "warmup", "bench", warmup, 0, kMaxSteps) ||
       !integer_option(*args, "repeats", "bench", repeats, 1, 1000000) || !check_common_options(*args, "bench")) {
     std::fprintf(stderr, "usage: coulomb bench <scene|all|soft> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
-                         "                     [--set solver.key=value ...] [--threads N] [--json]\n");
+                         "                     [--set solver.key=value ...] [--threads N] [--backend cpu|cuda|auto] [--json]\n");
     return 2;
   }
+  Backend backend;
+  if (!choose_backend(*args, "bench", backend)) return 2;
+  if (backend.device && !args->has_flag("json")) std::fprintf(stderr, "backend: %s\n", backend.description.c_str());
   std::vector<std::string> names;
   // `soft`: the paper's Table 2 soft rows (issue 14 item 9), its figures printed after ours.
   const bool soft = args->positional[0] == "soft";
@@ -166,7 +172,7 @@ int bench_command(int argc, char** argv, int first) {
       return 1;
     }
     if (!args->has_flag("json")) std::fprintf(stderr, "bench %s ... %s\n", name.c_str(), load_summary(*scene).c_str());
-    results.push_back(bench_one(name, *scene, warmup, steps, repeats));
+    results.push_back(bench_one(name, *scene, warmup, steps, repeats, backend));
   }
   if (args->has_flag("json")) print_json(results);
   else print_table(results);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/backend.hpp"
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
@@ -22,11 +23,12 @@ namespace {
 void usage() {
   std::fprintf(stderr, "usage: coulomb run <scene> [--steps N] [--dt s] [--set solver.key=value ...]\n"
                        "                   [--trace file.json] [--record file.csv] [--save-session file.rec] [--threads N]\n"
-                       "                   [--every K] [--quiet] [--free-base]\n"
+                       "                   [--every K] [--quiet] [--free-base] [--backend cpu|cuda|auto]\n"
                        "                   [--capture-step N --capture folder [--capture-system K]]\n"
                        "  --steps N: 0 .. 1000000000 (default 600); --every K: 1 .. 1000000000; --dt s: (0, 1];\n"
                        "    --threads N: 0 (default) .. 1024\n"
                        "  --free-base: a URDF robot's root link is free (default: fixed to the world)\n"
+                       "  --backend: where large PCR solves run; auto (default): CUDA where built and a device is present\n"
                        "  --capture-step N: keep every Newton iterate of step N (0-based) in the capture folder\n"
                        "    (coulomb solve-captured re-solves it); --capture-system K: also its Newton system at\n"
                        "    iteration K in Matrix Market format\n"
@@ -37,7 +39,7 @@ void usage() {
 }  // namespace
 
 int run_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session", "capture-step", "capture", "capture-system"}, {"quiet", "free-base"});
+  auto args = parse_args(argc, argv, first, {"steps", "dt", "set", "trace", "record", "threads", "every", "save-session", "capture-step", "capture", "capture-system", "backend"}, {"quiet", "free-base"});
   if (!args) {
     print_error("run", args.error());
     usage();
@@ -57,6 +59,11 @@ int run_command(int argc, char** argv, int first) {
   if ((capture_step >= 0) != args->value("capture").has_value() || (capture_system >= 0 && capture_step < 0)) {
     std::fprintf(stderr, "coulomb run: --capture-step N (a step number) goes with --capture folder, "
                          "--capture-system K (a Newton iteration) with both\n");
+    return 2;
+  }
+  Backend backend;
+  if (!choose_backend(*args, "run", backend)) {
+    usage();
     return 2;
   }
   auto scene = load_scene(args->positional[0], *args);
@@ -95,6 +102,7 @@ int run_command(int argc, char** argv, int first) {
   sim::State state = sim::make_initial_state(model);
   sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
+  ws.device_solver = backend.device;
   ws.cancel = &install_interrupt_handler();  // Ctrl+C stops the step in progress and the run
   sim::Recording session;
   const auto session_path = args->value("save-session");
@@ -103,6 +111,7 @@ int run_command(int argc, char** argv, int first) {
               model.body_count, model.particle_count, model.joint_count, double(model.dt),
               describe_solver(model.solver).c_str());
   std::printf("%s\n", load_summary(*scene).c_str());
+  if (backend.device) std::printf("backend: %s\n", backend.description.c_str());
   if (!quiet)
     std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "iters", "linear",
                 "contacts", "normal", "friction", "bilateral", "compl");

@@ -217,6 +217,7 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   stats.report = s.report;
   stats.sim_time = s.state.time;
   stats.real_time_factor = s.real_time_factor;
+  stats.backend = viewer.backend;
   ui::stats_panel(stats);
   left.placed("Stats");
 
@@ -266,8 +267,12 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   left.place(300, true);
   st.solver.options = solver;
   st.solver.dt = static_cast<float>(dt);
+  st.solver.device = viewer.device;
+  st.solver.device_missing = viewer.device_missing;
+  st.solver.use_device = viewer.using_device;
   if (ui::solver_panel(st.solver)) {
-    if (st.solver.dt != static_cast<float>(dt)) edits.dt = st.solver.dt;
+    if (st.solver.use_device != viewer.using_device) edits.use_device = st.solver.use_device;
+    else if (st.solver.dt != static_cast<float>(dt)) edits.dt = st.solver.dt;
     else edits.solver = st.solver.options;
   }
   left.placed("Solver");

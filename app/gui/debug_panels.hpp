@@ -56,6 +56,7 @@ struct PanelEdits {
   std::vector<int> frame_nodes;
   ui::CapturePanelEdits capture;              // the Solve capture panel's triggers, F9 button, opened solve
   bool contact_closed = false;                // the Contact panel's close button
+  std::optional<bool> use_device;             // the Solver panel's Backend choice changed
 };
 
 // The viewer's own panels, filled by the viewport (null: not shown).
@@ -67,6 +68,12 @@ struct ViewerPanels {
   ui::FrictionPanelView* friction = nullptr;                // the Friction panel's view (null: no panel)
   const ui::ColorLegendView* legend = nullptr;              // the colour field's legend (top centre)
   const ui::ContactReadout* contact = nullptr;              // the contact clicked in the viewport (null: none)
+  // The backend (SimRunner::backend): what runs the steps' large solves, the device found at start
+  // (null: none; device_missing says why) and whether the steps use it.
+  const char* backend = "CPU";
+  const char* device = nullptr;
+  const char* device_missing = nullptr;
+  bool using_device = false;
 };
 
 class DebugPanels {

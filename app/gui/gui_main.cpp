@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/backend.hpp"
 #include "cli/cli_common.hpp"
 #include "gui/main_window.hpp"
 #include "gui/vulkan_validation.hpp"
@@ -80,6 +81,10 @@ int run_gui(int argc, char** argv, const std::string& scene_path) {
   auto resolved = scene_path.empty() ? sim::Result<std::string>(std::string()) : resolve_scene(scene_path);
   options.scene_path = QString::fromStdString(resolved ? *resolved : scene_path);
   options.vulkan = have_vulkan ? &vulkan : nullptr;
+  const Backend backend = detect_backend();
+  options.device = backend.device;
+  options.device_missing = backend.why_not;
+  if (backend.device) std::printf("coulomb: backend %s\n", backend.description.c_str());
   MainWindow window(options);
   window.show();
   if (!have_vulkan)

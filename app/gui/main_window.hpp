@@ -9,6 +9,9 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <string>
+
+#include "sim/device_linear_solver.hpp"
 
 #include "gui/scene_properties.hpp"
 
@@ -38,6 +41,10 @@ struct MainWindowOptions {
   bool restore_last_scene = true;
   QString settings_file;               // empty: the user's settings (QSettings "Coulomb", "coulomb")
   QVulkanInstance* vulkan = nullptr;   // created by the caller; null: no viewport (a placeholder)
+  // The backend's device (cli/backend.hpp detect_backend; null: the CPU, device_missing says why):
+  // the steps use it from the start; the Solver panel switches.
+  std::shared_ptr<sim::DeviceLinearSolver> device;
+  std::string device_missing = "not looked for";
 };
 
 class MainWindow : public QMainWindow {

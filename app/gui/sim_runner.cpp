@@ -33,6 +33,7 @@ struct SimRunner::Core {
   sim::Control control;        // drive targets set by requests; wrenches: the teleoperation's gravity compensation
   sim::Control step_control;   // control + the grab's wrench, rebuilt for every step
   sim::Workspace workspace;
+  std::shared_ptr<sim::DeviceLinearSolver> device;  // the backend's device (null: the CPU), set into every step's workspace
   sim::StepReport report;
   bool stepped = false;
   Grab grab;
@@ -306,6 +307,22 @@ void SimRunner::reset() {
     return true;
   }, /*interrupt=*/true);
 }
+
+void SimRunner::set_available_device(std::shared_ptr<sim::DeviceLinearSolver> device, std::string why_not) {
+  available_device_ = std::move(device);
+  device_why_not_ = std::move(why_not);
+  use_device(available_device_ != nullptr);
+}
+
+void SimRunner::use_device(bool on) {
+  using_device_ = on && available_device_;
+  submit([device = using_device_ ? available_device_ : nullptr](Core& c) {
+    c.device = device;
+    return false;
+  });
+}
+
+std::string SimRunner::backend() const { return using_device_ ? available_device_->description() : std::string("CPU"); }
 
 void SimRunner::set_real_time(bool real_time) {
   submit([real_time](Core& c) {
@@ -632,6 +649,7 @@ void SimRunner::thread_main() {
         apply_grab(*c.model, c.state, c.grab, c.step_control);
 
         c.workspace.cancel = &cancel_step_;
+        c.workspace.device_solver = c.device;
         // The capture triggers' slot (null while none is armed: nothing captured or allocated).
         c.workspace.capture = c.ring.begin_step();
         stepping_.store(true, std::memory_order_release);

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "sim/device_linear_solver.hpp"
+
 #include "gui/grab_spring.hpp"
 #include "gui/scene_properties.hpp"
 #include "gui/snapshot.hpp"
@@ -99,6 +101,16 @@ class SimRunner {
   void teleop_move_to_object(int body);
   void toggle_teleop_gripper();
 
+  // The backend (sim/device_linear_solver.hpp): the device the app found at start (null: none,
+  // `why_not` says why), and whether the steps use it (the Solver panel's Backend choice). The
+  // UI thread's own copy answers backend(); the simulation thread gets the choice as a request.
+  void set_available_device(std::shared_ptr<sim::DeviceLinearSolver> device, std::string why_not);
+  void use_device(bool on);
+  bool using_device() const { return using_device_; }
+  const sim::DeviceLinearSolver* available_device() const { return available_device_.get(); }
+  const std::string& device_unavailable_reason() const { return device_why_not_; }
+  std::string backend() const;  // "CPU", or the device's description
+
   // ---- reading: one thread only (the UI's) ------------------------------------------------------
   // Takes the newest published snapshot (lock-free) and returns it; the reference stays valid and
   // unchanged until the next latest() call.
@@ -135,6 +147,9 @@ class SimRunner {
   std::atomic<bool> stepping_{false};
   SweepWorker sweep_worker_;                    // the capture sweep's solves (started on the simulation thread)
   std::atomic<bool> playing_requested_{false};
+  std::shared_ptr<sim::DeviceLinearSolver> available_device_;  // UI thread
+  std::string device_why_not_;
+  bool using_device_ = false;
   std::thread thread_;
 };
 

@@ -206,6 +206,13 @@ class ViewportRenderer : public QVulkanWindowRenderer {
       const bool help_was_open = w.help_open_;
       ViewerPanels viewer{&w.history_view_, &w.view_view_, &w.shortcuts_, &w.help_open_};
       viewer.legend = &w.legend_view_;
+      const std::string backend = w.runner().backend();
+      viewer.backend = backend.c_str();
+      const sim::DeviceLinearSolver* found = w.runner().available_device();
+      const std::string device = found ? found->description() : std::string();
+      viewer.device = found ? device.c_str() : nullptr;
+      viewer.device_missing = w.runner().device_unavailable_reason().c_str();
+      viewer.using_device = w.runner().using_device();
       if (w.contact_selected_) {
         // The same contact in this step's list (contacts are found again every step).
         int index = -1;
@@ -242,6 +249,7 @@ class ViewportRenderer : public QVulkanWindowRenderer {
         const double value = *edits.dt;
         QTimer::singleShot(0, window, [window, value] { emit window->dt_edited(value); });
       }
+      if (edits.use_device) w.runner().use_device(*edits.use_device);
       if (edits.joint >= 0) w.runner().set_joint_target(edits.joint, edits.joint_target);
       if (edits.contact_closed) QTimer::singleShot(0, window, [window] { window->select_contact(-1); });
       if (edits.select_body >= 0 || !edits.frame_nodes.empty()) {

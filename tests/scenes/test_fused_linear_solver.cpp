@@ -16,6 +16,7 @@
 
 #include "core/parallel.hpp"
 #include "support/captured_system.hpp"
+#include "support/reference_krylov.hpp"
 
 using sim::Real;
 
@@ -23,44 +24,8 @@ namespace {
 
 using test::SpMat;
 using test::VecX;
+using test::reference_solve;
 
-// Textbook Jacobi-preconditioned CR and CG, `iterations` iterations from x = 0; the residual
-// history in the norm each solver reports (‖r‖_P for PCR, sqrt(rᵀPr) for PCG: the same value).
-VecX reference_solve(sim::LinearSolver solver, const SpMat& A, const VecX& b, int iterations, std::vector<Real>& history) {
-  const VecX P = A.diagonal().cwiseInverse();
-  VecX x = VecX::Zero(b.size()), r = b, z = P.cwiseProduct(r), p = z;
-  if (solver == sim::LinearSolver::PCR) {
-    VecX az = A * z, ap = az;
-    Real rho = z.dot(az);
-    for (int k = 0; k < iterations; ++k) {
-      const Real alpha = rho / ap.cwiseProduct(P).dot(ap);
-      x += alpha * p;
-      r -= alpha * ap;
-      z -= alpha * P.cwiseProduct(ap);
-      az = A * z;
-      const Real rho_new = z.dot(az);
-      const Real beta = rho_new / rho;
-      rho = rho_new;
-      p = z + beta * p;
-      ap = az + beta * ap;
-      history.push_back(std::sqrt(r.cwiseProduct(P).dot(r)));
-    }
-  } else {
-    Real rz = r.dot(z);
-    for (int k = 0; k < iterations; ++k) {
-      const VecX ap = A * p;
-      const Real alpha = rz / p.dot(ap);
-      x += alpha * p;
-      r -= alpha * ap;
-      z = P.cwiseProduct(r);
-      const Real rz_new = r.dot(z);
-      p = z + (rz_new / rz) * p;
-      rz = rz_new;
-      history.push_back(std::sqrt(rz));
-    }
-  }
-  return x;
-}
 
 // 15 linear iterations: in exact arithmetic the textbook loop and the fused one have the same
 // iterates; in floating point a Krylov method that stalls loses conjugacy and amplifies the

@@ -59,6 +59,17 @@ bool solver_panel(SolverPanelView& view) {
     ImGui::End();
     return false;
   }
+  if (view.device) {
+    int backend = view.use_device ? 1 : 0;
+    const char* const backends[] = {"CPU", "CUDA"};
+    if (combo("Backend", backend, backends, 2)) {
+      view.use_device = backend == 1;
+      changed = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: the Newton loop's large PCR solves on the GPU", view.device);
+  } else {
+    ImGui::TextDisabled("Backend: CPU (%s)", view.device_missing ? view.device_missing : "no CUDA device");
+  }
   int kind = index_of(sim::to_string(o.kind), kKind);
   if (combo("Solver", kind, kKindLabel, 2)) { choose_solver_kind(o, kind); changed = true; }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sim::describe(o.kind)).c_str());

@@ -11,6 +11,7 @@ void stats_panel(const StatsView& v) {
   }
   const sim::StepTimings& t = v.report.timings;
   ImGui::Text("time %.3f s   real-time factor %.2f", v.sim_time, v.real_time_factor);
+  ImGui::TextWrapped("backend: %s", v.backend ? v.backend : "CPU");
   ImGui::Separator();
   ImGui::Text("bodies %d   particles %d   joints %d   dofs %d", v.bodies, v.particles, v.joints, v.dofs);
   ImGui::Text("contacts %d   rows %d", v.report.contact_count, v.report.row_count);

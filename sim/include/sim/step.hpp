@@ -15,6 +15,7 @@
 namespace sim {
 
 struct SolveCapture;   // the solver debugger's capture of a solve (sim/solve_capture.hpp)
+class DeviceLinearSolver;  // another device's linear solve (sim/device_linear_solver.hpp)
 
 namespace detail {
 class StepSolver;     // the solver of options.kind with its scratch (solver/step_solver.hpp)
@@ -42,6 +43,9 @@ struct Workspace {
   // is true the step stops, is undone (the state as at its start) and reports kStepCancelled.
   // The app's quit and pause and the CLI's Ctrl+C raise it; the owner clears it.
   const std::atomic<bool>* cancel = nullptr;
+  // When set (the CUDA backend), the Newton loop's PCR solves of at least its min_rows() rows run
+  // on it (sim/device_linear_solver.hpp). Null (the default): every solve on the CPU.
+  std::shared_ptr<DeviceLinearSolver> device_solver;
 
   std::unique_ptr<detail::StepSolver> solver;  // created for options.kind, re-created when it changes
   std::unique_ptr<detail::CollisionScratch> collision;

@@ -94,7 +94,7 @@ enum StepFlags : std::uint32_t {
 enum StepWarnings : std::uint32_t {
   kStepNoWarning = 0,
   kStepNotConverged = 1u << 0,     // residuals above newton_tolerance at the iteration cap (any solver kind)
-  kStepLinearFallback = 1u << 1,   // a linear solve broke down and was redone with Gauss–Seidel
+  kStepLinearFallback = 1u << 1,   // a linear solve broke down and was redone with Gauss–Seidel, or the device failed and it ran on the CPU
 };
 
 struct StepTimings {                 // [ms]

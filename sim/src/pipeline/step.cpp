@@ -129,6 +129,7 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   keep_step_start(state, ws.step_start);
   ws.solver->capture = ws.capture;
   ws.solver->cancel = ws.cancel;
+  ws.solver->device_solver = ws.device_solver.get();
   if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)
     ws.capture->clear_solve();
     ws.capture->start = state;

@@ -34,6 +34,8 @@ using detail::SolverScratch;
 using detail::capture_iterate;
 using detail::capture_solve_begin;
 using detail::capture_system;
+using detail::DeviceSolveOutcome;
+using detail::solve_pcr_on_device;
 
 namespace {
 
@@ -628,8 +630,22 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     it.linear_residual_offset = static_cast<int>(trace.linear_residuals.size());
     const int analyses_before = s.linear.direct.analyses();
     it.linear_forcing = forcing.tolerance(newton_tolerance_ratio(it, o.newton_tolerance, o.newton_velocity_tolerance));
-    LinearSolveStats ls = solve_linear(linear, sys, s.b, s.x, linear_budget, it.linear_forcing,
-                                       o.jacobi_weight, s.linear, &trace.linear_residuals);
+    // PCR on the device where one is set and takes this system (sim/device_linear_solver.hpp);
+    // a device error is reported and the solve done on the CPU.
+    LinearSolveStats ls;
+    const DeviceSolveOutcome on_device =
+        s.device_solver && linear == LinearSolver::PCR
+            ? solve_pcr_on_device(*s.device_solver, sys, s.b, s.x, linear_budget, it.linear_forcing, s.device,
+                                  &trace.linear_residuals, ls)
+            : DeviceSolveOutcome::NotTaken;
+    if (on_device == DeviceSolveOutcome::Failed) {
+      report.warnings |= kStepLinearFallback;
+      ++report.linear_fallbacks;
+      report.message = "device linear solve failed (" + s.device.error + "); solved on the CPU";
+    }
+    if (on_device != DeviceSolveOutcome::Solved)
+      ls = solve_linear(linear, sys, s.b, s.x, linear_budget, it.linear_forcing, o.jacobi_weight, s.linear,
+                        &trace.linear_residuals);
     trace.direct_analyses += s.linear.direct.analyses() - analyses_before;
     it.linear_breakdown = static_cast<int>(ls.breakdown);
     if (ls.breakdown == LinearBreakdown::Cancelled) {

@@ -21,6 +21,7 @@
 #include "sim/contact.hpp"
 #include "sim/state.hpp"
 #include "sim/step.hpp"
+#include "solver/device_linear_solve.hpp"
 #include "solver/elastic_condensation.hpp"
 #include "solver/linear_solvers.hpp"
 #include "sim/solve_capture.hpp"
@@ -50,6 +51,8 @@ struct SolverScratch {
   std::vector<int> warm_order;            // scratch: contacts sorted by key (State::warm_start)
   SolveCapture* capture = nullptr;        // the solver debugger's capture of this solve (null: none)
   const std::atomic<bool>* cancel = nullptr;  // Workspace::cancel (null: none)
+  DeviceLinearSolver* device_solver = nullptr;  // Workspace::device_solver (null: every solve on the CPU)
+  DeviceSolveScratch device;                    // the system's arrays for it (c_diagonal)
 };
 
 }  // namespace sim::detail

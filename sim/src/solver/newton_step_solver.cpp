@@ -17,6 +17,7 @@ class NewtonStepSolver final : public StepSolver {
              const ContactBuffer& contacts, SolverTrace& trace, StepReport& report) override {
     scratch_.capture = capture;
     scratch_.cancel = cancel;
+    scratch_.device_solver = device_solver;
     newton_solve_step(model, options, h, state, control, contacts, scratch_, trace, report);
   }
 

@@ -10,6 +10,7 @@
 
 #include "constraint/rows.hpp"
 #include "sim/contact.hpp"
+#include "sim/device_linear_solver.hpp"
 #include "sim/model.hpp"
 #include "sim/solve_capture.hpp"
 #include "sim/solver_options.hpp"
@@ -60,6 +61,8 @@ class StepSolver {
   // Workspace::cancel, set by step(): read between iterations; once raised the solve stops with
   // kStepCancelled and leaves `state` untouched.
   const std::atomic<bool>* cancel = nullptr;
+  // Workspace::device_solver, set by step(): where PCR solves may run (null: the CPU).
+  DeviceLinearSolver* device_solver = nullptr;
 };
 
 // The registry: the solver of each kind (solver/step_solver.cpp, one line per kind).

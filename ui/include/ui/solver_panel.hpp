@@ -10,6 +10,11 @@ namespace ui {
 struct SolverPanelView {
   sim::SolverOptions options;  // edited in place
   float dt = 1.0f / 120.0f;    // time step [s], edited in place
+  // The backend: the device the app found (null: none, `device_missing` says why) and whether the
+  // steps use it (edited in place; only offered when there is a device).
+  const char* device = nullptr;
+  const char* device_missing = nullptr;
+  bool use_device = false;
 };
 
 // Draws the panel; returns true when the user changed an option or dt this frame.

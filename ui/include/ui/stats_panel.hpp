@@ -10,6 +10,7 @@ struct StatsView {
   sim::StepReport report;           // last step
   double sim_time = 0;              // [s]
   double real_time_factor = 0;      // simulated seconds per wall second, recent average
+  const char* backend = "CPU";      // where the steps' large linear solves run (SimRunner::backend)
 };
 
 void stats_panel(const StatsView& view);
