@@ -68,7 +68,9 @@ bool solver_panel(SolverPanelView& view) {
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: the Newton loop's large PCR solves on the GPU", view.device);
   } else {
-    ImGui::TextDisabled("Backend: CPU (%s)", view.device_missing ? view.device_missing : "no CUDA device");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Backend: CPU (%s)", view.device_missing ? view.device_missing : "no CUDA device");
+    ImGui::PopStyleColor();
   }
   int kind = index_of(sim::to_string(o.kind), kKind);
   if (combo("Solver", kind, kKindLabel, 2)) { choose_solver_kind(o, kind); changed = true; }
