@@ -39,6 +39,17 @@ int surface_particle_near(const sim::Model& m, const sim::State& s, const sim::V
   return best;
 }
 
+// An affine field, and its values per body (0), then per particle, as compute_element_field lays
+// them out: what a face's interpolation must reproduce exactly.
+double affine_value(const sim::Vec3& x) { return 3 * x.x() - 2 * x.y() + 5 * x.z(); }
+
+std::vector<float> affine_field(const sim::Model& m, const sim::State& s) {
+  std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
+  for (int p = 0; p < m.particle_count; ++p)
+    values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine_value(particle_position(m, s, p)));
+  return values;
+}
+
 }  // namespace
 
 TEST_CASE("a click on a soft or cloth surface picks the particle under the cursor", "[app][interaction]") {
@@ -94,10 +105,7 @@ TEST_CASE("a picked soft face in the property view: its particles and the field 
   REQUIRE(hit.face >= 0);
   // An affine field over the particles (values per body, then per particle) is reproduced at the
   // hit point by the face's barycentric interpolation.
-  auto affine = [](const sim::Vec3& x) { return 3 * x.x() - 2 * x.y() + 5 * x.z(); };
-  std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
-  for (int p = 0; p < m.particle_count; ++p)
-    values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine(particle_position(m, state, p)));
+  const std::vector<float> values = affine_field(m, state);
   const FaceProbe probe = probe_face(m, state, hit.render_mesh, hit.face, hit.point, values);
   REQUIRE(probe.face == hit.face);
   const auto& face = m.particle_triangles[static_cast<std::size_t>(hit.face)];
@@ -105,7 +113,7 @@ TEST_CASE("a picked soft face in the property view: its particles and the field 
   CHECK(probe.weights[0] + probe.weights[1] + probe.weights[2] == Approx(1).epsilon(1e-12));
   for (double w : probe.weights) CHECK((w > -1e-9 && w < 1 + 1e-9));
   REQUIRE(probe.has_value);
-  CHECK(probe.value == Approx(affine(hit.point)).margin(1e-5));
+  CHECK(probe.value == Approx(affine_value(hit.point)).margin(1e-5));
   for (int k = 0; k < 3; ++k)
     CHECK(probe.corner_values[static_cast<std::size_t>(k)] == values[static_cast<std::size_t>(m.body_count + face[static_cast<std::size_t>(k)])]);
   const std::string text = describe_face_probe(probe, "volumetric strain", "");
@@ -180,10 +188,7 @@ TEST_CASE("a soft body drawn as a render mesh is picked on that mesh, not on its
 
   // The read-out of the render face: an affine field over the particles is affine on the skinned
   // surface, so the corners carry it at the vertices and the pick reads it at the hit point.
-  auto affine = [](const sim::Vec3& x) { return 3 * x.x() - 2 * x.y() + 5 * x.z(); };
-  std::vector<float> values(static_cast<std::size_t>(m.body_count + m.particle_count), 0.0f);
-  for (int p = 0; p < m.particle_count; ++p)
-    values[static_cast<std::size_t>(m.body_count + p)] = static_cast<float>(affine(particle_position(m, state, p)));
+  const std::vector<float> values = affine_field(m, state);
   const FaceProbe probe = probe_face(m, state, hit.render_mesh, hit.face, hit.point, values);
   REQUIRE(probe.face == hit.face);
   CHECK(probe.render_mesh == 0);
@@ -192,10 +197,10 @@ TEST_CASE("a soft body drawn as a render mesh is picked on that mesh, not on its
     CHECK((probe.weights[k] > -1e-9 && probe.weights[k] < 1 + 1e-9));
     const sim::Vec3 vertex = skinned_vertex(m, state, mesh, probe.particles[k]);
     CHECK((vertex - mesh.vertices[static_cast<std::size_t>(probe.particles[k])]).norm() < 1e-12);  // at rest
-    CHECK(probe.corner_values[k] == Approx(affine(vertex)).margin(1e-5));
+    CHECK(probe.corner_values[k] == Approx(affine_value(vertex)).margin(1e-5));
   }
   REQUIRE(probe.has_value);
-  CHECK(probe.value == Approx(affine(hit.point)).margin(1e-5));
+  CHECK(probe.value == Approx(affine_value(hit.point)).margin(1e-5));
   const std::string text = describe_face_probe(probe, "volumetric strain", "");
   INFO(text);
   CHECK(text.find("face " + std::to_string(hit.face) + " of ball.obj: vertices ") == 0);

@@ -1,8 +1,9 @@
 // The CUDA backend's linear solver (sim/cuda/cuda_linear_solver.hpp) inside whole steps: shipped
 // scenes run 100 steps on the CPU, and from each CPU state one step with every PCR solve on the
 // device (min_rows 0): steps both converge agree within the solver's tolerances, no device solve
-// fails, and two device runs of 100 steps end in the same bits (CUB's run-to-run determinism). A [benchmark] case prints ms per step on box pyramids, CPU
-// against the backend with its default min_rows. Says "skipped: no CUDA device" without a GPU.
+// fails, and two device runs of 100 steps end in the same bits (CUB's run-to-run determinism).
+// A [benchmark] case prints ms per step on box pyramids, CPU against the backend with its default
+// min_rows. Says "skipped: no CUDA device" without a GPU.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "cuda/cuda_linear_solver.hpp"
 #include "sim/scene_io.hpp"
 #include "sim/step.hpp"
+#include "support/pyramid_scene.hpp"
 #include "support/scene_builders.hpp"
 #include "support/shipped_run.hpp"
 
@@ -52,19 +54,6 @@ Run run(const sim::Model& m, int steps, const std::shared_ptr<sim::DeviceLinearS
   return out;
 }
 
-std::string pyramid_xml(int n) {
-  std::string xml = "<scene name=\"pyramid\" dt=\"0.0083\" gravity=\"0 0 -9.81\">\n"
-                    "<material name=\"box\" friction=\"0.5\"/><world material=\"box\"><plane/></world>\n";
-  char line[200];
-  for (int r = 0; r < n; ++r)
-    for (int i = 0; i < n - r; ++i) {
-      std::snprintf(line, sizeof line,
-                    "<body name=\"b%d_%d\" pos=\"%.4f 0 %.4f\" material=\"box\"><box size=\"0.5 0.5 0.5\"/></body>\n", r,
-                    i, (i - (n - r - 1) / 2.0) * 0.52, 0.25 + 0.5 * r);
-      xml += line;
-    }
-  return xml + "</scene>\n";
-}
 
 }  // namespace
 
@@ -129,7 +118,7 @@ TEST_CASE("the CUDA backend against the CPU on box pyramids: ms per step", "[gpu
   std::printf("%8s | %12s %12s %8s   (20 steps after 3, default threads)\n", "bodies", "CPU ms/step", "CUDA ms/step",
               "ratio");
   for (int n : {20, 40, 80}) {
-    auto spec = sim::parse_scene_xml(pyramid_xml(n), "pyramid.xml");
+    auto spec = sim::parse_scene_xml(test::pyramid_xml(n), "pyramid.xml");
     REQUIRE(spec.ok());
     const sim::Model m = test::compile(*spec);
     auto timed = [&](const std::shared_ptr<sim::DeviceLinearSolver>& d) {

@@ -24,6 +24,7 @@
 #include "solver/linear_solvers.hpp"
 #include "support/captured_schur.hpp"
 #include "support/captured_system.hpp"
+#include "support/pyramid_scene.hpp"
 
 using sim::Real;
 using test::DeviceArray;
@@ -108,20 +109,6 @@ Real max_abs(const std::vector<Real>& v) {
   return m;
 }
 
-// A box pyramid of `n` rows (n(n+1)/2 bodies), as packaging/bench-scaling.sh writes it.
-std::string pyramid_xml(int n) {
-  std::string xml = "<scene name=\"pyramid\" dt=\"0.0083\" gravity=\"0 0 -9.81\">\n"
-                    "<material name=\"box\" friction=\"0.5\"/><world material=\"box\"><plane/></world>\n";
-  char line[200];
-  for (int r = 0; r < n; ++r)
-    for (int i = 0; i < n - r; ++i) {
-      std::snprintf(line, sizeof line,
-                    "<body name=\"b%d_%d\" pos=\"%.4f 0 %.4f\" material=\"box\"><box size=\"0.5 0.5 0.5\"/></body>\n", r,
-                    i, (i - (n - r - 1) / 2.0) * 0.52, 0.25 + 0.5 * r);
-      xml += line;
-    }
-  return xml + "</scene>\n";
-}
 
 }  // namespace
 
@@ -215,7 +202,7 @@ TEST_CASE("device PCR against the CPU's on box pyramids: ms per iteration", "[gp
   std::printf("%8s %8s %8s | %10s %10s %10s %8s\n", "bodies", "rows", "entries", "CPU ms/it", "dev ms/it", "graph ms/it",
               "CPU/graph");
   for (int n : {10, 20, 40, 80}) {
-    auto spec = sim::parse_scene_xml(pyramid_xml(n), "pyramid.xml");
+    auto spec = sim::parse_scene_xml(test::pyramid_xml(n), "pyramid.xml");
     REQUIRE(spec.ok());
     const sim::Model m = test::compile(*spec);
     const sim::SolveCapture c = test::capture_scene_system(*spec, m, 3, 0, sim::LinearSolver::PCR, 15);
