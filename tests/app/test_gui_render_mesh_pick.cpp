@@ -24,7 +24,7 @@
 
 using namespace coulomb::gui;
 
-TEST_CASE("a double click on the drawn tomato picks its particle through the render mesh", "[app][window][render_mesh]") {
+TEST_CASE("a double click on the drawn tomato picks its particle through the render mesh", "[app][viewer][viewer_render_mesh][render_mesh]") {
   if (!test::shared_robots_available()) {
     WARN("skipped: " << test::shared_robots_dir().string() << " is absent (Fetch)");
     return;
