@@ -19,6 +19,7 @@
 #include "sim/robot_import.hpp"
 #include "solver/linear_solvers.hpp"
 #include "support/captured_system.hpp"
+#include "support/ragdoll_scene.hpp"
 #include "support/scratch_files.hpp"
 
 using sim::Real;
@@ -61,57 +62,6 @@ TEST_CASE("the direct solver's x solves the assembled Newton system to round-off
 
 namespace {
 
-// A MuJoCo-style ragdoll: a free torso, legs with 3-hinge hips, knees and 2-hinge ankles, 2-hinge
-// shoulders (the import chains a body's hinges through frames of 1% of its mass, as MuJoCo's
-// humanoid.xml needs), dropped on the floor from 0.9 m.
-constexpr const char* kRagdoll = R"(<mujoco model="ragdoll">
-  <option timestep="0.005"/>
-  <default>
-    <geom type="capsule" friction="0.7"/>
-    <joint type="hinge" damping="1" limited="true" range="-60 60"/>
-  </default>
-  <worldbody>
-    <geom name="floor" type="plane" size="0 0 0.05"/>
-    <body name="torso" pos="0 0 0.9">
-      <freejoint/>
-      <geom fromto="0 -0.1 0 0 0.1 0" size="0.08"/>
-      <body name="thigh_l" pos="0 0.1 -0.05">
-        <joint name="hip_lx" axis="1 0 0"/><joint name="hip_ly" axis="0 1 0"/><joint name="hip_lz" axis="0 0 1"/>
-        <geom fromto="0 0 0 0 0 -0.35" size="0.05"/>
-        <body name="shin_l" pos="0 0 -0.4">
-          <joint name="knee_l" axis="0 1 0" range="0 120"/>
-          <geom fromto="0 0 0 0 0 -0.35" size="0.04"/>
-          <body name="foot_l" pos="0 0 -0.4">
-            <joint name="ankle_lx" axis="1 0 0"/><joint name="ankle_ly" axis="0 1 0"/>
-            <geom fromto="-0.05 0 0 0.12 0 0" size="0.03"/>
-          </body>
-        </body>
-      </body>
-      <body name="thigh_r" pos="0 -0.1 -0.05">
-        <joint name="hip_rx" axis="1 0 0"/><joint name="hip_ry" axis="0 1 0"/><joint name="hip_rz" axis="0 0 1"/>
-        <geom fromto="0 0 0 0 0 -0.35" size="0.05"/>
-        <body name="shin_r" pos="0 0 -0.4">
-          <joint name="knee_r" axis="0 1 0" range="0 120"/>
-          <geom fromto="0 0 0 0 0 -0.35" size="0.04"/>
-          <body name="foot_r" pos="0 0 -0.4">
-            <joint name="ankle_rx" axis="1 0 0"/><joint name="ankle_ry" axis="0 1 0"/>
-            <geom fromto="-0.05 0 0 0.12 0 0" size="0.03"/>
-          </body>
-        </body>
-      </body>
-      <body name="arm_l" pos="0 0.15 0.05">
-        <joint name="shoulder_l1" axis="1 0 0"/><joint name="shoulder_l2" axis="0 1 0"/>
-        <geom fromto="0 0 0 0 0.05 -0.3" size="0.035"/>
-      </body>
-      <body name="arm_r" pos="0 -0.15 0.05">
-        <joint name="shoulder_r1" axis="1 0 0"/><joint name="shoulder_r2" axis="0 1 0"/>
-        <geom fromto="0 0 0 0 -0.05 -0.3" size="0.035"/>
-      </body>
-    </body>
-  </worldbody>
-</mujoco>
-)";
-
 struct RagdollRun {
   int steps = 0, unconverged = 0, newton = 0, direct_steps = 0, failed = 0;
   Real torso_height = 0, torso_speed = 0;
@@ -143,7 +93,7 @@ RagdollRun run_ragdoll(const sim::Model& m, sim::LinearSolver solver, int steps)
 TEST_CASE("auto picks the direct solver for a jointed ragdoll and it converges where PCR does not",
           "[scene][solver][linear][direct][auto]") {
   const auto dir = test::scratch_dir("direct_ragdoll");
-  test::write_file(dir / "ragdoll.xml", kRagdoll);
+  test::write_file(dir / "ragdoll.xml", test::kRagdollMjcf);
   auto spec = sim::load_description((dir / "ragdoll.xml").string());
   REQUIRE(spec.ok());
   const sim::Model m = test::compile(*spec);

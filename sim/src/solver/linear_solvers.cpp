@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "core/parallel.hpp"
 #include "solver/row_capacity.hpp"
@@ -229,24 +230,47 @@ LinearSolveStats gauss_seidel(const SchurSystem& A, const VecX& b, VecX& x, int 
   return st;
 }
 
-// Direct: A assembled in its sparsity pattern and factorised, LDLᵀ (solver/sparse_schur_factor.hpp;
-// the pattern's ordering and analysis are kept while the rows' nodes do not change). One
-// "iteration": the exact solve, its residual recorded like the iterative solvers'.
+// Direct: an exact solve with a sparse LDLᵀ (solver/direct_factor.hpp: the saddle-point form along
+// the joint tree, or A assembled; patterns, orderings and analyses kept while the rows' nodes do
+// not change). One "iteration": the exact solve, its residual recorded like the iterative
+// solvers'. The tree form's pivots mix body masses and inertias with the rows' compliances, so
+// its x can carry more round-off than A's (a workcell system: 1e-10 of ‖b‖ against 1e-14): above
+// 1e-12 · ‖b‖_P (double) one step of iterative refinement follows, and a solution still above
+// √(machine ε) · ‖b‖_P (1.5e-8: a badly scaled pivot) is solved again with A's own factor.
+const Real kTreeRefineAbove = 1e4 * std::numeric_limits<Real>::epsilon();
+const Real kTreeResidualLimit = std::sqrt(std::numeric_limits<Real>::epsilon());
+
 LinearSolveStats direct(const SchurSystem& A, const VecX& b, VecX& x, LinearScratch& s,
                         std::vector<Real>* history) {
   const int n = A.size();
   LinearSolveStats st;
   st.initial_residual = p_norm(n, b, s.inv_diag, s.partials);
-  if (s.direct.factorize(A)) {
-    s.direct.solve(b, x);
-  } else {
-    x.setZero();
-    st.breakdown = LinearBreakdown::Factorisation;
+  auto solve_and_measure = [&](bool factorised) {
+    if (factorised) {
+      s.direct.solve(b, x);
+    } else {
+      x.setZero();
+      st.breakdown = LinearBreakdown::Factorisation;
+    }
+    A.apply(x, s.ap, s.dofs1, s.dofs2);
+    parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
+    st.final_residual = p_norm(n, s.r, s.inv_diag, s.partials);
+  };
+  solve_and_measure(s.direct.factorize(A));
+  if (s.direct.elimination() == DirectElimination::Tree && !(st.final_residual <= kTreeRefineAbove * st.initial_residual)) {
+    // One step of iterative refinement with the same factor: x += K⁻¹(b − A x).
+    VecX& correction = s.tmp_rows;
+    s.direct.solve(s.r, correction);
+    for (int i = 0; i < n; ++i) x[i] += correction[i];
+    A.apply(x, s.ap, s.dofs1, s.dofs2);
+    parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
+    st.final_residual = p_norm(n, s.r, s.inv_diag, s.partials);
   }
-  A.apply(x, s.ap, s.dofs1, s.dofs2);
-  parallel_for(n, [&](int i) { s.r[i] = b[i] - s.ap[i]; });
+  if (s.direct.elimination() == DirectElimination::Tree && !(st.final_residual <= kTreeResidualLimit * st.initial_residual)) {
+    st.breakdown = LinearBreakdown::None;
+    solve_and_measure(s.direct.factorize_row_space(A));
+  }
   st.iterations = 1;
-  st.final_residual = p_norm(n, s.r, s.inv_diag, s.partials);
   if (history) history->push_back(st.final_residual);
   return st;
 }

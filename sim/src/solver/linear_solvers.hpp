@@ -10,7 +10,7 @@
 
 #include "sim/solver_options.hpp"
 #include "solver/schur_system.hpp"
-#include "solver/sparse_schur_factor.hpp"
+#include "solver/direct_factor.hpp"
 
 namespace sim {
 
@@ -35,7 +35,7 @@ struct LinearScratch {
   VecX diag, inv_diag, r, z, p, ap, az, tmp_rows;
   VecX dofs1, dofs2, dofs3;
   std::vector<Real> partials;
-  SparseSchurFactor direct;  // the direct solver's pattern, ordering and factor, kept across solves
+  DirectFactor direct;  // the direct solver's patterns, orderings and factors, kept across solves
   // Workspace::cancel (null: none): read each iteration; once raised the solve returns early with
   // the iterate so far (breakdown Cancelled).
   const std::atomic<bool>* cancel = nullptr;

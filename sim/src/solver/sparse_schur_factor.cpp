@@ -44,7 +44,7 @@ void SparseSchurFactor::order_head(const SchurSystem& A) {
     if (ra < head && rb < head) pattern.emplace_back(ra, rb, Real(1));
   });
   for (int i = 0; i < head; ++i) pattern.emplace_back(i, i, Real(1));
-  Upper unordered(head, head);
+  OrderedUpper unordered(head, head);
   unordered.setFromTriplets(pattern.begin(), pattern.end());
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> amd;  // amd.indices()[new] = old
   Eigen::AMDOrdering<int>()(unordered, amd);
@@ -79,32 +79,12 @@ void SparseSchurFactor::analyse(const SchurSystem& A) {
   for (int i = head; i < size; ++i) position_[i] = i;
 
   // (col, row) keys of the ordered upper triangle, sorted and unique: the compressed columns.
-  auto key = [&](int row_a, int row_b) {
-    const int p = position_[row_a], q = position_[row_b];
-    return static_cast<long long>(std::max(p, q)) * size + std::min(p, q);
-  };
+  auto key = [&](int row_a, int row_b) { return upper_key(position_[row_a], position_[row_b], size); };
   pattern_.clear();
   for_each_node_pair(adj, nodes, [&](int, int a, int b) { pattern_.push_back(key(adj.node_entry_rows[a], adj.node_entry_rows[b])); });
   for (int i = 0; i < size; ++i) pattern_.push_back(key(i, i));
-  std::sort(pattern_.begin(), pattern_.end());
-  pattern_.erase(std::unique(pattern_.begin(), pattern_.end()), pattern_.end());
-  const Eigen::Index nonzeros = static_cast<Eigen::Index>(pattern_.size());
-  if (upper_.cols() != size) upper_.resize(size, size);
-  if (upper_.data().allocatedSize() < nonzeros) upper_.data().reserve(nonzeros + nonzeros / 2 - upper_.data().size());
-  upper_.resizeNonZeros(nonzeros);
-  int* outer = upper_.outerIndexPtr();
-  int* inner = upper_.innerIndexPtr();
-  std::fill(outer, outer + size + 1, 0);
-  for (Eigen::Index k = 0; k < nonzeros; ++k) {
-    ++outer[pattern_[k] / size + 1];
-    inner[k] = static_cast<int>(pattern_[k] % size);
-  }
-  for (int c = 0; c < size; ++c) outer[c + 1] += outer[c];
-
-  auto slot_of = [&](int row_a, int row_b) {
-    const long long k = key(row_a, row_b);
-    return static_cast<int>(std::lower_bound(pattern_.begin(), pattern_.end(), k) - pattern_.begin());
-  };
+  compress_upper_pattern(pattern_, size, upper_);
+  auto slot_of = [&](int row_a, int row_b) { return upper_slot(pattern_, key(row_a, row_b)); };
   pair_slot_.clear();
   int widest = 0;
   for_each_node_pair(adj, nodes, [&](int node, int a, int b) {
@@ -156,8 +136,13 @@ void SparseSchurFactor::assemble(const SchurSystem& A) {
   for (int i = rows.count; i < capacity_; ++i) value[diagonal_slot_[i]] = 1;
 }
 
-bool SparseSchurFactor::factorize(const SchurSystem& A) {
-  if (!same_pattern(A.rows(), A.rows().entry_count)) analyse(A);
+bool SparseSchurFactor::prepare(const SchurSystem& A) {
+  if (same_pattern(A.rows(), A.rows().entry_count)) return false;
+  analyse(A);
+  return true;
+}
+
+bool SparseSchurFactor::factorize_prepared(const SchurSystem& A) {
   assemble(A);
   return ldlt_.factorize_ordered(upper_);
 }

@@ -19,48 +19,31 @@
 // pattern has been seen, a step allocates nothing (tests/alloc).
 #pragma once
 
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
 #include <vector>
 
+#include "solver/ordered_ldlt.hpp"
 #include "solver/schur_system.hpp"
 
 namespace sim {
 
 class SparseSchurFactor {
  public:
-  // Assembles A for the system's rows and factorises it. False when the factorisation failed
-  // (a zero pivot: A not positive definite to working precision). Reuses the ordering and the
-  // symbolic analysis while the rows' node pattern is unchanged.
-  bool factorize(const SchurSystem& A);
+  // The ordering and symbolic analysis for A's rows, redone only when the rows' node pattern
+  // changed since the last call; true when it was redone.
+  bool prepare(const SchurSystem& A);
+  // Assembles A (the pattern of the last prepare) and factorises it. False when the
+  // factorisation failed (a zero pivot: A not positive definite to working precision).
+  bool factorize_prepared(const SchurSystem& A);
   // x = A⁻¹ b with the last successful factorisation (x sized by the caller to A's rows).
   void solve(const VecX& b, VecX& x);
 
   // For reports and tests.
   int rows() const { return rows_; }
   long long factor_nonzeros() const { return ldlt_.factor_nonzeros(); }
+  double factor_operations() const { return ldlt_.factor_operations(); }
   int analyses() const { return analyses_; }  // how many times the pattern was (re)analysed
 
  private:
-  // Eigen's LDLᵀ with the protected steps it runs on an already ordered upper triangle made
-  // callable: with the ordering kept here, a numeric factorisation needs no temporary matrix.
-  using Upper = Eigen::SparseMatrix<Real, Eigen::ColMajor, int>;
-  class Ldlt : public Eigen::SimplicialLDLT<Upper, Eigen::Upper, Eigen::NaturalOrdering<int>> {
-   public:
-    void analyse_ordered(const Upper& a) { analyzePattern_preordered(a, true); }
-    bool factorize_ordered(const Upper& a) {
-      factorize_preordered<true>(a);
-      return info() == Eigen::Success;
-    }
-    long long factor_nonzeros() const { return m_analysisIsOk ? static_cast<long long>(m_matrix.nonZeros()) : 0; }
-    // After an analysis: room for half again the factor's entries, so that the analyses of
-    // similar patterns that follow do not reallocate it.
-    void keep_room() {
-      const Eigen::Index nonzeros = m_matrix.nonZeros();
-      if (m_matrix.data().allocatedSize() < nonzeros + nonzeros / 2) m_matrix.data().reserve(nonzeros / 2);
-    }
-  };
-
   bool same_pattern(const RowSet& rows, int entries) const;
   void order_head(const SchurSystem& A);
   void analyse(const SchurSystem& A);
@@ -80,9 +63,9 @@ class SparseSchurFactor {
   std::vector<int> pair_slot_;
   std::vector<int> diagonal_slot_;
   std::vector<Vec6> hinv_jt_;  // H⁻¹ J_eᵀ of the entries of the node being assembled
-  Upper upper_;                // A, ordered, upper triangle
+  OrderedUpper upper_;         // A, ordered, upper triangle
   VecX ordered_b_, ordered_x_;
-  Ldlt ldlt_;
+  OrderedLdlt ldlt_;
   int analyses_ = 0;
 };
 
