@@ -150,3 +150,49 @@ TEST_CASE("auto resolves to PCR on contact piles and particle systems, and the d
   CHECK(newton >= 50);
   CHECK(analyses == 1);
 }
+
+namespace {
+
+// The ragdoll among `boxes` loose boxes resting on the floor in a grid beside it (4 contacts each).
+std::string ragdoll_among_boxes(int boxes) {
+  std::string xml = test::kRagdollMjcf;
+  std::string extra;
+  for (int k = 0; k < boxes; ++k) {
+    const double x = 1.0 + 0.3 * (k % 8), y = -1.0 + 0.3 * (k / 8);
+    extra += "<body pos=\"" + std::to_string(x) + " " + std::to_string(y) +
+             " 0.05\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\"/></body>\n";
+  }
+  xml.insert(xml.find("</worldbody>"), extra);
+  return xml;
+}
+
+}  // namespace
+
+// auto weighs the direct factorisation's operation count against the PCR budget's, not the
+// contact count: ground contacts are one-node rows of the tree elimination and add no fill, so a
+// ragdoll among 40 resting boxes (480 contact rows: the old rule's limit was 300) is solved
+// directly; with a PCR budget of one iteration the same factor costs more than PCR, and auto
+// takes PCR.
+TEST_CASE("auto picks the direct solver by its cost against PCR's, not by the contact count",
+          "[scene][solver][linear][direct][auto]") {
+  const auto dir = test::scratch_dir("direct_ragdoll_boxes");
+  test::write_file(dir / "ragdoll_boxes.xml", ragdoll_among_boxes(40));
+  auto spec = sim::load_description((dir / "ragdoll_boxes.xml").string());
+  REQUIRE(spec.ok());
+  const sim::Model m = test::compile(*spec);
+  for (int budget : {40, 1}) {
+    INFO("PCR budget " << budget);
+    sim::SolverOptions o = spec->solver;
+    o.linear_solver = sim::LinearSolver::Auto;
+    o.linear_iterations = budget;
+    sim::State s = sim::make_initial_state(m);
+    const sim::Control control = sim::make_initial_control(m);
+    sim::Workspace ws;
+    for (int i = 0; i < 5; ++i) REQUIRE(sim::step(m, o, s, control, ws).ok());
+    const sim::StepReport rep = sim::step(m, o, s, control, ws);
+    REQUIRE(rep.ok());
+    INFO(rep.row_count << " rows");
+    CHECK(rep.row_count > 140 + 400);  // the ragdoll's joint rows and over 400 contact rows
+    CHECK(ws.trace.linear_solver == (budget == 40 ? sim::LinearSolver::Direct : sim::LinearSolver::PCR));
+  }
+}

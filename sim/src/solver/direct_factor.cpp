@@ -1,5 +1,7 @@
 #include "solver/direct_factor.hpp"
 
+#include <algorithm>
+
 namespace sim {
 
 const char* to_string(DirectElimination e) {
@@ -10,11 +12,16 @@ const char* to_string(DirectElimination e) {
   return "?";
 }
 
-bool DirectFactor::factorize(const SchurSystem& A) {
+double DirectFactor::analyse(const SchurSystem& A) {
   if (tree_.prepare(A)) {
     row_space_.prepare(A);
     prefer_tree_ = tree_.factor_operations() < row_space_.factor_operations();
   }
+  return std::min(tree_.factor_operations(), row_space_.factor_operations());
+}
+
+bool DirectFactor::factorize(const SchurSystem& A) {
+  analyse(A);
   if (prefer_tree_) {
     if (tree_.factorize_prepared(A)) {
       used_ = DirectElimination::Tree;

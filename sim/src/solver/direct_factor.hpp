@@ -24,8 +24,11 @@ const char* to_string(DirectElimination e);
 
 class DirectFactor {
  public:
-  // Factorises the system with the elimination its pattern calls for. False when no factorisation
-  // succeeded.
+  // Both eliminations' orderings and symbolic analyses for A's row pattern (redone only when it
+  // changed) and the choice between them; returns the chosen one's operation count (Σ c_j²).
+  double analyse(const SchurSystem& A);
+  // Factorises the system with the elimination its pattern calls for (analysing it first where
+  // it is new). False when no factorisation succeeded.
   bool factorize(const SchurSystem& A);
   // Factorises with A's own elimination.
   bool factorize_row_space(const SchurSystem& A);

@@ -295,13 +295,13 @@ LinearSolveStats dispatch(LinearSolver solver, const SchurSystem& A, const VecX&
 
 }  // namespace
 
-LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const RowSet& rows) {
+LinearSolver resolve_linear_solver(LinearSolver chosen, const SchurSystem& A, int linear_budget, DirectFactor& direct) {
   if (chosen != LinearSolver::Auto) return chosen;
-  const int joint_rows = rows.first_normal;
-  const int contact_rows = rows.count - rows.first_normal;
-  const bool articulated = m.particle_count == 0 && joint_rows > 0;
-  const bool few_contacts = contact_rows <= kAutoDirectContactRows && contact_rows <= 2 * joint_rows;
-  return articulated && few_contacts && rows.count <= kAutoDirectRows ? LinearSolver::Direct : LinearSolver::PCR;
+  const RowSet& rows = A.rows();
+  const bool articulated = A.model().particle_count == 0 && rows.first_normal > 0;
+  if (!articulated || rows.count > kAutoDirectRows) return LinearSolver::PCR;
+  const double krylov_cost = 72.0 * std::max(linear_budget, 1) * rows.entry_count;
+  return direct.analyse(A) <= kAutoDirectCost * krylov_cost ? LinearSolver::Direct : LinearSolver::PCR;
 }
 
 LinearSolveStats solve_linear(LinearSolver solver, const SchurSystem& A, const VecX& b, VecX& x,

@@ -44,18 +44,22 @@ struct LinearScratch {
 };
 
 // LinearSolver::Auto resolved for one step's rows (any other choice is returned as it is): the
-// direct solver (sparse LDLᵀ, solver/sparse_schur_factor.hpp) on a system of rigid bodies with
-// joint rows whose contact rows are few (at most kAutoDirectContactRows, and not more than twice
-// the joint rows): there chains of joints through light links leave A ill-conditioned, the
-// Krylov solvers' inexact directions cost the Newton loop its convergence, and the factor stays
-// small (MuJoCo's humanoid: 3 Newton iterations a step instead of the cap, 7x faster; allegro,
-// fetch, workcell faster at lower residuals; docs/benchmarks.md). PCR, the paper's, everywhere
-// else: contact-dominated systems (stacks, piles, an SDF bowl: no faster and no better
-// converged with exact directions) and particle systems (the FEM rows' condensation needs a
-// Krylov solver).
-inline constexpr int kAutoDirectContactRows = 300;
+// direct solver (sparse LDLᵀ, solver/direct_factor.hpp) on a system of rigid bodies with joint
+// rows of at most kAutoDirectRows rows whose factorisation costs at most kAutoDirectCost times
+// what a linear budget of PCR iterations does (its operation count, Σ c_j² over the factor's
+// columns, against budget · 72 · J's entries: two passes over each entry's 6 values and their
+// products per iteration). There chains of joints through light links leave A ill-conditioned,
+// the Krylov solvers' inexact directions cost the Newton loop its convergence (MuJoCo's humanoid:
+// 3 Newton iterations a step instead of the cap, 7x faster; humanoid100, a humanoid among 100
+// objects: 0 failed steps in 2,000 where PCR's joint rows drifted until a shoulder came apart at
+// step 1,133), and the factor is cheap (humanoid100: 0.15–0.3 M operations against PCR's 2–3 M).
+// PCR, the paper's, everywhere else: contact piles (table_pile's factor costs 6–13 M operations
+// against PCR's 3 M, and took 117 against 6.6 ms a step), and particle systems (the FEM rows'
+// condensation needs a Krylov solver). Runs the direct solver's analysis of the pattern (kept for
+// its factorisations) where the scene qualifies otherwise.
 inline constexpr int kAutoDirectRows = 3000;
-LinearSolver resolve_linear_solver(LinearSolver chosen, const Model& m, const RowSet& rows);
+inline constexpr double kAutoDirectCost = 0.5;
+LinearSolver resolve_linear_solver(LinearSolver chosen, const SchurSystem& A, int linear_budget, DirectFactor& direct);
 
 // Solves A x = b with `solver` for at most `iterations` iterations (or until the residual falls
 // below tolerance·‖b‖_P). Appends per-iteration residuals to `history` (may be null). b and x may

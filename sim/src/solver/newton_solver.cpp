@@ -542,7 +542,10 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   const std::size_t trace_first = trace.iterations.size(), linear_first = trace.linear_residuals.size();
   if (capture) capture_solve_begin(*capture, m, rows, contacts.size());
 
-  const LinearSolver linear = resolve_linear_solver(o.linear_solver, m, rows);  // auto: this step's choice
+  const int analyses_at_start = s.linear.direct.analyses();
+  // auto: this step's choice (may analyse the direct solver's pattern)
+  const LinearSolver linear = resolve_linear_solver(o.linear_solver, sys, o.linear_iterations, s.linear.direct);
+  trace.direct_analyses += s.linear.direct.analyses() - analyses_at_start;
   trace.linear_solver = linear;
   const bool krylov = linear == LinearSolver::PCR || linear == LinearSolver::PCG;
   const IterateContext ctx{m, o, h, contacts, sys,
