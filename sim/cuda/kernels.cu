@@ -16,7 +16,7 @@
 #include "kernels/distance_row_kernel.hpp"
 #include "kernels/friction_projection_kernel.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
-#include "kernels/hinge_row_kernel.hpp"
+#include "kernels/bending_row_kernel.hpp"
 #include "kernels/inverse_mass_kernel.hpp"
 #include "kernels/joint_coordinate_row_kernels.hpp"
 #include "kernels/joint_row_kernels.hpp"
@@ -174,11 +174,11 @@ __global__ void membrane_rows(MembraneView membranes, ConfigurationView at, RowG
   if (i < membranes.count) evaluate_membrane_rows(membranes, at, rows, elastic, first, i);
 }
 
-// Per shell hinge: its bending row first + i.
-__global__ void hinge_rows(HingeView hinges, ConfigurationView at, RowGradientView rows, ElasticRowsView elastic,
-                           int first) {
+// Per shell bending row: row first + i.
+__global__ void bending_rows(BendingView bending, ConfigurationView at, RowGradientView rows, ElasticRowsView elastic,
+                             int first) {
   const int i = thread_index();
-  if (i < hinges.count) evaluate_hinge_row(hinges, at, rows, elastic, first, i);
+  if (i < bending.count) evaluate_bending_row(bending, at, rows, elastic, first, i);
 }
 
 // ---- per row (NCP terms) ---------------------------------------------------------------------
@@ -415,7 +415,7 @@ cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_f
   return cudaGetLastError();
 }
 
-// The soft bodies' rows: tets, attachments, membranes, hinges (constraint/row_assembly.cpp's order).
+// The soft bodies' rows: tets, attachments, membranes, bending (constraint/row_assembly.cpp's order).
 cudaError_t launch_evaluate_soft_rows(const SoftRowsLaunch& soft, const ConfigurationView& at,
                                       const RowGradientView& rows, cudaStream_t stream) {
   if (soft.tets.count > 0)
@@ -426,9 +426,9 @@ cudaError_t launch_evaluate_soft_rows(const SoftRowsLaunch& soft, const Configur
   if (soft.membranes.count > 0)
     membrane_rows<<<grid_for(soft.membranes.count), kBlock, 0, stream>>>(soft.membranes, at, rows, soft.shell_rows,
                                                                          soft.first_membrane);
-  if (soft.hinges.count > 0)
-    hinge_rows<<<grid_for(soft.hinges.count), kBlock, 0, stream>>>(soft.hinges, at, rows, soft.shell_rows,
-                                                                   soft.first_hinge);
+  if (soft.bending.count > 0)
+    bending_rows<<<grid_for(soft.bending.count), kBlock, 0, stream>>>(soft.bending, at, rows, soft.shell_rows,
+                                                                      soft.first_bending);
   return cudaGetLastError();
 }
 

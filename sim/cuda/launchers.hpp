@@ -12,7 +12,7 @@
 #include "kernels/contact_kernels.hpp"
 #include "kernels/contact_row_kernels.hpp"
 #include "kernels/geometric_stiffness_kernel.hpp"
-#include "kernels/hinge_row_kernel.hpp"
+#include "kernels/bending_row_kernel.hpp"
 #include "kernels/joint_coordinate_row_kernels.hpp"
 #include "kernels/membrane_row_kernel.hpp"
 #include "kernels/row_entry_kernels.hpp"
@@ -80,8 +80,8 @@ cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_f
                                  const ContactGeometryView& contacts, const ConfigurationView& at,
                                  const RowGradientView& rows, cudaStream_t stream);
 // The soft bodies' rows over device views, each kind from its first row (RowSet::first_tet
-// inside tet_rows, first_attachment, first_membrane, first_hinge): FEM tetrahedra (7 rows each,
-// eqs. 75-85), particle attachments (3), shell membranes (4) and bending hinges (1); the elastic
+// inside tet_rows, first_attachment, first_membrane, first_bending): FEM tetrahedra (7 rows each,
+// eqs. 75-85), particle attachments (3), shell membranes (4) and bending rows (one each); the elastic
 // rows also write their compliance E (tet_rows.compliance, shell_rows.compliance).
 struct SoftRowsLaunch {
   TetView tets;
@@ -89,10 +89,10 @@ struct SoftRowsLaunch {
   AttachmentView attachments;
   int first_attachment;
   MembraneView membranes;
-  HingeView hinges;
+  BendingView bending;
   ElasticRowsView shell_rows;
   int first_membrane;
-  int first_hinge;
+  int first_bending;
 };
 cudaError_t launch_evaluate_soft_rows(const SoftRowsLaunch& soft, const ConfigurationView& at,
                                       const RowGradientView& rows, cudaStream_t stream);

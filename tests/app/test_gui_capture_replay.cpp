@@ -179,7 +179,7 @@ TEST_CASE("in the main window the pendulum's replay draws its joints' force arro
     for (const ui::ReplayMark& m : view->replay->marks)
       joints += m.joint >= 0 ? 1 : 0, distances += m.distance >= 0 ? 1 : 0, elements += m.element >= 0 ? 1 : 0;
     CHECK(distances == model.distance_count);
-    CHECK(elements == model.tet_count + model.membrane_count + model.hinge_count + model.attachment_count);
+    CHECK(elements == model.tet_count + model.membrane_count + model.bending_count + model.attachment_count);
     if (model.joint_count > 0) {
       CHECK(joints == model.joint_count);
       // Each joint carries its load: a force, stated in the arrow line's largest.

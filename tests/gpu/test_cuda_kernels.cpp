@@ -1,7 +1,7 @@
 // The device kernels (sim/cuda/kernels.cu, through its launchers) against the same kernels on the
 // CPU, on the data of shipped scenes: every stage of a step the kernel layer covers (the per-body,
 // per-particle and per-node stages; the rows' C and ∇C G per joint, distance and contact, and of
-// the soft bodies' FEM tets, attachments, shell membranes and hinges with their compliance, the
+// the soft bodies' FEM tets, attachments, shell membranes and bending rows with their compliance, the
 // contact friction frames, the friction projection and the shape boxes), uploaded, launched,
 // downloaded and compared. nvcc contracts a·b + c into fused multiply-adds (one rounding
 // instead of two), so the device agrees to round-off (1e-12 of each array's scale), not to the
@@ -235,7 +235,7 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   REQUIRE(sim::cuda::launch_evaluate_rows(joints, d_bilateral.get(), coordinate_rows, distances,
                                           rows.joint_bilateral_first[m.joint_count], model, contact_rows, geometry, at,
                                           out, nullptr) == cudaSuccess);
-  // The soft bodies' rows (FEM tets, attachments, shell membranes and hinges).
+  // The soft bodies' rows (FEM tets, attachments, shell membranes and bending rows).
   const DeviceArray<int> d_tet_particle(m.tet_particle);
   const DeviceArray<Mat3> d_tet_rest_inverse(m.tet_rest_inverse);
   const DeviceArray<Real> d_tet_volume(m.tet_volume), d_tet_mu(m.tet_mu), d_tet_lambda(m.tet_lambda),
@@ -244,10 +244,12 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   const DeviceArray<sim::SoftCompliance> d_tet_compliance(m.tet_compliance);
   const DeviceArray<int> d_attachment_particle(m.attachment_particle), d_attachment_body(m.attachment_body);
   const DeviceArray<Vec3> d_attachment_local(m.attachment_local);
-  const DeviceArray<int> d_membrane_particle(m.membrane_particle), d_hinge_particle(m.hinge_particle);
+  const DeviceArray<int> d_membrane_particle(m.membrane_particle), d_hinge_particle(m.hinge_particle),
+      d_bending_hinge(m.bending_hinge), d_bending_particle(m.bending_particle);
   const DeviceArray<sim::Mat2> d_membrane_rest_inverse(m.membrane_rest_inverse);
   const DeviceArray<Real> d_membrane_area(m.membrane_area), d_membrane_mu(m.membrane_mu),
-      d_membrane_lambda(m.membrane_lambda), d_hinge_rest(m.hinge_rest_angle), d_hinge_stiffness(m.hinge_stiffness);
+      d_membrane_lambda(m.membrane_lambda), d_hinge_rest(m.hinge_rest_angle), d_bending_weight(m.bending_weight),
+      d_bending_stiffness(m.bending_stiffness);
   const DeviceArray<Real> d_compliance(compliance_unset), d_bound(rows.row_bound);
   const sim::cuda::SoftRowsLaunch soft{
       sim::TetView{d_tet_particle.get(), d_tet_rest_inverse.get(), d_tet_volume.get(), d_tet_mu.get(),
@@ -258,10 +260,11 @@ void compare_rows_on_device(const test::ShippedRun& run) {
       rows.first_attachment,
       sim::MembraneView{d_membrane_particle.get(), d_membrane_rest_inverse.get(), d_membrane_area.get(),
                         d_membrane_mu.get(), d_membrane_lambda.get(), m.membrane_count},
-      sim::HingeView{d_hinge_particle.get(), d_hinge_rest.get(), d_hinge_stiffness.get(), m.hinge_count},
+      sim::BendingView{sim::HingeView{d_hinge_particle.get(), d_hinge_rest.get(), m.hinge_count}, d_bending_hinge.get(),
+                       d_bending_weight.get(), d_bending_particle.get(), d_bending_stiffness.get(), m.bending_count},
       sim::ElasticRowsView{d_compliance.get(), d_bias.get(), d_bound.get()},
       rows.first_membrane,
-      rows.first_hinge};
+      rows.first_bending};
   REQUIRE(sim::cuda::launch_evaluate_soft_rows(soft, at, out, nullptr) == cudaSuccess);
 
   // Friction multipliers scattered around the cones, projected on both sides.
@@ -357,7 +360,7 @@ TEST_CASE("the device kernels agree with the CPU kernels on shipped scenes", "[g
   }
   // The rows, the friction frames and projection, the shape boxes.
   // The soft bodies' rows on soft_cube (tets), pneunet (tets, attachments, pressure), fetch_tomato
-  // (tets in contact with a gripper) and cloth_shell (membranes, hinges).
+  // (tets in contact with a gripper) and cloth_shell (membranes, bending rows).
   for (const char* name : {"workcell", "grasp", "cloth", "sdf_bowl", "friction_slalom", "soft_cube", "pneunet",
                            "fetch_tomato", "cloth_shell"}) {
     INFO(name);

@@ -141,7 +141,7 @@ struct Model {
   std::vector<Vec3> attachment_local;       // point in the body's com frame (world for -1) [m]
   std::vector<Real> attachment_compliance;  // [m/N]
 
-  // ---- shells: membrane triangles and bending hinges (constraint/shell_rows.hpp) -------------
+  // ---- shells: membrane triangles, hinges and bending rows (constraint/shell_rows.hpp) --------
   int membrane_count = 0;
   std::vector<int> membrane_particle;       // 3 per triangle (3 membrane_count)
   std::vector<Eigen::Matrix<Real, 2, 2>> membrane_rest_inverse;  // D_m⁻¹ in the rest triangle's frame
@@ -151,8 +151,14 @@ struct Model {
   int hinge_count = 0;                      // interior edges of shells with bending
   std::vector<int> hinge_particle;          // 4 per hinge: edge x0 x1, opposite corners x2 x3
   std::vector<Real> hinge_rest_angle;       // θ̄ [rad]
-  std::vector<Real> hinge_stiffness;        // k = D ℓ²/(A1 + A2) [N m/rad²]
-  std::vector<Real> hinge_damping;          // β [s]
+  // Bending rows (kernels/bending_row_kernel.hpp): per triangle with interior edges, the
+  // eigen-rows of its mid-edge shape-operator energy, m = Σ_j w_j (θ_j − θ̄_j) over its hinges.
+  int bending_count = 0;
+  std::vector<int> bending_hinge;           // kBendingHinges per row, -1 where unused
+  std::vector<Real> bending_weight;         // kBendingHinges per row: w_j [1]
+  std::vector<int> bending_particle;        // kBendingParticles per row (its hinges' corners), -1 unused
+  std::vector<Real> bending_stiffness;      // k [N m/rad²]
+  std::vector<Real> bending_damping;        // β [s]
 
   // ---- joints (joint_count); body -1 means the world ----------------------------------------
   int joint_count = 0;

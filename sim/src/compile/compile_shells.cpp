@@ -3,13 +3,15 @@
 #include <algorithm>
 
 #include "compile/body_inertia.hpp"  // where
-#include "kernels/hinge_row_kernel.hpp"
+#include "fem/midedge_bending.hpp"
+#include "kernels/bending_row_kernel.hpp"
 #include "kernels/membrane_row_kernel.hpp"
 #include "sim/shell.hpp"
 
 namespace sim {
 
 std::string compile_shells(const SceneSpec& spec, Model& m) {
+  std::vector<Vec3> rest;  // the particles' rest positions, once a shell bends
   for (const ShellSpec& s : spec.shells) {
     const std::string w = detail::where(s.source, "shell") + (s.name.empty() ? "" : " '" + s.name + "'");
     if (std::string e = check_shell_material(s.material); !e.empty()) return w + ": " + e;
@@ -40,17 +42,28 @@ std::string compile_shells(const SceneSpec& spec, Model& m) {
     if (!(d > 0)) continue;
     std::vector<std::array<int, 4>> hinges;
     if (std::string e = shell_hinges(s.triangles, hinges); !e.empty()) return w + ": " + e;
+    const int first_hinge = m.hinge_count;
     for (const auto& h : hinges) {
       HingeAngle rest;
       hinge_angle(at(h[0]), at(h[1]), at(h[2]), at(h[3]), rest);
-      const Real l2 = (at(h[1]) - at(h[0])).squaredNorm();
-      const Real a1 = Real(0.5) * (at(h[1]) - at(h[0])).cross(at(h[2]) - at(h[0])).norm();
-      const Real a2 = Real(0.5) * (at(h[1]) - at(h[0])).cross(at(h[3]) - at(h[0])).norm();
       for (int k = 0; k < 4; ++k) m.hinge_particle.push_back(h[k]);
       m.hinge_rest_angle.push_back(rest.theta);
-      m.hinge_stiffness.push_back(d * l2 / (a1 + a2));  // Discrete Shells' weight (hinge_row_kernel.hpp)
-      m.hinge_damping.push_back(s.material.damping);
       ++m.hinge_count;
+    }
+    if (rest.empty())
+      for (const ParticleSpec& p : spec.particles) rest.push_back(p.position);
+    std::vector<MidedgeBendingRow> bending;
+    midedge_bending_rows(rest, s.triangles, hinges, d, s.material.poisson_ratio, bending);
+    for (const MidedgeBendingRow& row : bending) {
+      for (int j = 0; j < kBendingHinges; ++j) {
+        const int h = row.hinge[static_cast<std::size_t>(j)];
+        m.bending_hinge.push_back(h < 0 ? -1 : first_hinge + h);
+        m.bending_weight.push_back(row.weight[static_cast<std::size_t>(j)]);
+      }
+      for (int k = 0; k < kBendingParticles; ++k) m.bending_particle.push_back(row.particle[static_cast<std::size_t>(k)]);
+      m.bending_stiffness.push_back(row.stiffness);
+      m.bending_damping.push_back(s.material.damping);
+      ++m.bending_count;
     }
   }
   return {};

@@ -31,8 +31,8 @@ RowNodes row_nodes(const Model& m, const ContactBuffer& contacts, const RowSet& 
   const int source = rows.row_source[r];
   switch (rows.row_kind[r]) {
     case RowKind::Bilateral:
-      if (r >= rows.first_hinge && r < rows.first_drive) return hinge_row_nodes(m, source);
-      if (r >= rows.first_membrane && r < rows.first_hinge) return membrane_row_nodes(m, source);
+      if (r >= rows.first_bending && r < rows.first_drive) return bending_row_nodes(m, source);
+      if (r >= rows.first_membrane && r < rows.first_bending) return membrane_row_nodes(m, source);
       if (tet_row_of_sub(rows.row_sub[r]) >= 0) return tet_row_nodes(m, source);
       if (rows.row_sub[r] <= kAttachmentSubBase) return attachment_row_nodes(m, source);
       return rows.row_sub[r] < 0 ? distance_row_nodes(m, source) : joint_row_nodes(m, source);
@@ -65,18 +65,19 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   rows.first_tet = bilateral[joints] + distances;
   rows.first_attachment = rows.first_tet + kTetRows * m.tet_count;
   rows.first_membrane = rows.first_attachment + kAttachmentRows * m.attachment_count;
-  rows.first_hinge = rows.first_membrane + kMembraneRows * m.membrane_count;
-  rows.first_drive = rows.first_hinge + m.hinge_count;
+  rows.first_bending = rows.first_membrane + kMembraneRows * m.membrane_count;
+  rows.first_drive = rows.first_bending + m.bending_count;
   rows.first_limit = rows.first_drive + drive[joints];
   rows.first_normal = rows.first_limit + limit[joints];
   rows.first_friction = rows.first_normal + n;
   // Room for as many contacts as the buffer holds (step() reserves it from the model): the rows'
   // arrays are sized for them once and keep that capacity (RowSet::resize never shrinks it), so
-  // contacts that come and go below it allocate nothing. Entries: at most kMaxRowSlots per row.
+  // contacts that come and go below it allocate nothing. Entries: at most kMaxContactRowSlots per
+  // row, and kBendingParticles for each bending row.
   const int room = rows.first_normal + 3 * static_cast<int>(contacts.contacts.capacity());
   if (rows.row_kind.capacity() < static_cast<std::size_t>(room)) {
     rows.resize(room);
-    rows.resize_entries(kMaxRowSlots * room);
+    rows.resize_entries(kMaxContactRowSlots * room + (kBendingParticles - kMaxContactRowSlots) * m.bending_count);
     rows.row_nodes_scratch.reserve(room);
   }
   rows.resize(rows.first_friction + 2 * n);
@@ -122,8 +123,8 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
     for (int k = 0; k < kMembraneRows; ++k)
       set(rows.first_membrane + kMembraneRows * t + k, tn, RowKind::Bilateral, t, membrane_row_sub(k), 0);
   });
-  parallel_for(m.hinge_count, [&](int e) {
-    set(rows.first_hinge + e, hinge_row_nodes(m, e), RowKind::Bilateral, e, kHingeRowSub, 0);
+  parallel_for(m.bending_count, [&](int e) {
+    set(rows.first_bending + e, bending_row_nodes(m, e), RowKind::Bilateral, e, kBendingRowSub, 0);
   });
   parallel_for(n, [&](int c) {
     const RowNodes cn = contact_row_nodes(m, contacts.contacts[c]);

@@ -31,12 +31,15 @@ enum class RowKind : std::int8_t {
   Friction,   // one of a contact's two tangent rows (eqs. 99-106)
 };
 
-// The most gradient slots a row kind has (a face contact: three corners and the other side).
-inline constexpr int kMaxRowSlots = 4;
+// The most gradient slots a row kind has (a shell bending row: a triangle's corners and its edges'
+// opposite corners); a contact row has at most kMaxContactRowSlots (a face: three corners and the
+// other side).
+inline constexpr int kMaxRowSlots = 6;
+inline constexpr int kMaxContactRowSlots = 4;
 
 // The nodes of a row, one per slot of its kind; -1 where the slot's node cannot move.
 struct RowNodes {
-  int node[kMaxRowSlots] = {-1, -1, -1, -1};
+  int node[kMaxRowSlots] = {-1, -1, -1, -1, -1, -1};
   int slots = 0;
   int entries() const {
     int n = 0;
@@ -97,8 +100,8 @@ struct RowSet {
   // [Pa] (tet_count): set by setup_tet_pressure before the rows are evaluated.
   std::vector<Real> tet_pressure;
   // Shell rows (constraint/shell_rows.hpp) close the bilateral block: 4 per membrane triangle,
-  // then 1 per hinge.
-  int first_membrane = 0, first_hinge = 0;
+  // then the bending rows (Model::bending_count).
+  int first_membrane = 0, first_bending = 0;
   // Per-source offsets, exclusive scans of per-source row counts (row_assembly.cpp), joint_count + 1
   // each: joint j's bilateral rows start at joint_bilateral_first[j] (the distances' rows at
   // joint_bilateral_first[joint_count]), its drive row at first_drive + joint_drive_first[j], its

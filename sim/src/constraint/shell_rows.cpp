@@ -11,7 +11,12 @@ MembraneView membrane_view(const Model& m) {
 }
 
 HingeView hinge_view(const Model& m) {
-  return HingeView{m.hinge_particle.data(), m.hinge_rest_angle.data(), m.hinge_stiffness.data(), m.hinge_count};
+  return HingeView{m.hinge_particle.data(), m.hinge_rest_angle.data(), m.hinge_count};
+}
+
+BendingView bending_view(const Model& m) {
+  return BendingView{hinge_view(m),           m.bending_hinge.data(),      m.bending_weight.data(),
+                     m.bending_particle.data(), m.bending_stiffness.data(), m.bending_count};
 }
 
 namespace {
@@ -20,7 +25,7 @@ RowNodes particle_slots(const Model& m, const int* particles, int slots) {
   RowNodes nodes;
   for (int k = 0; k < slots; ++k) {
     const int p = particles[k];
-    nodes.node[k] = m.particle_inv_mass[p] > 0 ? m.body_count + p : -1;
+    nodes.node[k] = p >= 0 && m.particle_inv_mass[p] > 0 ? m.body_count + p : -1;
   }
   nodes.slots = slots;
   return nodes;
@@ -29,7 +34,9 @@ RowNodes particle_slots(const Model& m, const int* particles, int slots) {
 }  // namespace
 
 RowNodes membrane_row_nodes(const Model& m, int t) { return particle_slots(m, &m.membrane_particle[3 * t], 3); }
-RowNodes hinge_row_nodes(const Model& m, int e) { return particle_slots(m, &m.hinge_particle[4 * e], 4); }
+RowNodes bending_row_nodes(const Model& m, int r) {
+  return particle_slots(m, &m.bending_particle[kBendingParticles * r], kBendingParticles);
+}
 
 ElasticRowsView elastic_rows_view(RowSet& rows) {
   return ElasticRowsView{rows.row_compliance.data(), rows.row_bias.data(), rows.row_bound.data()};
@@ -37,7 +44,7 @@ ElasticRowsView elastic_rows_view(RowSet& rows) {
 
 void setup_shell_damping(const Model& m, const Configuration& c, Real h, RowSet& rows) {
   const MembraneView tris = membrane_view(m);
-  const HingeView hinges = hinge_view(m);
+  const BendingView bending = bending_view(m);
   const ConfigurationView at = configuration_view(c);
   parallel_for(m.membrane_count, [&](int i) {
     Real measure[kMembraneRows];
@@ -48,21 +55,22 @@ void setup_shell_damping(const Model& m, const Configuration& c, Real h, RowSet&
       rows.row_bound[r] = m.membrane_damping[i] / h;
     }
   });
-  parallel_for(m.hinge_count, [&](int i) {
-    const int r = rows.first_hinge + i;
-    rows.row_bias[r] = hinge_row_measure(hinges, at, i);
-    rows.row_bound[r] = m.hinge_damping[i] / h;
+  parallel_for(m.bending_count, [&](int i) {
+    const int r = rows.first_bending + i;
+    Vec3 grad[kBendingParticles];
+    rows.row_bias[r] = bending_measure(bending, at, i, grad);
+    rows.row_bound[r] = m.bending_damping[i] / h;
   });
 }
 
 void evaluate_shell_rows(const Model& m, const Configuration& c, RowSet& rows) {
   const MembraneView tris = membrane_view(m);
-  const HingeView hinges = hinge_view(m);
+  const BendingView bending = bending_view(m);
   const ConfigurationView at = configuration_view(c);
   const RowGradientView out = rows.gradient_view();
   const ElasticRowsView cr = elastic_rows_view(rows);
   parallel_for(m.membrane_count, [&](int i) { evaluate_membrane_rows(tris, at, out, cr, rows.first_membrane, i); });
-  parallel_for(m.hinge_count, [&](int i) { evaluate_hinge_row(hinges, at, out, cr, rows.first_hinge, i); });
+  parallel_for(m.bending_count, [&](int i) { evaluate_bending_row(bending, at, out, cr, rows.first_bending, i); });
 }
 
 }  // namespace sim

@@ -1,25 +1,26 @@
 // Shell rows (cloth and shells in the FEM compliance machinery, paper §9.1, eq. 80): four
-// RowKind::Bilateral membrane rows per triangle (kernels/membrane_row_kernel.hpp) and one bending
-// row per hinge (kernels/hinge_row_kernel.hpp), each with value m (its measure), gradient ∂m/∂x over
-// its particles and compliance 1/k (kernels/elastic_row_kernel.hpp). They follow the tet rows in
-// the bilateral block (RowSet::first_membrane, first_hinge); row_sub = −9 − k marks membrane row k,
-// −13 a hinge row (tets: −2 … −8, distances: −1).
+// RowKind::Bilateral membrane rows per triangle (kernels/membrane_row_kernel.hpp) and up to three
+// bending rows per triangle with interior edges (kernels/bending_row_kernel.hpp), each with value m
+// (its measure), gradient ∂m/∂x over its particles and compliance 1/k (kernels/elastic_row_kernel.hpp).
+// They follow the tet rows in the bilateral block (RowSet::first_membrane, first_bending);
+// row_sub = −9 − k marks membrane row k, −13 a bending row (tets: −2 … −8, distances: −1).
 #pragma once
 
 #include "constraint/rows.hpp"
 #include "core/kinematics.hpp"
-#include "kernels/hinge_row_kernel.hpp"
+#include "kernels/bending_row_kernel.hpp"
 #include "kernels/membrane_row_kernel.hpp"
 
 namespace sim {
 
 MembraneView membrane_view(const Model& model);
 HingeView hinge_view(const Model& model);
-// The slots: the triangle's three particles, the hinge's four (-1 where pinned).
+BendingView bending_view(const Model& model);
+// The slots: the triangle's three particles, the bending row's six (-1 where pinned or unused).
 RowNodes membrane_row_nodes(const Model& model, int triangle);
-RowNodes hinge_row_nodes(const Model& model, int hinge);
+RowNodes bending_row_nodes(const Model& model, int row);
 inline int membrane_row_sub(int k) { return -9 - k; }
-inline constexpr int kHingeRowSub = -13;
+inline constexpr int kBendingRowSub = -13;
 
 // The RowSet's compliant-row arrays (row_compliance, row_bias, row_bound).
 ElasticRowsView elastic_rows_view(RowSet& rows);

@@ -28,19 +28,17 @@ Energy mechanical_energy(const Model& model, const State& state, std::vector<Rea
     for (int k = 0; k < 4; ++k) x[k] = at.particle_position(model.tet_particle[4 * t + k]);
     return tet_elastic_energy(tets, x, t);
   });
-  // Shells' membrane and bending energy Σ ½ k m² (kernels/membrane_row_kernel.hpp, hinge_row_kernel.hpp).
+  // Shells' membrane and bending energy Σ ½ k m² (kernels/membrane_row_kernel.hpp, bending_row_kernel.hpp).
   const MembraneView tris = membrane_view(model);
   e.potential += deterministic_sum(model.membrane_count, partials, [&](int t) {
     Vec3 x[3];
     for (int k = 0; k < 3; ++k) x[k] = at.particle_position(model.membrane_particle[3 * t + k]);
     return membrane_elastic_energy(tris, x, t);
   });
-  const HingeView hinges = hinge_view(model);
-  e.potential += deterministic_sum(model.hinge_count, partials, [&](int i) {
-    Vec3 x[4];
-    for (int k = 0; k < 4; ++k) x[k] = at.particle_position(model.hinge_particle[4 * i + k]);
-    return hinge_elastic_energy(hinges, x, i);
-  });
+  const BendingView bending = bending_view(model);
+  const auto position = [&](int p) { return at.particle_position(p); };
+  e.potential += deterministic_sum(model.bending_count, partials,
+                                   [&](int r) { return bending_elastic_energy(bending, position, r); });
   return e;
 }
 

@@ -20,7 +20,7 @@
 // element's curvature is indefinite) before adding it to H̃.
 #pragma once
 
-#include "kernels/hinge_row_kernel.hpp"
+#include "kernels/hinge_angle.hpp"
 #include "kernels/kernel_macros.hpp"
 #include "kernels/membrane_row_kernel.hpp"
 #include "kernels/tet_row_kernel.hpp"
@@ -54,7 +54,7 @@ SIM_HD inline void membrane_weighted_gradient(const MembraneView& tris, const Ve
     for (int n = 0; n < 3; ++n) out.segment<3>(3 * n) += lambda[k] * t.grad[k][n];
 }
 
-// G(x) of hinge i (its one row).
+// G(x) of hinge i: its angle's gradient times its multiplier (the bending rows' Σ λ w, one value).
 SIM_HD inline void hinge_weighted_gradient(const HingeView&, const Vec3 x[4], int, const Real* lambda,
                                            ElementVector<4>& out) {
   HingeAngle a;

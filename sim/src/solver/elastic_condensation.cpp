@@ -121,8 +121,12 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     for (int i = 0; i < count; ++i) elements_.push_back({kind, i, first_row + rows_each * i, 0, false});
   };
   add_elements(0, m.tet_count, kTetRows, rows.first_tet, rows.first_attachment);
-  add_elements(1, m.membrane_count, kMembraneRows, rows.first_membrane, rows.first_hinge);
-  add_elements(2, m.hinge_count, 1, rows.first_hinge, rows.first_drive);
+  add_elements(1, m.membrane_count, kMembraneRows, rows.first_membrane, rows.first_bending);
+  // The bending rows' curvature is their hinges' (m is linear in the hinge angles): one element
+  // per hinge, with the multiplier Σ_r λ_r w_r,j of the rows it is in (add_curvature).
+  if (rows.first_drive - rows.first_bending == m.bending_count)
+    for (int i = 0; i < m.hinge_count; ++i) elements_.push_back({2, i, -1, 0, false});
+  hinge_lambda_.assign(static_cast<std::size_t>(m.hinge_count), Real(0));
 
   // The free particles the condensed rows touch, and their coupling graph.
   std::vector<int> local(m.particle_count, -1);
@@ -314,22 +318,38 @@ void ElasticCondensation::add_curvature(const Model& m, const RowSet& rows, cons
   const TetView tets = tet_view(m);
   const MembraneView tris = membrane_view(m);
   const HingeView hinges = hinge_view(m);
+  // Each hinge's multiplier from the bending rows (kernels/bending_row_kernel.hpp): λ ∂²m/∂x² of
+  // m = Σ_j w_j θ_j is Σ_j (λ w_j) ∂²θ_j.
+  std::fill(hinge_lambda_.begin(), hinge_lambda_.end(), Real(0));
+  for (int r = 0; r < m.bending_count && rows.first_drive - rows.first_bending == m.bending_count; ++r)
+    for (int j = 0; j < kBendingHinges; ++j)
+      if (const int hinge = m.bending_hinge[kBendingHinges * r + j]; hinge >= 0)
+        hinge_lambda_[static_cast<std::size_t>(hinge)] +=
+            rows.row_lambda[rows.first_bending + r] * m.bending_weight[kBendingHinges * r + j];
   // Each element's projected matrix in parallel, then added in a fixed order (deterministic).
   const Real h2 = curvature.h * curvature.h;
   if (element_blocks_.size() < kElementBlock * elements_.size()) element_blocks_.resize(kElementBlock * elements_.size());
   parallel_for(static_cast<int>(elements_.size()), [&](int k) {
     Element& el = elements_[k];
-    const Real* lambda = rows.row_lambda.data() + el.first_row;
+    const Real* lambda = el.kind == 2 ? &hinge_lambda_[static_cast<std::size_t>(el.index)] : rows.row_lambda.data() + el.first_row;
     Real* out = element_blocks_.data() + kElementBlock * k;
     // Skipped where it cannot matter: h² Σ |λ_k| ‖∇m_k‖² (the size of h²λ∇²m, as ∇²m ~ ‖∇m‖² for
     // these measures) below 10⁻⁴ of the element's lightest free corner mass (a nearly unstressed
     // element: a mass-matrix change of 0.01% moves no Newton iterate).
-    const int row_count = el.kind == 0 ? kTetRows : el.kind == 1 ? kMembraneRows : 1;
     Real size = 0;
-    for (int r = el.first_row; r < el.first_row + row_count; ++r) {
-      Real g2 = 0;
-      for (int e = rows.row_entry_first[r]; e < rows.row_entry_first[r + 1]; ++e) g2 += rows.entry_grad[e].squaredNorm();
-      size += std::abs(rows.row_lambda[r]) * g2;
+    if (el.kind == 2) {
+      Vec3 x[4];
+      hinge_positions(hinges, curvature.at, el.index, x);
+      HingeAngle a;
+      hinge_angle(x[0], x[1], x[2], x[3], a);
+      for (const Vec3& g : a.grad) size += std::abs(lambda[0]) * g.squaredNorm();
+    } else {
+      const int row_count = el.kind == 0 ? kTetRows : kMembraneRows;
+      for (int r = el.first_row; r < el.first_row + row_count; ++r) {
+        Real g2 = 0;
+        for (int e = rows.row_entry_first[r]; e < rows.row_entry_first[r + 1]; ++e) g2 += rows.entry_grad[e].squaredNorm();
+        size += std::abs(rows.row_lambda[r]) * g2;
+      }
     }
     int corners[4];
     const int count = element_particles(m, el.kind, el.index, corners);

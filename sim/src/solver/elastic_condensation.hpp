@@ -114,11 +114,12 @@ class ElasticCondensation {
   // kind, index and first row; per element node pair (a <= b, local order) the value indices of
   // its block's 3 columns (element_cols_, -1: a pinned node) and whether b comes first in H̃.
   struct Element {
-    std::int8_t kind;  // 0 tet, 1 membrane, 2 hinge
+    std::int8_t kind;  // 0 tet, 1 membrane, 2 hinge (of the bending rows)
     int index, first_row, first_pair;
     bool skipped;  // at the last factor(): too little stress to matter (add_curvature)
   };
   std::vector<Element> elements_;
+  std::vector<Real> hinge_lambda_;  // per hinge: Σ λ w over the bending rows it is in (add_curvature)
   std::vector<int> element_cols_;
   std::vector<std::int8_t> element_pair_kind_;  // -1 skip, 1 diagonal block, 0 a first, 2 b first
   std::vector<Real> element_blocks_;            // per element its projected 12×12 (scratch; sized on first use)

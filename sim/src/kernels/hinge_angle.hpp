@@ -1,14 +1,5 @@
-// Kernel: the bending row of one shell hinge (an interior edge and its two triangles) in
-// generalized compliance form (paper §9.1, eq. 80; constraint/shell_rows.hpp).
-//
-// Discrete shells (Grinspun, Hirani, Desbrun, Schröder 2003, "Discrete Shells", eq. of the flexural
-// energy): W = Σ_e (θ_e − θ̄_e)² ‖ē‖/h̄_e with h̄_e a third of the mean of the two triangles'
-// heights, ‖ē‖/h̄_e = 3‖ē‖²/(Ā1 + Ā2). Scaled to the plate's bending stiffness D = E t³/(12(1−ν²)):
-// W_e = ½ k (θ − θ̄)², k = D ‖ē‖²/(Ā1 + Ā2) (Grinspun's weight times D/6), chosen so that a
-// sheet bent into a cylinder of curvature κ on the grid meshes of <cloth> stores ½ D κ² per area
-// (tests/unit/test_shell_rows.cpp checks it); the constant is mesh-dependent on irregular meshes,
-// as is known for this energy. One row per hinge: measure m = θ − θ̄ wrapped into (−π, π],
-// stiffness k, value m (kernels/elastic_row_kernel.hpp).
+// Kernel: the signed dihedral angle of a shell hinge (an interior edge and its two triangles) and
+// its gradient, the measure the bending rows combine (kernels/bending_row_kernel.hpp).
 //
 // The dihedral angle is signed and taken with atan2, robust at flat (θ = 0) and folded (θ → ±π)
 // configurations alike: with e = x_1 − x_0 (the edge), n_1 = e × (x_2 − x_0), n_2 = (x_3 − x_0) × e
@@ -18,13 +9,12 @@
 //   turns its face about the edge by the distance over its height),
 //   ∂θ/∂x_0 = −(1 − s_2) ∂θ/∂x_2 − (1 − s_3) ∂θ/∂x_3, ∂θ/∂x_1 = −s_2 ∂θ/∂x_2 − s_3 ∂θ/∂x_3,
 //   s_k = (x_k − x_0)·e/‖e‖² (translation and rotation invariance; Bridson et al. 2003 §4.1).
-// A collapsed triangle (|n|² below 10⁻²⁰ ‖e‖⁴) has no normal: the row's gradient is zero and its
-// measure kept at 0 there (no force until the triangle opens again).
+// θ < 0 where a wing turns towards the other wing's n (x_3 towards n_1, x_2 towards n_2).
+// A collapsed triangle (|n|² below 10⁻²⁰ ‖e‖⁴) has no normal: the gradient is zero and the
+// deviation kept at 0 there (no force until the triangle opens again).
 #pragma once
 
-#include "kernels/elastic_row_kernel.hpp"
 #include "kernels/kernel_macros.hpp"
-#include "kernels/row_gradient_kernels.hpp"
 #include "kernels/views.hpp"
 #include "sim/math.hpp"
 
@@ -34,7 +24,6 @@ namespace sim {
 struct HingeView {
   const int* particle;      // 4 per hinge: edge x0 x1, opposite corners x2 x3
   const Real* rest_angle;   // θ̄ [rad]
-  const Real* stiffness;    // k [N m/rad²]
   int count;
 };
 
@@ -76,35 +65,10 @@ SIM_HD inline void hinge_positions(const HingeView& hinges, const ConfigurationV
   for (int k = 0; k < 4; ++k) x[k] = c.particle_position[hinges.particle[4 * i + k]];
 }
 
-// The row's measure θ − θ̄ (wrapped) at positions x, and its gradient.
-SIM_HD inline Real hinge_measure(const HingeView& hinges, const Vec3 x[4], int i, HingeAngle& a) {
+// The deviation θ − θ̄ (wrapped) of hinge i at positions x, and θ's gradient in `a`.
+SIM_HD inline Real hinge_deviation(const HingeView& hinges, const Vec3 x[4], int i, HingeAngle& a) {
   hinge_angle(x[0], x[1], x[2], x[3], a);
   return a.valid ? wrap_angle(a.theta - hinges.rest_angle[i]) : Real(0);
-}
-
-// Bending energy ½ k (θ − θ̄)² of hinge i [J].
-SIM_HD inline Real hinge_elastic_energy(const HingeView& hinges, const Vec3 x[4], int i) {
-  HingeAngle a;
-  const Real m = hinge_measure(hinges, x, i, a);
-  return Real(0.5) * hinges.stiffness[i] * m * m;
-}
-
-SIM_HD inline Real hinge_row_measure(const HingeView& hinges, const ConfigurationView& c, int i) {
-  Vec3 x[4];
-  hinge_positions(hinges, c, i, x);
-  HingeAngle a;
-  return hinge_measure(hinges, x, i, a);
-}
-
-// Writes hinge i's row at first_row + i.
-SIM_HD inline void evaluate_hinge_row(const HingeView& hinges, const ConfigurationView& c, const RowGradientView& rows,
-                                      const ElasticRowsView& cr, int first_row, int i) {
-  Vec3 x[4];
-  hinge_positions(hinges, c, i, x);
-  HingeAngle a;
-  const Real m = hinge_measure(hinges, x, i, a);
-  const int r = first_row + i;
-  write_elastic_row(rows, cr, r, m, wrap_angle(m - cr.reference[r]), hinges.stiffness[i], a.grad, 4);
 }
 
 }  // namespace sim
