@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <random>
 
 #include "core/energy.hpp"
 #include "sim/scene_io.hpp"
@@ -198,7 +199,9 @@ struct StripRun {
   int hinges = 0, bending_rows = 0;
 };
 
-StripRun cantilever_strip(int cells, int across, Real bending, int steps, Real nu) {
+// `jitter` > 0 moves the free nodes short of the tip at random by up to that fraction of a cell
+// (those on the long edges along the strip only; masses lumped again).
+StripRun cantilever_strip(int cells, int across, Real bending, int steps, Real nu, Real jitter = 0) {
   const Real length = 0.3, width = 0.06;
   const Real a = length / cells;
   sim::SceneSpec spec;
@@ -210,6 +213,20 @@ StripRun cantilever_strip(int cells, int across, Real bending, int steps, Real n
   spec.solver.newton_iterations = 30;
   const Sheet sh =
       add_sheet(spec, length + a, width, cells + 1, across, shell_material(5e9, nu, 2e-3, 1000, 0.005, bending), Vec3(-a, 0, 0));
+  if (jitter > 0) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<Real> unit(-1, 1);
+    for (int j = 0; j <= sh.ny; ++j)
+      for (int i = 2; i < sh.nx; ++i) {
+        Vec3& x = spec.particles[sh.id(i, j)].position;
+        x.x() += jitter * a * unit(rng);
+        if (j > 0 && j < sh.ny) x.y() += jitter * (width / across) * unit(rng);
+      }
+    std::vector<Vec3> points;
+    for (const auto& p : spec.particles) points.push_back(p.position);
+    const std::vector<Real> mass = sim::shell_lumped_masses(points, spec.shells.back().triangles, 1000 * 2e-3);
+    for (std::size_t p = 0; p < mass.size(); ++p) spec.particles[p].mass = mass[p];
+  }
   for (int j = 0; j <= sh.ny; ++j) {
     spec.particles[sh.id(0, j)].mass = spec.particles[sh.id(1, j)].mass = 0;
     spec.particles[sh.id(0, j)].position.x() = -a / 10;
@@ -267,6 +284,14 @@ TEST_CASE("a cantilevered shell strip: limp without bending, Euler-Bernoulli wit
   std::printf("cantilever strip, nu 0, 20 x 1 cells (4:1 across): tip deflection %.5g m, error %.2f%%\n",
               long_across.tip, 100 * (long_across.tip - beam) / beam);
   CHECK(long_across.tip == Approx(beam).epsilon(0.05));
+  // An irregular mesh (20 × 4, nodes moved by up to 30% of a cell): the mid-edge average is not
+  // consistent there (it takes each face's slope at the foot of its height, not at the edge's
+  // midpoint): 6.5% stiff here (a linearised model: 3-16% at 10 × 2 … 80 × 16, not converging;
+  // the former hinge rows +2 to +7% on these meshes, but +80% on cells long across).
+  const StripRun irregular = cantilever_strip(20, 4, -1, 150, 0, 0.3);
+  std::printf("cantilever strip, nu 0, 20 x 4 cells jittered by 30%%: tip deflection %.5g m, error %.2f%%\n",
+              irregular.tip, 100 * (irregular.tip - beam) / beam);
+  CHECK(irregular.tip == Approx(beam).epsilon(0.15));
   const Real nu = 0.3;
   const StripRun curled = cantilever_strip(20, 4, -1, 150, nu);
   const Real plate_strip = beam * (1 - nu * nu);
