@@ -286,8 +286,8 @@ TEST_CASE("a cantilevered shell strip: limp without bending, Euler-Bernoulli wit
   CHECK(long_across.tip == Approx(beam).epsilon(0.05));
   // An irregular mesh (20 × 4, nodes moved by up to 30% of a cell): the mid-edge average is not
   // consistent there (it takes each face's slope at the foot of its height, not at the edge's
-  // midpoint): 6.5% stiff here (a linearised model: 3-16% at 10 × 2 … 80 × 16, not converging;
-  // the former hinge rows +2 to +7% on these meshes, but +80% on cells long across).
+  // midpoint): 6.5% stiff here (a linearised model: 1-13% at 10 × 2 … 80 × 16, not converging;
+  // the former hinge rows −2 to +7% on these meshes, but +80% on cells long across).
   const StripRun irregular = cantilever_strip(20, 4, -1, 150, 0, 0.3);
   std::printf("cantilever strip, nu 0, 20 x 4 cells jittered by 30%%: tip deflection %.5g m, error %.2f%%\n",
               irregular.tip, 100 * (irregular.tip - beam) / beam);
