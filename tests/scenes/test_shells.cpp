@@ -436,6 +436,8 @@ TEST_CASE("the cloth_shell scene drapes a membrane cloth with bending over the s
   const sim::Model m = test::compile(*loaded);
   REQUIRE(m.membrane_count == 2 * 24 * 24);
   REQUIRE(m.hinge_count == 3 * 24 * 24 - 48);
+  // A membrane cloth is a surface (faces default to true): drawn as one, collided by its faces.
+  CHECK(loaded->particle_triangles.size() == 2 * 24 * 24);
   sim::State s = sim::make_initial_state(m);
   const int unconverged = run(m, s, sim::make_initial_control(m), 150);
   const int centre = 12 * 25 + 12, corner = 0;

@@ -838,7 +838,9 @@ class SceneParser {
     const std::vector<Real> mass = shell_lumped_masses(points, local, shell.material.density * shell.material.thickness);
     for (std::size_t i = 0; i < points.size(); ++i)
       spec_.particles[static_cast<std::size_t>(first) + i].mass = pinned[i] ? Real(0) : mass[i];
-    if (e.boolean("faces").value_or(false))
+    // A membrane is a surface, as a <shell> or a <softbody>: drawn as one and collided by its faces
+    // unless faces="false" (a distance cloth's faces come from <particle_triangles>).
+    if (e.boolean("faces").value_or(true))
       spec_.particle_triangles.insert(spec_.particle_triangles.end(), shell.triangles.begin(), shell.triangles.end());
     spec_.shells.push_back(std::move(shell));
   }
