@@ -428,6 +428,20 @@ void square_grid(int n, Real cell, std::vector<Vec3>& points, std::vector<std::a
     }
 }
 
+// The grid as a shell in `spec` (ν 0.3, 1 mm thick, Young's modulus `youngs`); its points, which
+// are its particles' rest positions, in `points`, and its material.
+sim::ShellMaterialSpec add_grid_shell(sim::SceneSpec& spec, int n, Real cell, Real youngs, std::vector<Vec3>& points) {
+  std::vector<std::array<int, 3>> tris;
+  square_grid(n, cell, points, tris);
+  sim::ShellMaterialSpec mat;
+  mat.youngs_modulus = youngs;
+  mat.poisson_ratio = 0.3;
+  mat.thickness = 1e-3;
+  std::string error;
+  REQUIRE(sim::add_shell(spec, points, tris, mat, {}, "grid", error) == 0);
+  return mat;
+}
+
 // A 0.1 m square of 2 × 2 cells (8 triangles, 8 interior edges) as a shell, moved off rest at
 // random and, with `fold` != 0, its x > 0.05 half folded by `fold` rad about the line x = 0.05
 // (2.95 rad: the hinges there near θ = ±π, the two halves almost on top of each other).
@@ -435,14 +449,7 @@ sim::Model shell_patch(sim::State& s, Real fold) {
   sim::SceneSpec spec;
   spec.dt = kH;
   std::vector<Vec3> points;
-  std::vector<std::array<int, 3>> tris;
-  square_grid(2, 0.05, points, tris);
-  sim::ShellMaterialSpec mat;
-  mat.youngs_modulus = 1e6;
-  mat.poisson_ratio = 0.3;
-  mat.thickness = 1e-3;
-  std::string error;
-  REQUIRE(sim::add_shell(spec, points, tris, mat, {}, "patch", error) == 0);
+  add_grid_shell(spec, 2, 0.05, 1e6, points);
   const sim::Model m = test::compile(spec);
   s = sim::make_initial_state(m);
   const Eigen::AngleAxis<Real> turn(fold, Vec3::UnitY());
@@ -527,15 +534,8 @@ TEST_CASE("shell bending energy of a sheet rolled into a cylinder is ½ D κ² p
   Real previous_deficit = 1;
   for (const int n : {10, 20, 40}) {
     std::vector<Vec3> points;
-    std::vector<std::array<int, 3>> tris;
-    square_grid(n, size / n, points, tris);
     sim::SceneSpec spec;
-    sim::ShellMaterialSpec mat;
-    mat.youngs_modulus = 1e7;
-    mat.poisson_ratio = 0.3;
-    mat.thickness = 1e-3;
-    std::string error;
-    REQUIRE(sim::add_shell(spec, points, tris, mat, {}, "sheet", error) == 0);
+    const sim::ShellMaterialSpec mat = add_grid_shell(spec, n, size / n, 1e7, points);
     const sim::Model m = test::compile(spec);
     REQUIRE(m.hinge_count == 3 * n * n - 2 * n);
     const Real d = sim::shell_bending_stiffness(mat);
