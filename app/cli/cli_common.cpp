@@ -374,6 +374,11 @@ std::string describe_solver(const sim::SolverOptions& o) {
       std::snprintf(buf, sizeof buf, "pgs: %s, at most %d sweeps, relaxation %.3g",
                     std::string(sim::describe(o.kind)).c_str(), o.pgs_iterations, double(o.pgs_relaxation));
       return buf;
+    case sim::SolverKind::DualAscent:
+      std::snprintf(buf, sizeof buf, "dual: %s, at most %d iterations, step %.3g%s",
+                    std::string(sim::describe(o.kind)).c_str(), o.dual_iterations, double(o.dual_relaxation),
+                    o.dual_gauss_seidel ? ", Gauss-Seidel order" : "");
+      return buf;
   }
   return std::string(sim::to_string(o.kind));
 }

@@ -50,8 +50,9 @@ void print_help() {
       "  sizes and counts read from files are bounded (docs/LIMITS.md)\n\n"
       "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"
       "shipped scene (assets/scenes/<name>.xml).\n"
-      "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel), pgs_iterations,\n"
-      "  pgs_relaxation, ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
+      "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel | dual: dual ascent,\n"
+      "  XPBD-style), pgs_iterations, pgs_relaxation, dual_iterations, dual_relaxation, dual_gauss_seidel,\n"
+      "  ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
       "  linear_solver (auto|pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
       "  damping, regularization, warm_start, geometric_stiffness, substeps, contact_margin, ...\n");
 }

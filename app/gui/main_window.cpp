@@ -479,7 +479,9 @@ void MainWindow::refresh_status() {
   rtf_label_->setText(s.playing ? tr("%1× real time").arg(format_number(s.real_time_factor)) : tr("– × real time"));
   ms_label_->setText(tr("%1 ms/step").arg(format_number(s.ms_per_step)));
   newton_label_->setText(tr("%1 %2")
-                             .arg(s.workspace.trace.kind == sim::SolverKind::ProjectedGaussSeidel ? tr("PGS") : tr("Newton"))
+                             .arg(s.workspace.trace.kind == sim::SolverKind::ProjectedGaussSeidel ? tr("PGS")
+                                  : s.workspace.trace.kind == sim::SolverKind::DualAscent       ? tr("dual")
+                                                                                                : tr("Newton"))
                              .arg(s.stepped ? s.report.newton_iterations : 0));
   residual_label_->setText(tr("residual %1").arg(s.stepped ? format_number(s.max_residual) : QStringLiteral("–")));
   if (s.message != last_message_.toStdString()) {

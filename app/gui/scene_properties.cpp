@@ -293,6 +293,9 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(real(item, "jacobi_weight", "Jacobi weight", o.jacobi_weight, 1e-6, 1, "", false, 3, 0.05));
       out.push_back(integer(item, "pgs_iterations", "PGS sweeps", o.pgs_iterations, 1, 100000));
       out.push_back(real(item, "pgs_relaxation", "PGS relaxation ω", o.pgs_relaxation, 1e-6, 1.999, "", false, 3, 0.05));
+      out.push_back(integer(item, "dual_iterations", "dual iterations", o.dual_iterations, 1, 100000));
+      out.push_back(real(item, "dual_relaxation", "dual step ω", o.dual_relaxation, 1e-6, 1.999, "", false, 3, 0.05));
+      out.push_back(boolean(item, "dual_gauss_seidel", "dual Gauss-Seidel order", o.dual_gauss_seidel, false));
       out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
       out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
       out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,

@@ -9,9 +9,10 @@ namespace ui {
 
 namespace {
 
-constexpr const char* kKind[] = {"nsn", "pgs"};  // sim::kSolverKinds' names, in order
+constexpr const char* kKind[] = {"nsn", "pgs", "dual"};  // sim::kSolverKinds' names, in order
 static_assert(std::size(kKind) == std::size(sim::kSolverKinds), "a combo entry per solver kind");
-constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected Gauss-Seidel"};  // as shown
+constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected Gauss-Seidel",
+                                      "dual: dual ascent (XPBD-style)"};  // as shown
 static_assert(std::size(kKindLabel) == std::size(kKind), "a label per solver kind");
 constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
 constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
@@ -43,7 +44,7 @@ bool slider_real(const char* label, sim::Real& value, float lo, float hi, const 
 
 }  // namespace
 
-const char* const* solver_kind_choices(int& count) { count = 2; return kKind; }
+const char* const* solver_kind_choices(int& count) { count = static_cast<int>(std::size(kKind)); return kKind; }
 const char* const* ncp_choices(int& count) { count = 2; return kNcp; }
 const char* const* preconditioner_choices(int& count) { count = 3; return kPre; }
 const char* const* linear_solver_choices(int& count) { count = kLinCount; return kLin; }
@@ -73,7 +74,7 @@ bool solver_panel(SolverPanelView& view) {
     ImGui::PopStyleColor();
   }
   int kind = index_of(sim::to_string(o.kind), kKind);
-  if (combo("Solver", kind, kKindLabel, 2)) { choose_solver_kind(o, kind); changed = true; }
+  if (combo("Solver", kind, kKindLabel, static_cast<int>(std::size(kKindLabel)))) { choose_solver_kind(o, kind); changed = true; }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sim::describe(o.kind)).c_str());
   if (o.kind == sim::SolverKind::NonSmoothNewton) {
     int ncp = index_of(sim::to_string(o.ncp), kNcp);
@@ -102,10 +103,14 @@ bool solver_panel(SolverPanelView& view) {
     if (o.geometric_stiffness)
       changed |= ImGui::Checkbox("  exact per element (soft bodies)", &o.element_geometric_stiffness);
     changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
-  } else {
+  } else if (o.kind == sim::SolverKind::ProjectedGaussSeidel) {
     changed |= ImGui::SliderInt("PGS sweeps (cap)", &o.pgs_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
     changed |= slider_real("PGS relaxation", o.pgs_relaxation, 0.05f, 1.95f, "%.2f", false);
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
+  } else {
+    changed |= ImGui::SliderInt("Dual iterations (cap)", &o.dual_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
+    changed |= slider_real("Dual step (relaxation)", o.dual_relaxation, 0.05f, 1.95f, "%.2f", false);
+    changed |= ImGui::Checkbox("Gauss-Seidel order (off: Jacobi, mass splitting)", &o.dual_gauss_seidel);
   }
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
   changed |= slider_real("Tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);

@@ -29,8 +29,10 @@ enum class ElasticFactorization { Simplicial, Supernodal, Auto };
 enum class SolverKind {
   NonSmoothNewton,       // "nsn": the paper's non-smooth Newton method (solver/newton_solver.cpp)
   ProjectedGaussSeidel,  // "pgs": velocity-level projected Gauss–Seidel over the same rows (solver/pgs_solver.cpp)
+  DualAscent,            // "dual": XPBD-style dual ascent, Jacobi with mass splitting (solver/dual_ascent_solver.cpp)
 };
-inline constexpr SolverKind kSolverKinds[] = {SolverKind::NonSmoothNewton, SolverKind::ProjectedGaussSeidel};
+inline constexpr SolverKind kSolverKinds[] = {SolverKind::NonSmoothNewton, SolverKind::ProjectedGaussSeidel,
+                                              SolverKind::DualAscent};
 
 struct SolverOptions {
   SolverKind kind = SolverKind::NonSmoothNewton;
@@ -105,6 +107,14 @@ struct SolverOptions {
   // stops earlier within the tolerances above) and the relaxation ω of each row's update.
   int pgs_iterations = 100;
   Real pgs_relaxation = Real(1);
+  // Dual ascent (kind = dual, solver/dual_ascent_solver.cpp; Macklin et al. 2020 §3): iterations
+  // per step (the cap; it stops earlier within the tolerances above), the step ω of each
+  // multiplier's update (eq. 20's α, on top of the mass splitting), and Gauss–Seidel ordering
+  // instead of the paper's parallel Jacobi.
+  int dual_iterations = 100;
+  Real dual_relaxation = Real(1);
+  bool dual_gauss_seidel = false;
+  bool dual_consistent = false;
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]
   // A contact already penetrating at the step's start is asked to recover at most this speed
@@ -132,7 +142,8 @@ struct SolverOptions {
 std::string_view to_string(SolverKind v);
 // One line for help texts and the UI: what the kind is.
 std::string_view describe(SolverKind v);
-// The iteration cap of the selected kind: newton_iterations (NSN) or pgs_iterations (PGS).
+// The iteration cap of the selected kind: newton_iterations (NSN), pgs_iterations (PGS) or
+// dual_iterations (dual ascent).
 int iteration_cap(const SolverOptions& options);
 std::string_view to_string(NcpFunction v);
 std::string_view to_string(Preconditioner v);

@@ -209,6 +209,8 @@ void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOpt
   });
 }
 
+}  // namespace
+
 // g = M (u − ũ) − h f on dynamic dofs, 0 on fixed ones, for the constraint impulses f / h.
 void momentum_residual_of(const Model& m, Real h, const SolverScratch& s, const VecX& f, VecX& g) {
   const BodyView bodies = body_view(m);
@@ -217,6 +219,8 @@ void momentum_residual_of(const Model& m, Real h, const SolverScratch& s, const 
   parallel_for(m.body_count, [&](int b) { body_momentum_residual(bodies, mv, h, b); });
   parallel_for(m.particle_count, [&](int p) { particle_momentum_residual(particles, mv, m.body_count, h, p); });
 }
+
+namespace {
 
 // g = M (u − ũ) − h Jᵀ λ (eq. 57) with the NCP-scaled rows J (α∇C: keeps the system symmetric,
 // as the paper; it agrees with the constraints' own gradients at a solution, where α = 1 on every

@@ -69,6 +69,10 @@ void prepare_step(const Model& model, const SolverOptions& options, Real h, cons
 // The rows' values and gradients at the configuration s.q (s.config becomes s.q).
 void evaluate_rows_at_result(const Model& model, const ContactBuffer& contacts, detail::SolverScratch& s);
 
+// g = M (u − ũ) − h f (eq. 57) on dynamic dofs, 0 on fixed ones, for the constraint force f
+// (generalized, f = Jᵀλ) at s.u, s.u_tilde and the world inertia of s.
+void momentum_residual_of(const Model& model, Real h, const detail::SolverScratch& s, const VecX& f, VecX& g);
+
 // Writes the result (s.q, s.u, the unwrapped joint positions at s.config, the time and, with
 // options.warm_start, the rows' λ as the next step's warm start) into `state`.
 void commit_step(const Model& model, const SolverOptions& options, Real h, const ContactBuffer& contacts,

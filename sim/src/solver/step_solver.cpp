@@ -7,6 +7,7 @@ std::unique_ptr<StepSolver> make_step_solver(SolverKind kind) {
   switch (kind) {
     case SolverKind::NonSmoothNewton: return make_newton_step_solver();
     case SolverKind::ProjectedGaussSeidel: return make_pgs_step_solver();
+    case SolverKind::DualAscent: return make_dual_ascent_step_solver();
   }
   return make_newton_step_solver();  // unreachable for a valid enum value
 }

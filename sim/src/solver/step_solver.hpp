@@ -71,5 +71,6 @@ std::unique_ptr<StepSolver> make_step_solver(SolverKind kind);
 // Each kind's constructor, defined beside its solver.
 std::unique_ptr<StepSolver> make_newton_step_solver();  // solver/newton_step_solver.cpp
 std::unique_ptr<StepSolver> make_pgs_step_solver();     // solver/pgs_solver.cpp
+std::unique_ptr<StepSolver> make_dual_ascent_step_solver();  // solver/dual_ascent_solver.cpp
 
 }  // namespace sim::detail
