@@ -379,6 +379,11 @@ std::string describe_solver(const sim::SolverOptions& o) {
                     std::string(sim::describe(o.kind)).c_str(), o.dual_iterations, double(o.dual_relaxation),
                     o.dual_gauss_seidel ? ", Gauss-Seidel order" : "");
       return buf;
+    case sim::SolverKind::PrimalDescent:
+      std::snprintf(buf, sizeof buf, "primal: %s, at most %d iterations, step %.3g, k %.3g, k_n %.3g, k_f %.3g",
+                    std::string(sim::describe(o.kind)).c_str(), o.primal_iterations, double(o.primal_step),
+                    double(o.primal_stiffness), double(o.primal_contact_stiffness), double(o.primal_friction_stiffness));
+      return buf;
   }
   return std::string(sim::to_string(o.kind));
 }

@@ -51,7 +51,9 @@ void print_help() {
       "<scene> is a scene file, a URDF or MJCF robot (placed on a ground plane), or the name of a\n"
       "shipped scene (assets/scenes/<name>.xml).\n"
       "solver keys: kind (nsn: non-smooth Newton | pgs: projected Gauss-Seidel | dual: dual ascent,\n"
-      "  XPBD-style), pgs_iterations, pgs_relaxation, dual_iterations, dual_relaxation, dual_gauss_seidel,\n"
+      "  XPBD-style | primal: primal descent), pgs_iterations, pgs_relaxation, dual_iterations,\n"
+      "  dual_relaxation, dual_gauss_seidel, dual_consistent, primal_iterations, primal_step,\n"
+      "  primal_stiffness, primal_contact_stiffness, primal_friction_stiffness,\n"
       "  ncp (fischer_burmeister|min_map), preconditioner (identity|h2|effective_mass),\n"
       "  linear_solver (auto|pcr|pcg|jacobi|gauss_seidel|direct), newton_iterations, linear_iterations,\n"
       "  damping, regularization, warm_start, geometric_stiffness, substeps, contact_margin, ...\n");

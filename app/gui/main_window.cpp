@@ -481,6 +481,7 @@ void MainWindow::refresh_status() {
   newton_label_->setText(tr("%1 %2")
                              .arg(s.workspace.trace.kind == sim::SolverKind::ProjectedGaussSeidel ? tr("PGS")
                                   : s.workspace.trace.kind == sim::SolverKind::DualAscent       ? tr("dual")
+                                  : s.workspace.trace.kind == sim::SolverKind::PrimalDescent    ? tr("primal")
                                                                                                 : tr("Newton"))
                              .arg(s.stepped ? s.report.newton_iterations : 0));
   residual_label_->setText(tr("residual %1").arg(s.stepped ? format_number(s.max_residual) : QStringLiteral("–")));

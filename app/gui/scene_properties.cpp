@@ -296,6 +296,14 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(integer(item, "dual_iterations", "dual iterations", o.dual_iterations, 1, 100000));
       out.push_back(real(item, "dual_relaxation", "dual step ω", o.dual_relaxation, 1e-6, 1.999, "", false, 3, 0.05));
       out.push_back(boolean(item, "dual_gauss_seidel", "dual Gauss-Seidel order", o.dual_gauss_seidel, false));
+      out.push_back(boolean(item, "dual_consistent", "dual consistent velocity", o.dual_consistent, false));
+      out.push_back(integer(item, "primal_iterations", "primal iterations", o.primal_iterations, 1, 100000));
+      out.push_back(real(item, "primal_step", "primal step α", o.primal_step, 1e-6, 1.999, "", false, 3, 0.05));
+      out.push_back(real(item, "primal_stiffness", "primal joint stiffness", o.primal_stiffness, 1e-6, kBig, "N/m", false, 0, 1e6));
+      out.push_back(real(item, "primal_contact_stiffness", "primal contact stiffness", o.primal_contact_stiffness, 1e-6, kBig,
+                         "N/m", false, 0, 1e6));
+      out.push_back(real(item, "primal_friction_stiffness", "primal friction stiffness", o.primal_friction_stiffness, 1e-6,
+                         kBig, "N/m", false, 0, 1e6));
       out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
       out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
       out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,

@@ -107,7 +107,7 @@ TEST_CASE("solver kinds have names that the options parse and refuse an unknown 
     CHECK_FALSE(sim::describe(k).empty());
   }
   const std::string error = sim::set_solver_option(o, "kind", "magic");
-  CHECK(error == "solver option 'kind': bad value 'magic' (expected nsn, pgs or dual)");
+  CHECK(error == "solver option 'kind': bad value 'magic' (expected nsn, pgs, dual or primal)");
   CHECK(o.kind == sim::SolverKind::NonSmoothNewton);  // unchanged
   CHECK_FALSE(sim::set_solver_option(o, "pgs_relaxation", "2").empty());  // SOR needs ω < 2
   CHECK_FALSE(sim::set_solver_option(o, "pgs_iterations", "0").empty());
@@ -121,7 +121,7 @@ TEST_CASE("scene xml refuses an unknown solver kind at its line", "[unit][io][so
   test::check_error(sim::parse_scene_xml(test::xml_lines({"<scene>", "  <solver substeps=\"2\"",
                                                            "          kind=\"newton_raphson\"/>", "</scene>"}),
                                          "bad_kind.xml"),
-                    "bad_kind.xml", 3, "solver", {"solver option 'kind'", "bad value 'newton_raphson'", "nsn, pgs or dual"});
+                    "bad_kind.xml", 3, "solver", {"solver option 'kind'", "bad value 'newton_raphson'", "nsn, pgs, dual or primal"});
 }
 
 TEST_CASE("scene xml reads and writes the solver kind and the PGS options", "[unit][io][solver]") {

@@ -20,7 +20,7 @@ std::string other_value(const sim::SolverOptions& defaults, const std::string& k
   if (key == "linear_solver") return "gauss_seidel";
   if (key == "elastic_factorization") return "supernodal";
   if (key == "damping" || key == "jacobi_weight" || key == "linear_forcing_max") return "0.25";
-  if (key == "pgs_relaxation" || key == "dual_relaxation") return "1.5";
+  if (key == "pgs_relaxation" || key == "dual_relaxation" || key == "primal_step") return "1.5";
   return current == "3" ? "4" : "3";
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("solver options outside their range are refused and leave the option a
       {"newton_tolerance", "-1e-6", "a number >= 0"},      {"damping", "0", "a number in (0, 1]"},
       {"jacobi_weight", "1.5", "a number in (0, 1]"},      {"pgs_relaxation", "2", "a number in (0, 2)"},
       {"line_search", "maybe", "true or false"},           {"ncp", "fb2", "fischer_burmeister or min_map"},
-      {"kind", "jacobi", "nsn, pgs or dual"},                    {"substeps", "2000000000", "an integer in 1..1000"},
+      {"kind", "jacobi", "nsn, pgs, dual or primal"},                    {"substeps", "2000000000", "an integer in 1..1000"},
       {"linear_solver", "cg", "pcr, pcg, jacobi, gauss_seidel, direct or auto"},
       {"elastic_factorization", "cholmod", "simplicial, supernodal or auto"},
       {"linear_forcing_max", "1", "a number in [0, 1) (0: off)"},

@@ -9,10 +9,10 @@ namespace ui {
 
 namespace {
 
-constexpr const char* kKind[] = {"nsn", "pgs", "dual"};  // sim::kSolverKinds' names, in order
+constexpr const char* kKind[] = {"nsn", "pgs", "dual", "primal"};  // sim::kSolverKinds' names, in order
 static_assert(std::size(kKind) == std::size(sim::kSolverKinds), "a combo entry per solver kind");
 constexpr const char* kKindLabel[] = {"nsn: non-smooth Newton", "pgs: projected Gauss-Seidel",
-                                      "dual: dual ascent (XPBD-style)"};  // as shown
+                                      "dual: dual ascent (XPBD-style)", "primal: primal descent"};  // as shown
 static_assert(std::size(kKindLabel) == std::size(kKind), "a label per solver kind");
 constexpr const char* kNcp[] = {"fischer_burmeister", "min_map"};
 constexpr const char* kPre[] = {"identity", "h2", "effective_mass"};
@@ -107,10 +107,17 @@ bool solver_panel(SolverPanelView& view) {
     changed |= ImGui::SliderInt("PGS sweeps (cap)", &o.pgs_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
     changed |= slider_real("PGS relaxation", o.pgs_relaxation, 0.05f, 1.95f, "%.2f", false);
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
+  } else if (o.kind == sim::SolverKind::PrimalDescent) {
+    changed |= ImGui::SliderInt("Primal iterations (cap)", &o.primal_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
+    changed |= slider_real("Primal step alpha", o.primal_step, 0.05f, 1.95f, "%.2f", false);
+    changed |= slider_real("Joint stiffness [N/m]", o.primal_stiffness, 1e2f, 1e12f, "%.1e", true);
+    changed |= slider_real("Contact stiffness k_n [N/m]", o.primal_contact_stiffness, 1e2f, 1e12f, "%.1e", true);
+    changed |= slider_real("Friction stiffness k_f [N/m]", o.primal_friction_stiffness, 1e2f, 1e12f, "%.1e", true);
   } else {
     changed |= ImGui::SliderInt("Dual iterations (cap)", &o.dual_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
     changed |= slider_real("Dual step (relaxation)", o.dual_relaxation, 0.05f, 1.95f, "%.2f", false);
     changed |= ImGui::Checkbox("Gauss-Seidel order (off: Jacobi, mass splitting)", &o.dual_gauss_seidel);
+    changed |= ImGui::Checkbox("Consistent velocity (off: the paper's incremental update)", &o.dual_consistent);
   }
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
   changed |= slider_real("Tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);

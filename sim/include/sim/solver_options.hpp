@@ -30,9 +30,10 @@ enum class SolverKind {
   NonSmoothNewton,       // "nsn": the paper's non-smooth Newton method (solver/newton_solver.cpp)
   ProjectedGaussSeidel,  // "pgs": velocity-level projected Gauss–Seidel over the same rows (solver/pgs_solver.cpp)
   DualAscent,            // "dual": XPBD-style dual ascent, Jacobi with mass splitting (solver/dual_ascent_solver.cpp)
+  PrimalDescent,         // "primal": penalty forces, block-Jacobi preconditioned descent (solver/primal_descent_solver.cpp)
 };
 inline constexpr SolverKind kSolverKinds[] = {SolverKind::NonSmoothNewton, SolverKind::ProjectedGaussSeidel,
-                                              SolverKind::DualAscent};
+                                              SolverKind::DualAscent, SolverKind::PrimalDescent};
 
 struct SolverOptions {
   SolverKind kind = SolverKind::NonSmoothNewton;
@@ -115,6 +116,16 @@ struct SolverOptions {
   Real dual_relaxation = Real(1);
   bool dual_gauss_seidel = false;
   bool dual_consistent = false;
+  // Primal descent (kind = primal, solver/primal_descent_solver.cpp; Macklin et al. 2020 §2, §5-6):
+  // iterations per step (the cap), the step α of eq. 7 (the paper's 0.5), the penalty stiffness of
+  // rows without compliance (joints, rigid distances) [N/m or N m/rad], of contact normals and
+  // limits (k_n of eq. 27, p = 2) [N/m] and of friction on the slip over the step (k_f, digest §6)
+  // [N/m]. The paper's scenes use k_n = k_f (1e4 to 1e8); a k_n/k_f of 100 lets contacts slip.
+  int primal_iterations = 100;
+  Real primal_step = Real(0.5);
+  Real primal_stiffness = Real(1e8);
+  Real primal_contact_stiffness = Real(1e8);
+  Real primal_friction_stiffness = Real(1e8);
   int substeps = 1;                 // steps of dt/substeps per call of step()
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]
   // A contact already penetrating at the step's start is asked to recover at most this speed
@@ -143,7 +154,7 @@ std::string_view to_string(SolverKind v);
 // One line for help texts and the UI: what the kind is.
 std::string_view describe(SolverKind v);
 // The iteration cap of the selected kind: newton_iterations (NSN), pgs_iterations (PGS) or
-// dual_iterations (dual ascent).
+// dual_iterations (dual ascent) or primal_iterations (primal descent).
 int iteration_cap(const SolverOptions& options);
 std::string_view to_string(NcpFunction v);
 std::string_view to_string(Preconditioner v);

@@ -17,7 +17,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/compliant_row_kernel.hpp"
 #include "kernels/row_gradient_kernels.hpp"
+#include "kernels/unilateral_row_kernel.hpp"
 #include "sim/math.hpp"
 #include "sim/model.hpp"
 
@@ -122,6 +124,18 @@ struct RowSet {
   // (kernels/row_gradient_kernels.hpp). Valid until the next resize.
   RowGradientView gradient_view() {
     return RowGradientView{row_entry_first.data(), row_slot_mask.data(), entry_grad.data(), row_value.data()};
+  }
+  // The arrays the NCP kernels of the compliant rows (bilateral, drives) and the unilateral rows
+  // (limits, contact normals) read and write (kernels/compliant_row_kernel.hpp,
+  // kernels/unilateral_row_kernel.hpp). Valid until the next resize.
+  CompliantRowView compliant_view() {
+    return CompliantRowView{row_value.data(),    row_lambda.data(), row_r.data(),      row_compliance.data(),
+                            row_bias.data(),     row_bound.data(),  row_residual.data(), row_diag_c.data(),
+                            row_active.data(),   row_error.data()};
+  }
+  UnilateralRowView unilateral_view() {
+    return UnilateralRowView{row_value.data(),    row_lambda.data(),   row_r.data(),      row_jac_scale.data(),
+                             row_residual.data(), row_diag_c.data(),   row_active.data(), row_error.data()};
   }
   // Writes a two-slot row's gradient (joints, drives, limits, distances): the blocks of side a and
   // side b, those without an entry skipped (set_row_gradient). Contacts write theirs with

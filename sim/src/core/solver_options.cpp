@@ -17,6 +17,7 @@ std::string_view to_string(SolverKind v) {
     case SolverKind::NonSmoothNewton: return "nsn";
     case SolverKind::ProjectedGaussSeidel: return "pgs";
     case SolverKind::DualAscent: return "dual";
+    case SolverKind::PrimalDescent: return "primal";
   }
   return "?";
 }
@@ -26,6 +27,7 @@ std::string_view describe(SolverKind v) {
     case SolverKind::NonSmoothNewton: return "non-smooth Newton (the paper's method)";
     case SolverKind::ProjectedGaussSeidel: return "projected Gauss-Seidel (velocity level, linearised at the step's start)";
     case SolverKind::DualAscent: return "dual ascent (XPBD-style: Jacobi with mass splitting, rows re-evaluated each iteration)";
+    case SolverKind::PrimalDescent: return "primal descent (penalty forces, block-Jacobi preconditioned gradient descent)";
   }
   return "?";
 }
@@ -35,6 +37,7 @@ int iteration_cap(const SolverOptions& o) {
     case SolverKind::NonSmoothNewton: return o.newton_iterations;
     case SolverKind::ProjectedGaussSeidel: return o.pgs_iterations;
     case SolverKind::DualAscent: return o.dual_iterations;
+    case SolverKind::PrimalDescent: return o.primal_iterations;
   }
   return o.newton_iterations;
 }
@@ -254,6 +257,13 @@ constexpr OptionField kOptionFields[] = {
     {"dual_relaxation", set_real<&O::dual_relaxation, Range::Relaxation>, get_real<&O::dual_relaxation>},
     {"dual_gauss_seidel", set_bool<&O::dual_gauss_seidel>, get_bool<&O::dual_gauss_seidel>},
     {"dual_consistent", set_bool<&O::dual_consistent>, get_bool<&O::dual_consistent>},
+    {"primal_iterations", set_int<&O::primal_iterations, 1>, get_int<&O::primal_iterations>},
+    {"primal_step", set_real<&O::primal_step, Range::Relaxation>, get_real<&O::primal_step>},
+    {"primal_stiffness", set_real<&O::primal_stiffness, Range::Positive>, get_real<&O::primal_stiffness>},
+    {"primal_contact_stiffness", set_real<&O::primal_contact_stiffness, Range::Positive>,
+     get_real<&O::primal_contact_stiffness>},
+    {"primal_friction_stiffness", set_real<&O::primal_friction_stiffness, Range::Positive>,
+     get_real<&O::primal_friction_stiffness>},
 };
 
 const OptionField* find_option(std::string_view key) {
@@ -282,17 +292,18 @@ std::string check_solver_counts(const SolverOptions& o) {
                         check("linear_iterations_max", o.linear_iterations_max, 1, limits::kMaxSolverIterations),
                         check("newton_stall_iterations", o.newton_stall_iterations, 0, limits::kMaxSolverIterations),
                         check("pgs_iterations", o.pgs_iterations, 1, limits::kMaxSolverIterations),
-                        check("dual_iterations", o.dual_iterations, 1, limits::kMaxSolverIterations)})
+                        check("dual_iterations", o.dual_iterations, 1, limits::kMaxSolverIterations),
+                        check("primal_iterations", o.primal_iterations, 1, limits::kMaxSolverIterations)})
     if (!e.empty()) return e;
   // What one step reserves for its trace (solver/*: trace_capacity) grows with the product of
   // substeps, Newton iterations and the linear budget: bounded too, so no step can ask for more.
   const double linear = std::max(o.linear_iterations, o.linear_iterations_max);
   const double records = double(o.substeps) * std::max({2.0 * (o.newton_iterations + 1) * linear, double(o.pgs_iterations + 1),
-                                                              double(o.dual_iterations + 1)});
+                                                              double(o.dual_iterations + 1), double(o.primal_iterations + 1)});
   if (records > limits::kMaxTraceRecordsPerStep)
     return "solver options ask for " + std::to_string(static_cast<long long>(records)) +
            " trace records per step (substeps x (newton_iterations + 1) x 2 linear_iterations(_max), or substeps x "
-           "pgs_iterations or dual_iterations); at most " + std::to_string(static_cast<long long>(limits::kMaxTraceRecordsPerStep));
+           "pgs_iterations, dual_iterations or primal_iterations); at most " + std::to_string(static_cast<long long>(limits::kMaxTraceRecordsPerStep));
   return {};
 }
 

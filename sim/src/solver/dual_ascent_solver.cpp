@@ -53,8 +53,9 @@
 #include "kernels/membrane_row_kernel.hpp"
 #include "kernels/tet_row_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
-#include "solver/joint_error_check.hpp"
+#include "solver/solve_outcome.hpp"
 #include "solver/ncp.hpp"
+#include "solver/iterate_measure.hpp"
 #include "solver/newton_residuals.hpp"
 #include "solver/newton_solver.hpp"
 #include "solver/row_capacity.hpp"
@@ -106,24 +107,11 @@ class DualAscentStepSolver final : public StepSolver {
     IterationTrace it;
     for (;;) {
       it = IterationTrace{};
-      const bool finite = measure(m, contacts, h, sys, it);
+      evaluate_rows_at_iterate(m, contacts, h, s);
+      const bool finite = measure_rows_and_momentum(m, contacts, h, sys, s, it);
       if (sink) capture_iterate(*sink, rows, s.u, it);
-      if (!finite || std::max({it.normal_max, it.friction_max, it.bilateral_max}) > o.divergence_limit) {
-        report.flags |= finite ? kStepResidualExploded : kStepNonFinite;
-        report.message = finite ? "dual ascent residual exploded above divergence_limit"
-                                : "non-finite values in the dual ascent iteration";
-        flag_rows(o, report);
-        trace.iterations.push_back(it);
-        break;
-      }
-      if (cancel && cancel->load(std::memory_order_relaxed)) {  // Workspace::cancel, between iterations
-        report.flags |= kStepCancelled;
-        report.message = "cancelled after dual ascent iteration " + std::to_string(iterations);
-        trace.iterations.push_back(it);
-        break;
-      }
-      converged = o.newton_tolerance > 0 && newton_converged(it, o.newton_tolerance, o.newton_velocity_tolerance);
-      if (converged || iterations >= o.dual_iterations) {
+      if (judge_iterate(o, rows, finite, it, iterations, o.dual_iterations, "dual ascent", cancel, converged, report) !=
+          IterateVerdict::Continue) {
         trace.iterations.push_back(it);
         break;
       }
@@ -132,10 +120,7 @@ class DualAscentStepSolver final : public StepSolver {
         sys.inv_h(s.jt, s.hinv);  // s.jt = J(q)ᵀ λ from the measurement
         for (int k = 0; k < dofs; ++k) s.u[k] = s.u_tilde[k] + h * s.hinv[k];
       }
-      if (o.dual_gauss_seidel)
-        sweep_gauss_seidel(contacts, h, o.dual_relaxation, sys, it);
-      else
-        step_jacobi(contacts, h, o.dual_relaxation, sys, it);
+      iterate(contacts, h, o.dual_relaxation, o.dual_gauss_seidel, sys, it);
       it.step_size = o.dual_relaxation;
       trace.iterations.push_back(it);
       ++iterations;
@@ -144,25 +129,13 @@ class DualAscentStepSolver final : public StepSolver {
       for (std::size_t k = trace_first; k < trace.iterations.size() && k - trace_first < sink->iterates.size(); ++k)
         sink->iterates[k - trace_first].trace = trace.iterations[k];
     }
-    report.newton_iterations += iterations;
-    trace.newton_iterations += iterations;
+    count_solve(o, iterations, converged, trace, report);
     report.timings.solve += ms_since(ts);
     if (!report.ok()) return;  // step() keeps the state at the step's start
-    if (!converged && o.newton_tolerance > 0) {
-      report.warnings |= kStepNotConverged;
-      ++report.unconverged_solves;
-    }
 
     const auto ti = Clock::now();
-    trace.final_normal_max = std::max(trace.final_normal_max, it.normal_max);
-    trace.final_friction_max = std::max(trace.final_friction_max, it.friction_max);
-    trace.final_bilateral_max = std::max(trace.final_bilateral_max, it.bilateral_max);
-    trace.final_complementarity_max = std::max(trace.final_complementarity_max, it.complementarity_max);
-    trace.final_momentum_max = std::max(trace.final_momentum_max, it.momentum_max);
     // s.q and the rows are those of the last measurement: the result.
-    if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
-      report.flags |= kStepJointViolated;
-      report.message = describe_joint_violation(m, o, rows, v);
+    if (!accept_result(m, o, rows, it, trace, report)) {
       report.timings.integrate += ms_since(ti);
       return;
     }
@@ -323,8 +296,11 @@ class DualAscentStepSolver final : public StepSolver {
     }
   }
 
-  // One Jacobi step: every group's update from the same iterate, then u += h M⁻¹ J(q)ᵀ Δλ.
-  void step_jacobi(const ContactBuffer& contacts, Real h, Real omega, const SchurSystem& sys, IterationTrace& t) {
+  // One iteration over the groups in layout order. Jacobi: every group's update from the same
+  // iterate, then u += h M⁻¹ J(q)ᵀ Δλ. Gauss–Seidel: each group's velocity change applied before
+  // the next group reads u. Friction sees this iteration's λ_n either way.
+  void iterate(const ContactBuffer& contacts, Real h, Real omega, bool gauss_seidel, const SchurSystem& sys,
+               IterationTrace& t) {
     SolverScratch& s = core_;
     RowSet& rows = s.rows;
     const int groups = static_cast<int>(group_first_.size()) - 1;
@@ -338,7 +314,14 @@ class DualAscentStepSolver final : public StepSolver {
         const int contact = (first - rows.first_friction) / 2;
         update_friction(g, contacts.contacts[contact], c[0], c[1], next_[rows.first_normal + contact], h, omega);
       }
+      if (!gauss_seidel) continue;
+      for (int i = first; i < group_first_[g + 1]; ++i) {
+        if (next_[i] != rows.row_lambda[i]) sys.add_inv_h_jt_row(i, h * (next_[i] - rows.row_lambda[i]), s.u);
+        note_active(i, t);
+        rows.row_lambda[i] = next_[i];
+      }
     }
+    if (gauss_seidel) return;
     for (int i = 0; i < rows.count; ++i) {
       delta_[i] = next_[i] - rows.row_lambda[i];
       note_active(i, t);
@@ -349,31 +332,6 @@ class DualAscentStepSolver final : public StepSolver {
     for (int k = 0; k < static_cast<int>(s.u.size()); ++k) s.u[k] += h * s.hinv[k];
   }
 
-  // One Gauss–Seidel sweep over the groups in layout order.
-  void sweep_gauss_seidel(const ContactBuffer& contacts, Real h, Real omega, const SchurSystem& sys,
-                          IterationTrace& t) {
-    SolverScratch& s = core_;
-    RowSet& rows = s.rows;
-    const int groups = static_cast<int>(group_first_.size()) - 1;
-    Real c[kMaxGroupRows];
-    for (int g = 0; g < groups; ++g) {
-      group_values(g, s.u, &s.dofs1, h, c);
-      const int first = group_first_[g];
-      if (rows.row_kind[first] != RowKind::Friction) {
-        update_group(g, c, h, omega);
-      } else {
-        const int contact = (first - rows.first_friction) / 2;
-        update_friction(g, contacts.contacts[contact], c[0], c[1], rows.row_lambda[rows.first_normal + contact], h,
-                        omega);
-      }
-      for (int i = first; i < group_first_[g + 1]; ++i) {
-        if (next_[i] != rows.row_lambda[i]) sys.add_inv_h_jt_row(i, h * (next_[i] - rows.row_lambda[i]), s.u);
-        note_active(i, t);
-        rows.row_lambda[i] = next_[i];
-      }
-    }
-  }
-
   // Counts a contact row switching between carrying force and not (normal/limit: λ > 0; friction:
   // on the cone's rim is not tracked here, λ ≠ 0 is).
   void note_active(int i, IterationTrace& t) const {
@@ -381,61 +339,6 @@ class DualAscentStepSolver final : public StepSolver {
     if (k != RowKind::Normal && k != RowKind::Limit && k != RowKind::Friction) return;
     const bool before = core_.rows.row_lambda[i] != 0, after = next_[i] != 0;
     if (before != after) ++t.active_set_changes;
-  }
-
-  // The iterate's configuration, rows, residuals and momentum error, as the Newton solver measures
-  // them (solver/newton_residuals.hpp): the same row errors (position rows |c + eλ| and
-  // |min(C, rλ)|, drives |φ|, friction its natural map with the same r) and g = M(u − ũ) − h J(q)ᵀλ.
-  bool measure(const Model& m, const ContactBuffer& contacts, Real h, const SchurSystem& sys, IterationTrace& t) {
-    SolverScratch& s = core_;
-    RowSet& rows = s.rows;
-    integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());  // q = q⁻ + h G(q⁻) u (eq. 22)
-    evaluate_rows_at_result(m, contacts, s);
-    use_gradients(rows);
-    const UnilateralRowView unilateral{rows.row_value.data(),    rows.row_lambda.data(),   rows.row_r.data(),
-                                       rows.row_jac_scale.data(), rows.row_residual.data(), rows.row_diag_c.data(),
-                                       rows.row_active.data(),    rows.row_error.data()};
-    const CompliantRowView compliant{rows.row_value.data(),      rows.row_lambda.data(), rows.row_r.data(),
-                                     rows.row_compliance.data(), rows.row_bias.data(),   rows.row_bound.data(),
-                                     rows.row_residual.data(),   rows.row_diag_c.data(), rows.row_active.data(),
-                                     rows.row_error.data()};
-    for (int i = 0; i < rows.first_friction; ++i) {
-      switch (rows.row_kind[i]) {
-        case RowKind::Bilateral: evaluate_bilateral_row(compliant, i, h); break;
-        case RowKind::Drive: evaluate_drive_row_ncp(compliant, i, rows.gradient_dot(i, s.u.data()), h); break;
-        case RowKind::Limit:
-        case RowKind::Normal: evaluate_unilateral_row(unilateral, i, /*fischer_burmeister=*/false, h); break;
-        case RowKind::Friction: break;
-      }
-    }
-    for (int c = 0; c < contacts.size(); ++c) {
-      const Contact& contact = contacts.contacts[c];
-      const int f = rows.first_friction + 2 * c;
-      const Real ln = rows.row_lambda[rows.first_normal + c], r = rows.row_r[f];
-      const Real s1 = rows.gradient_dot(f, s.u.data()), s2 = rows.gradient_dot(f + 1, s.u.data());
-      const Real l1 = rows.row_lambda[f], l2 = rows.row_lambda[f + 1];
-      const Real error = contact.anisotropic
-                             ? elliptic_friction_error(s1, s2, l1, l2, contact.friction, contact.friction_bitangent, ln, r)
-                             : friction_error(s1, s2, l1, l2, contact.friction * ln, r);
-      for (int k = 0; k < 2; ++k) {
-        rows.row_residual[f + k] = error;
-        rows.row_error[f + k] = error;
-        rows.row_active[f + k] = (s1 != 0 || s2 != 0) && ln > 0 ? 1 : 0;
-      }
-    }
-    sys.jt(rows.row_lambda.data(), s.jt);
-    momentum_residual_of(m, h, s, s.jt, s.g);
-    return measure_iterate(m, rows, s.inv_mass_at_start, s.g, t) && s.u.allFinite();
-  }
-
-  // The first rows with non-finite or exploding residuals or multipliers.
-  void flag_rows(const SolverOptions& o, StepReport& report) const {
-    const RowSet& rows = core_.rows;
-    for (int i = 0; i < rows.count && report.offending_rows.size() < 16; ++i) {
-      const Real e = rows.row_error[i];
-      if (!std::isfinite(e) || e > o.divergence_limit || !std::isfinite(rows.row_lambda[i]))
-        report.offending_rows.push_back(i);
-    }
   }
 
   static constexpr int kMaxGroupRows = 7;  // a tet's rows; a joint has at most 6

@@ -22,7 +22,7 @@
 #include "kernels/row_entry_kernels.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "solver/inexact_newton_forcing.hpp"
-#include "solver/joint_error_check.hpp"
+#include "solver/solve_outcome.hpp"
 #include "solver/ncp.hpp"
 #include "solver/newton_residuals.hpp"
 #include "solver/row_capacity.hpp"
@@ -33,7 +33,9 @@ namespace sim {
 using detail::SolverScratch;
 using detail::capture_iterate;
 using detail::capture_solve_begin;
+using detail::accept_result;
 using detail::capture_system;
+using detail::count_solve;
 using detail::DeviceSolveOutcome;
 using detail::solve_pcr_on_device;
 
@@ -139,13 +141,8 @@ void evaluate_elliptic_friction(const Contact& contact, bool fb, Real s1, Real s
 void evaluate_ncp(const Model& m, const ContactBuffer& contacts, const SolverOptions& o, Real h,
                   const VecX& u, RowSet& rows) {
   const bool fb = o.ncp == NcpFunction::FischerBurmeister;
-  const UnilateralRowView unilateral{rows.row_value.data(),    rows.row_lambda.data(),   rows.row_r.data(),
-                                     rows.row_jac_scale.data(), rows.row_residual.data(), rows.row_diag_c.data(),
-                                     rows.row_active.data(),    rows.row_error.data()};
-  const CompliantRowView compliant{rows.row_value.data(),    rows.row_lambda.data(), rows.row_r.data(),
-                                   rows.row_compliance.data(), rows.row_bias.data(),   rows.row_bound.data(),
-                                   rows.row_residual.data(),   rows.row_diag_c.data(), rows.row_active.data(),
-                                   rows.row_error.data()};
+  const UnilateralRowView unilateral = rows.unilateral_view();
+  const CompliantRowView compliant = rows.compliant_view();
   parallel_for(rows.first_friction, [&](int i) {
     switch (rows.row_kind[i]) {
       case RowKind::Bilateral:  // (c + Eλ)/h, block E/h² (eq. 8, 55): the shared kernel
@@ -795,12 +792,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
                                      trace.linear_residuals.end());
     capture->returned_to_best = trace.returned_to_best;
   }
-  report.newton_iterations += newton;
-  trace.newton_iterations += newton;
-  if (!converged && report.flags == kStepOk && o.newton_tolerance > 0) {
-    report.warnings |= kStepNotConverged;
-    ++report.unconverged_solves;
-  }
+  count_solve(o, newton, converged, trace, report);
 
   auto ti = Clock::now();
   if (report.flags != kStepOk) {
@@ -812,14 +804,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     return;  // the caller rolls the state back to the step's start
   }
   // The rows are evaluated at the result (the last accepted iterate).
-  trace.final_normal_max = std::max(trace.final_normal_max, it.normal_max);
-  trace.final_friction_max = std::max(trace.final_friction_max, it.friction_max);
-  trace.final_bilateral_max = std::max(trace.final_bilateral_max, it.bilateral_max);
-  trace.final_complementarity_max = std::max(trace.final_complementarity_max, it.complementarity_max);
-  trace.final_momentum_max = std::max(trace.final_momentum_max, it.momentum_max);
-  if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
-    report.flags |= kStepJointViolated;
-    report.message = describe_joint_violation(m, o, rows, v);
+  if (!accept_result(m, o, rows, it, trace, report)) {
     report.timings.integrate += ms_since(ti);
     return;  // rolled back by the caller, as a diverged step
   }

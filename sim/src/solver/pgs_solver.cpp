@@ -34,10 +34,10 @@
 
 #include "constraint/friction_cone.hpp"
 #include "core/kinematics.hpp"
-#include "solver/joint_error_check.hpp"
 #include "solver/newton_solver.hpp"
 #include "solver/row_capacity.hpp"
 #include "solver/schur_system.hpp"
+#include "solver/solve_outcome.hpp"
 #include "solver/step_solver.hpp"
 
 namespace sim::detail {
@@ -214,28 +214,16 @@ class PgsStepSolver final : public StepSolver {
       measuring = within || sweeps >= o.pgs_iterations;
     }
     for (int i = 0; i < rows.count; ++i) rows.row_lambda[i] = impulse_[i] / h;
-    report.newton_iterations += sweeps;
-    trace.newton_iterations += sweeps;
+    count_solve(o, sweeps, converged, trace, report);
     report.timings.solve += ms_since(ts);
     if (!report.ok()) return;  // step() keeps the state at the step's start
-    if (!converged && o.newton_tolerance > 0) {
-      report.warnings |= kStepNotConverged;
-      ++report.unconverged_solves;
-    }
 
     const auto ti = Clock::now();
-    trace.final_normal_max = std::max(trace.final_normal_max, it.normal_max);
-    trace.final_friction_max = std::max(trace.final_friction_max, it.friction_max);
-    trace.final_bilateral_max = std::max(trace.final_bilateral_max, it.bilateral_max);
-    trace.final_complementarity_max = std::max(trace.final_complementarity_max, it.complementarity_max);
-    trace.final_momentum_max = std::max(trace.final_momentum_max, it.momentum_max);
     integrate_positions(m, s.q0.data(), s.u.data(), h, s.q.data());  // q = q⁻ + h G(q⁻) u (eq. 63)
     evaluate_rows_at_result(m, contacts, s);
     for (int i = 0; i < rows.first_drive; ++i)  // joints and distances: |c(q) + eλ| (eq. 8)
       rows.row_error[i] = std::abs(rows.row_value[i] + rows.row_compliance[i] * rows.row_lambda[i]);
-    if (const JointViolation v = check_joint_error(m, o, rows, trace, report); v.row >= 0) {
-      report.flags |= kStepJointViolated;
-      report.message = describe_joint_violation(m, o, rows, v);
+    if (!accept_result(m, o, rows, it, trace, report)) {
       report.timings.integrate += ms_since(ti);
       return;
     }

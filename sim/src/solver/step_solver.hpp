@@ -72,5 +72,6 @@ std::unique_ptr<StepSolver> make_step_solver(SolverKind kind);
 std::unique_ptr<StepSolver> make_newton_step_solver();  // solver/newton_step_solver.cpp
 std::unique_ptr<StepSolver> make_pgs_step_solver();     // solver/pgs_solver.cpp
 std::unique_ptr<StepSolver> make_dual_ascent_step_solver();  // solver/dual_ascent_solver.cpp
+std::unique_ptr<StepSolver> make_primal_descent_step_solver();  // solver/primal_descent_solver.cpp
 
 }  // namespace sim::detail

@@ -1,10 +1,13 @@
-// The dual ascent solver (solver.kind=dual, solver/dual_ascent_solver.cpp) against closed forms and
-// against the non-smooth Newton solver on the Primal/Dual Descent paper's mass-ratio experiment
-// (Macklin et al. 2020 Fig. 5; digest ../shared/papers/notes/primal-dual-descent.md §9.1): a double
-// pendulum of stiff springs hanging from a fixed point. With equal masses the dual converges to
-// the static stretch m g / k of each spring; with the heavy mass at the bottom (10⁴ : 1) the same
-// iteration count leaves the springs stretched far beyond it, while Newton holds them. With the
-// heavy mass on top the dual is fine again (the control of §9.1).
+// The descent solvers (solver.kind=dual, solver/dual_ascent_solver.cpp; solver.kind=primal,
+// solver/primal_descent_solver.cpp) against closed forms and against the non-smooth Newton solver
+// on the Primal/Dual Descent paper's two pendulum experiments (Macklin et al. 2020 Figs. 4-5;
+// digest ../shared/papers/notes/primal-dual-descent.md §9.1-9.2): a double pendulum of stiff
+// springs hanging from a fixed point, each spring's static stretch m g / k the oracle.
+// - Mass ratio (Fig. 5): with the 10⁴ mass at the bottom, 20 dual iterations leave the springs far
+//   from their stretch; primal descent and Newton hold them; equal masses, or the heavy mass on
+//   top, are fine for the dual too (the control of §9.1).
+// - Stiffness ratio (Fig. 4): with the lower spring 10⁴ times stiffer, 20 primal iterations leave
+//   the upper spring far from its stretch; the dual and Newton hold it.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -22,9 +25,14 @@ namespace {
 
 constexpr Real kG = 9.81, kStiffness = 1e8, kLength = 1;
 
-// Anchor (fixed) at the origin, m_top 1 m below it, m_bottom 1 m below that, each link a spring
-// of stiffness kStiffness (compliance 1/k) at rest length: the chain starts unstretched and at rest.
-std::string pendulum_xml(Real m_top, Real m_bottom, const std::string& solver) {
+struct Chain {
+  Real m_top = 1, m_bottom = 1;                    // [kg]
+  Real k_top = kStiffness, k_bottom = kStiffness;  // [N/m]
+};
+
+// Anchor (fixed) at (0, 0, 3), m_top 1 m below it, m_bottom 1 m below that, each link a spring
+// (compliance 1/k) at rest length: the chain starts unstretched and at rest.
+std::string pendulum_xml(const Chain& c, const std::string& solver) {
   char buf[1024];
   std::snprintf(buf, sizeof buf,
                 "<scene name=\"mass_ratio\" dt=\"%.17g\" gravity=\"0 0 -%.17g\">\n"
@@ -35,8 +43,8 @@ std::string pendulum_xml(Real m_top, Real m_bottom, const std::string& solver) {
                 "  <distance a=\"anchor\" b=\"top\" rest=\"%.17g\" compliance=\"%.17g\"/>\n"
                 "  <distance a=\"top\" b=\"bottom\" rest=\"%.17g\" compliance=\"%.17g\"/>\n"
                 "</scene>\n",
-                1.0 / 60, kG, solver.c_str(), 3 - kLength, m_top, 3 - 2 * kLength, m_bottom, kLength, 1 / kStiffness,
-                kLength, 1 / kStiffness);
+                1.0 / 60, kG, solver.c_str(), 3 - kLength, c.m_top, 3 - 2 * kLength, c.m_bottom, kLength, 1 / c.k_top,
+                kLength, 1 / c.k_bottom);
   return buf;
 }
 
@@ -49,16 +57,16 @@ struct StretchRun {
 
 // Two seconds; the error against the closed-form static stretch: the top spring carries
 // (m_top + m_bottom) g, the bottom one m_bottom g.
-StretchRun run_pendulum(Real m_top, Real m_bottom, const std::string& solver) {
-  auto spec = sim::parse_scene_xml(pendulum_xml(m_top, m_bottom, solver), "mass_ratio.xml");
+StretchRun run_pendulum(const Chain& c, const std::string& solver) {
+  auto spec = sim::parse_scene_xml(pendulum_xml(c, solver), "chain.xml");
   INFO((spec.ok() ? std::string() : spec.error()));
   REQUIRE(spec.ok());
   const sim::Model model = test::compile(spec.value());
   sim::State state = sim::make_initial_state(model);
   sim::Control control;
   sim::Workspace ws;
-  const Real top_static = kLength + (m_top + m_bottom) * kG / kStiffness;
-  const Real bottom_static = kLength + m_bottom * kG / kStiffness;
+  const Real top_static = kLength + (c.m_top + c.m_bottom) * kG / c.k_top;
+  const Real bottom_static = kLength + c.m_bottom * kG / c.k_bottom;
   StretchRun run;
   const int steps = 120;
   int averaged = 0;
@@ -82,18 +90,24 @@ StretchRun run_pendulum(Real m_top, Real m_bottom, const std::string& solver) {
 
 }  // namespace
 
+const std::string kDual20 = "<solver kind=\"dual\" dual_iterations=\"20\"/>";
+const std::string kPrimal20 = "<solver kind=\"primal\" primal_iterations=\"20\"/>";
+const std::string kNewton = "<solver kind=\"nsn\"/>";
+
 TEST_CASE("dual ascent: a double pendulum of stiff springs settles at m g / k with equal masses, "
-          "not with a 10^4 mass ratio (Fig. 5), which Newton holds",
-          "[scene][solver][dual]") {
-  const std::string dual = "<solver kind=\"dual\" dual_iterations=\"20\"/>";
-  const StretchRun equal = run_pendulum(1, 1, dual);
-  const StretchRun heavy_bottom = run_pendulum(1, 1e4, dual);
-  const StretchRun heavy_top = run_pendulum(1e4, 1, dual);
-  const StretchRun newton = run_pendulum(1, 1e4, "<solver kind=\"nsn\"/>");
+          "not with a 10^4 mass ratio (Fig. 5), which primal descent and Newton hold",
+          "[scene][solver][dual][primal]") {
+  const Chain heavy_at_bottom{1, 1e4};
+  const StretchRun equal = run_pendulum(Chain{}, kDual20);
+  const StretchRun heavy_bottom = run_pendulum(heavy_at_bottom, kDual20);
+  const StretchRun heavy_top = run_pendulum(Chain{1e4, 1}, kDual20);
+  const StretchRun newton = run_pendulum(heavy_at_bottom, kNewton);
+  const StretchRun primal = run_pendulum(heavy_at_bottom, kPrimal20);
   INFO("mean |length - static length|: dual equal " << equal.mean_error << " m, dual 10^4 at the bottom "
                                                     << heavy_bottom.mean_error << " m, dual 10^4 on top "
                                                     << heavy_top.mean_error << " m, Newton 10^4 at the bottom "
-                                                    << newton.mean_error << " m");
+                                                    << newton.mean_error << " m, primal 10^4 at the bottom "
+                                                    << primal.mean_error << " m");
   CHECK(equal.traced == sim::SolverKind::DualAscent);
   CHECK(equal.failed == 0);
   CHECK(heavy_top.failed == 0);
@@ -108,12 +122,39 @@ TEST_CASE("dual ascent: a double pendulum of stiff springs settles at m g / k wi
   CHECK(heavy_bottom.mean_error > 100 * newton.mean_error);
   CHECK(heavy_bottom.mean_error > 1e-4);
   CHECK(heavy_bottom.unconverged > 0);
+  // Primal descent at the same 20 iterations is not troubled by the mass ratio.
+  CHECK(primal.traced == sim::SolverKind::PrimalDescent);
+  CHECK(primal.failed == 0);
+  CHECK(heavy_bottom.mean_error > 100 * primal.mean_error);
+}
+
+TEST_CASE("primal descent: a 10^4 stiffness ratio (Fig. 4) leaves the soft upper spring stretched, "
+          "which the dual and Newton hold",
+          "[scene][solver][dual][primal]") {
+  const Chain stiff_below{1, 1, 1e5, 1e9};  // the lower spring 10^4 times stiffer (digest §9.2)
+  const StretchRun primal = run_pendulum(stiff_below, kPrimal20);
+  const StretchRun dual = run_pendulum(stiff_below, kDual20);
+  const StretchRun newton = run_pendulum(stiff_below, kNewton);
+  const StretchRun primal_uniform = run_pendulum(Chain{}, kPrimal20);
+  INFO("mean |length - static length|: primal " << primal.mean_error << " m, dual " << dual.mean_error
+                                                << " m, Newton " << newton.mean_error << " m, primal with equal k "
+                                                << primal_uniform.mean_error << " m");
+  CHECK(primal.failed == 0);
+  CHECK(dual.failed == 0);
+  CHECK(newton.failed == 0);
+  CHECK(newton.mean_error < 1e-5);
+  CHECK(dual.mean_error < 1e-5);
+  CHECK(primal.mean_error > 100 * dual.mean_error);
+  CHECK(primal.mean_error > 1e-4);
+  CHECK(primal.unconverged > 0);
+  // The same iterations with equal stiffness: the stiffness ratio is what hurts, not the stiffness.
+  CHECK(primal.mean_error > 100 * primal_uniform.mean_error);
 }
 
 TEST_CASE("dual ascent: the iterations stop within the tolerances, fill the trace and report the cap",
           "[scene][solver][dual]") {
   // Equal masses: converged within the cap; each solve traced as its iterations plus the result.
-  auto spec = sim::parse_scene_xml(pendulum_xml(1, 1, "<solver kind=\"dual\" dual_iterations=\"200\"/>"), "p.xml");
+  auto spec = sim::parse_scene_xml(pendulum_xml(Chain{}, "<solver kind=\"dual\" dual_iterations=\"200\"/>"), "p.xml");
   REQUIRE(spec.ok());
   CHECK(spec.value().solver.dual_iterations == 200);
   const sim::Model model = test::compile(spec.value());
@@ -132,7 +173,7 @@ TEST_CASE("dual ascent: the iterations stop within the tolerances, fill the trac
   CHECK(ws.trace.iterations.back().merit < ws.trace.iterations.front().merit);
 
   // One iteration against 10^4 : 1: the cap is reached and reported, never silent.
-  auto capped = sim::parse_scene_xml(pendulum_xml(1, 1e4, "<solver kind=\"dual\" dual_iterations=\"1\"/>"), "p.xml");
+  auto capped = sim::parse_scene_xml(pendulum_xml(Chain{1, 1e4}, "<solver kind=\"dual\" dual_iterations=\"1\"/>"), "p.xml");
   REQUIRE(capped.ok());
   const sim::Model capped_model = test::compile(capped.value());
   sim::State s2 = sim::make_initial_state(capped_model);
