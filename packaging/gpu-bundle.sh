@@ -19,6 +19,10 @@ cp "$exe" "$out/"
 ldd "$exe" | awk '$3 ~ /^\// {print $3}' |
   grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
+# The NVIDIA Vulkan driver (libGLX_nvidia) needs libglvnd's dispatch library, which a bare GPU
+# machine may lack (without it the loader finds the driver but no vkCreateInstance in it).
+cp -L /usr/lib/x86_64-linux-gnu/libGLdispatch.so.0 "$out/lib/" 2>/dev/null ||
+  echo "gpu-bundle: no libGLdispatch.so.0 here (Debian: libglvnd0): Vulkan on the GPU machine may fail" >&2
 cp -r assets "$out/source/"
 [[ -d ../shared/robots ]] && cp -r ../shared/robots "$out/shared/"
 cat > "$out/run.sh" <<EOF
@@ -31,6 +35,9 @@ mkdir -p "$source_dir" "$(dirname "$source_dir")/shared"
 [[ -e "$source_dir/assets" ]] || cp -r "\$here/source/assets" "$source_dir/assets"
 [[ -e "$(dirname "$source_dir")/shared/robots" || ! -d "\$here/shared/robots" ]] ||
   cp -r "\$here/shared/robots" "$(dirname "$source_dir")/shared/robots"
+# The NVIDIA Vulkan driver where a lent machine keeps it (the interop test needs Vulkan on the GPU).
+nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [[ -z "\${VK_DRIVER_FILES:-}\${VK_ICD_FILENAMES:-}" && -f \$nvidia_icd ]]; then export VK_DRIVER_FILES=\$nvidia_icd; fi
 LD_LIBRARY_PATH="\$here/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "\$here/coulomb_gpu_tests" "\$@"
 EOF
 chmod +x "$out/run.sh"

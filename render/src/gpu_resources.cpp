@@ -72,6 +72,82 @@ void destroy_buffer(VkDevice device, GpuBuffer& b) {
   b = GpuBuffer{};
 }
 
+sim::Result<ExternalBuffer> create_external_buffer(const RenderContext& context, VkDeviceSize size,
+                                                   VkBufferUsageFlags usage, int import_fd, VkDeviceSize import_size) {
+  if (!context.external_memory_fd)
+    return sim::Error{"the Vulkan device was created without VK_KHR_external_memory_fd"};
+  constexpr auto kHandle = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  const bool importing = import_fd >= 0;
+  // Whether this buffer can be exported/imported by opaque fd, and whether only dedicated.
+  auto buffer_query = vk_init<VkPhysicalDeviceExternalBufferInfo>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO);
+  buffer_query.usage = usage;
+  buffer_query.handleType = kHandle;
+  auto external = vk_init<VkExternalBufferProperties>(VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES);
+  vkGetPhysicalDeviceExternalBufferProperties(context.physical_device, &buffer_query, &external);
+  const VkExternalMemoryFeatureFlags features = external.externalMemoryProperties.externalMemoryFeatures;
+  const VkExternalMemoryFeatureFlags needed =
+      importing ? VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT : VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT;
+  if (!(features & needed))
+    return sim::Error{std::string("the Vulkan device cannot ") + (importing ? "import" : "export") +
+                      " buffer memory as an opaque fd"};
+  ExternalBuffer e;
+  e.dedicated = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
+  GpuBuffer& b = e.buffer;
+  b.size = size;
+  auto external_info = vk_init<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+  external_info.handleTypes = kHandle;
+  auto info = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  info.pNext = &external_info;
+  info.size = size;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  RENDER_VK_TRY(vkCreateBuffer(context.device, &info, nullptr, &b.buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(context.device, b.buffer, &req);
+  const int type = find_memory_type(context, req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  e.allocation_size = importing ? import_size : req.size;
+  auto dedicated = vk_init<VkMemoryDedicatedAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO);
+  dedicated.buffer = b.buffer;
+  auto export_info = vk_init<VkExportMemoryAllocateInfo>(VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+  export_info.handleTypes = kHandle;
+  auto import_info = vk_init<VkImportMemoryFdInfoKHR>(VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  import_info.handleType = kHandle;
+  import_info.fd = import_fd;
+  auto alloc = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  alloc.allocationSize = e.allocation_size;
+  alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+  if (importing) {
+    alloc.pNext = &import_info;
+    if (e.dedicated) import_info.pNext = &dedicated;
+  } else {
+    alloc.pNext = &export_info;
+    if (e.dedicated) export_info.pNext = &dedicated;
+  }
+  if (type < 0 || (importing && import_size < req.size)) {
+    destroy_buffer(context.device, b);
+    return sim::Error{type < 0 ? std::string("no memory type for an external buffer")
+                               : "the imported memory (" + std::to_string(import_size) +
+                                     " bytes) is smaller than the buffer needs (" + std::to_string(req.size) + ")"};
+  }
+  if (VkResult r = vkAllocateMemory(context.device, &alloc, nullptr, &b.memory); r != VK_SUCCESS) {
+    destroy_buffer(context.device, b);
+    return vk_error("vkAllocateMemory", r);
+  }
+  vkBindBufferMemory(context.device, b.buffer, b.memory, 0);
+  return e;
+}
+
+sim::Result<int> export_memory_fd(const RenderContext& context, VkDeviceMemory memory) {
+  auto get_fd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(context.device, "vkGetMemoryFdKHR"));
+  if (!get_fd) return sim::Error{"vkGetMemoryFdKHR is not available (VK_KHR_external_memory_fd not enabled)"};
+  auto info = vk_init<VkMemoryGetFdInfoKHR>(VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR);
+  info.memory = memory;
+  info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  RENDER_VK_TRY(get_fd(context.device, &info, &fd));
+  return fd;
+}
+
 sim::Result<VkCommandPool> create_transient_pool(const RenderContext& context) {
   auto info = vk_init<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;

@@ -30,6 +30,23 @@ sim::Result<GpuBuffer> create_buffer(const RenderContext& context, VkDeviceSize 
                                      MemoryUse use);
 void destroy_buffer(VkDevice device, GpuBuffer& buffer);
 
+// A device-local buffer whose memory another API (CUDA) or device object shares through an opaque
+// POSIX file descriptor (VK_KHR_external_memory_fd; the context must have it enabled). With
+// `import_fd` < 0 the memory is allocated exportable (export_memory_fd hands out descriptors);
+// else it is the memory behind `import_fd`, of `import_size` bytes (the exporter's allocation
+// size), which the new memory owns from then on. `dedicated`: the implementation requires a
+// dedicated allocation for this buffer (an importer must say so too).
+struct ExternalBuffer {
+  GpuBuffer buffer;
+  VkDeviceSize allocation_size = 0;
+  bool dedicated = false;
+};
+sim::Result<ExternalBuffer> create_external_buffer(const RenderContext& context, VkDeviceSize size,
+                                                   VkBufferUsageFlags usage, int import_fd = -1,
+                                                   VkDeviceSize import_size = 0);
+// A new descriptor of exportable memory; the caller owns it.
+sim::Result<int> export_memory_fd(const RenderContext& context, VkDeviceMemory memory);
+
 // Copies `bytes` into `buffer` at offset 0 through a staging buffer and a one-time command
 // buffer on the context's queue, and waits. A barrier makes the data visible to vertex input and
 // shader reads of every later submission.

@@ -31,6 +31,20 @@ const char* vk_result_name(VkResult result) {
   }
 }
 
+namespace {
+
+std::array<std::uint8_t, 16> physical_device_uuid(VkPhysicalDevice device) {
+  auto id = vk_init<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
+  auto properties2 = vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  properties2.pNext = &id;
+  vkGetPhysicalDeviceProperties2(device, &properties2);
+  std::array<std::uint8_t, 16> uuid{};
+  std::memcpy(uuid.data(), id.deviceUUID, uuid.size());
+  return uuid;
+}
+
+}  // namespace
+
 RenderContext describe_context(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                                std::uint32_t queue_family, VkQueue queue) {
   RenderContext c;
@@ -44,6 +58,7 @@ RenderContext describe_context(VkInstance instance, VkPhysicalDevice physical_de
   VkPhysicalDeviceFeatures supported{};
   vkGetPhysicalDeviceFeatures(physical_device, &supported);
   c.fill_mode_non_solid = supported.fillModeNonSolid == VK_TRUE;
+  c.device_uuid = physical_device_uuid(physical_device);
   return c;
 }
 
@@ -146,6 +161,15 @@ int graphics_queue_family(VkPhysicalDevice device) {
   return -1;
 }
 
+bool has_device_extension(VkPhysicalDevice device, const char* name) {
+  std::uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
 int device_type_rank(VkPhysicalDeviceType type) {
   switch (type) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
@@ -241,6 +265,7 @@ sim::Result<std::unique_ptr<HeadlessContext>> create_headless_context(const Head
     if (!options.device_name_contains.empty() &&
         std::string(p.deviceName).find(options.device_name_contains) == std::string::npos)
       continue;
+    if (options.device_uuid && physical_device_uuid(d) != *options.device_uuid) continue;
     const int rank = device_type_rank(p.deviceType);
     if (rank > best_rank) {
       best_rank = rank;
@@ -255,6 +280,7 @@ sim::Result<std::unique_ptr<HeadlessContext>> create_headless_context(const Head
                                               (options.device_name_contains.empty()
                                                    ? std::string()
                                                    : " named like '" + options.device_name_contains + "'") +
+                                              (options.device_uuid ? " with the CUDA device's UUID" : "") +
                                               " among: " + seen};
 
   const float priority = 1.0f;
@@ -271,12 +297,42 @@ sim::Result<std::unique_ptr<HeadlessContext>> create_headless_context(const Head
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.pEnabledFeatures = &features_enabled;
+  // Interop: memory and semaphore export by POSIX fd, timeline semaphores (core in 1.2; the
+  // extension on this 1.1 instance), each where the device has it.
+  std::vector<const char*> device_extensions;
+  auto timeline = vk_init<VkPhysicalDeviceTimelineSemaphoreFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES_KHR);
+  bool memory_fd = false, semaphore_fd = false, timeline_semaphore = false;
+  if (options.interop) {
+    memory_fd = has_device_extension(c.physical_device, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    semaphore_fd = has_device_extension(c.physical_device, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+    if (has_device_extension(c.physical_device, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME)) {
+      auto supported_timeline = vk_init<VkPhysicalDeviceTimelineSemaphoreFeaturesKHR>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES_KHR);
+      auto features2 = vk_init<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+      features2.pNext = &supported_timeline;
+      vkGetPhysicalDeviceFeatures2(c.physical_device, &features2);
+      timeline_semaphore = supported_timeline.timelineSemaphore == VK_TRUE;
+    }
+    if (memory_fd) device_extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    if (semaphore_fd) device_extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+    if (timeline_semaphore) {
+      device_extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+      timeline.timelineSemaphore = VK_TRUE;
+      device_info.pNext = &timeline;
+    }
+    device_info.enabledExtensionCount = static_cast<std::uint32_t>(device_extensions.size());
+    device_info.ppEnabledExtensionNames = device_extensions.data();
+  }
   VkDevice device = VK_NULL_HANDLE;
   if (VkResult r = vkCreateDevice(c.physical_device, &device_info, nullptr, &device); r != VK_SUCCESS)
     return sim::Error{std::string("cannot create a Vulkan device: ") + vk_result_name(r)};
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device, queue_info.queueFamilyIndex, 0, &queue);
   c = describe_context(c.instance, c.physical_device, device, queue_info.queueFamilyIndex, queue);
+  c.external_memory_fd = memory_fd;
+  c.external_semaphore_fd = semaphore_fd;
+  c.timeline_semaphore = timeline_semaphore;
   return hc;
 }
 

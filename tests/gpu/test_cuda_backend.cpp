@@ -117,7 +117,7 @@ TEST_CASE("the CUDA backend against the CPU on box pyramids: ms per step", "[gpu
   if (!device) return;
   std::printf("%8s | %12s %12s %8s   (20 steps after 3, default threads)\n", "bodies", "CPU ms/step", "CUDA ms/step",
               "ratio");
-  for (int n : {20, 40, 80}) {
+  for (int n : {20, 40, 80, 142}) {  // 210 to 10,153 boxes (the last: issue 17's 10k+ body pile)
     auto spec = sim::parse_scene_xml(test::pyramid_xml(n), "pyramid.xml");
     REQUIRE(spec.ok());
     const sim::Model m = test::compile(*spec);

@@ -1,27 +1,22 @@
 // PoseSink: where the simulation writes what the renderer draws, so that a frame needs no copy
-// of the State. The layout is one float array per published frame:
-//   body b:      floats [8b, 8b + 8)          x y z 0, qx qy qz qw  (centre-of-mass frame, world)
-//   particle p:  floats [8B + 4p, 8B + 4p + 4)  x y z radius        (B = body_count())
-// The shaders read it as vec4s (shaders/scene_layout.glsl). SharedPoseBuffer backs it with a
-// persistently mapped Vulkan buffer; a CUDA backend can back it with device memory exported from
-// Vulkan (VK_KHR_external_memory_fd) and write it from a kernel with the same layout.
+// of the State. The layout (one float array per published frame, read by the shaders as vec4s)
+// is sim/pose_layout.hpp's. SharedPoseBuffer backs it with a persistently mapped Vulkan buffer;
+// ExportedPoseBuffer (render/exported_pose_buffer.hpp) keeps it in device memory exported to a
+// CUDA producer, whose kernel writes it with the same per-item functions.
 #pragma once
 
 #include <cstddef>
 #include <span>
 
 #include "sim/model.hpp"
+#include "sim/pose_layout.hpp"
 #include "sim/state.hpp"
 
 namespace render {
 
-inline constexpr int kPoseFloatsPerBody = 8;
-inline constexpr int kPoseFloatsPerParticle = 4;
-
-inline std::size_t pose_float_count(int body_count, int particle_count) {
-  return std::size_t(kPoseFloatsPerBody) * std::size_t(body_count) +
-         std::size_t(kPoseFloatsPerParticle) * std::size_t(particle_count);
-}
+using sim::kPoseFloatsPerBody;
+using sim::kPoseFloatsPerParticle;
+using sim::pose_float_count;
 
 // The producer's side. One thread writes: data(), fill, publish(), repeat.
 class PoseSink {

@@ -5,8 +5,10 @@
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "sim/result.hpp"
@@ -27,6 +29,14 @@ struct RenderContext {
   // it where supported; a Qt window's device has every supported 1.0 feature (Qt 6.4's
   // QVulkanWindow enables them all but robustBufferAccess).
   bool fill_mode_non_solid = false;
+  // The physical device's VkPhysicalDeviceIDProperties::deviceUUID (what a CUDA device must match
+  // to share its memory), and whether the device was created with what ExportedPoseBuffer needs:
+  // VK_KHR_external_memory_fd, VK_KHR_external_semaphore_fd and timeline semaphores. The headless
+  // context enables them with HeadlessContextOptions::interop; a window that enabled them sets them.
+  std::array<std::uint8_t, 16> device_uuid{};
+  bool external_memory_fd = false;
+  bool external_semaphore_fd = false;
+  bool timeline_semaphore = false;
 };
 
 // Fills properties and memory properties for handles someone else created (the Qt window).
@@ -47,6 +57,11 @@ struct HeadlessContextOptions {
   bool synchronization_validation = false; // also the layer's synchronization checks (slower)
   bool print_messages = true;              // validation messages to stderr as they arrive
   std::string device_name_contains;        // pick the first device whose name contains this
+  // Pick the device with this deviceUUID (the CUDA device's, for interop); an error if none has it.
+  std::optional<std::array<std::uint8_t, 16>> device_uuid;
+  // Enable the memory and semaphore export extensions and timeline semaphores where the device
+  // has them (RenderContext says which it got).
+  bool interop = false;
 };
 
 // Counts (and prints) what the debug-utils messenger reports, so tests can fail on any
