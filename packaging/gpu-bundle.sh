@@ -19,10 +19,13 @@ cp "$exe" "$out/"
 ldd "$exe" | awk '$3 ~ /^\// {print $3}' |
   grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64)\.so' |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
-# The NVIDIA Vulkan driver (libGLX_nvidia) needs libglvnd's dispatch library, which a bare GPU
-# machine may lack (without it the loader finds the driver but no vkCreateInstance in it).
-cp -L /usr/lib/x86_64-linux-gnu/libGLdispatch.so.0 "$out/lib/" 2>/dev/null ||
-  echo "gpu-bundle: no libGLdispatch.so.0 here (Debian: libglvnd0): Vulkan on the GPU machine may fail" >&2
+# The NVIDIA Vulkan driver (libGLX_nvidia) needs libglvnd's libraries (libGLdispatch, libGLX,
+# libEGL), which a bare GPU machine may lack: without them the loader finds the driver but gets
+# no vkCreateInstance from it (seen on the lent H200 machine, 28 Nov 2026).
+for lib in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1; do
+  cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/" 2>/dev/null ||
+    echo "gpu-bundle: no $lib here (Debian: libglvnd0, libglx0, libegl1): Vulkan on the GPU machine may fail" >&2
+done
 cp -r assets "$out/source/"
 [[ -d ../shared/robots ]] && cp -r ../shared/robots "$out/shared/"
 cat > "$out/run.sh" <<EOF

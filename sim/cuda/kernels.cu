@@ -400,6 +400,22 @@ cudaError_t launch_shape_world_boxes(const ShapeExtent* extent, const Pose* pose
   return cudaGetLastError();
 }
 
+namespace {
+__global__ void sdf_samples(detail::SdfGridView grid, const Vec3* points, int count, Real* phi, Vec3* gradient) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= count) return;
+  detail::NanoSdf field(grid);
+  phi[i] = field.eval(points[i], gradient ? gradient + i : nullptr);
+}
+}  // namespace
+
+cudaError_t launch_sdf_samples(const detail::SdfGridView& grid, const Vec3* points, int count, Real* phi,
+                               Vec3* gradient, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  sdf_samples<<<grid_for(count), kBlock, 0, stream>>>(grid, points, count, phi, gradient);
+  return cudaGetLastError();
+}
+
 // Every row's C and ∇C G at a configuration: joints (bilateral, drive, limit), distances, contacts.
 cudaError_t launch_evaluate_rows(const JointView& joints, const int* bilateral_first,
                                  const JointCoordinateRowsView& coordinate_rows, const DistanceView& distances,

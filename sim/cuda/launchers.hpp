@@ -20,6 +20,7 @@
 #include "kernels/tet_row_kernel.hpp"
 #include "kernels/unilateral_row_kernel.hpp"
 #include "kernels/views.hpp"
+#include "sdf/nano_sdf.hpp"
 
 namespace sim::cuda {
 
@@ -104,5 +105,10 @@ cudaError_t launch_contact_friction_frames(const Vec3* normal, const FrictionCoe
 cudaError_t launch_friction_projection(Real* row_lambda, int first_normal, int first_friction, const Real* mu_t,
                                        const Real* mu_b, const std::uint8_t* anisotropic, int count,
                                        cudaStream_t stream);
+// φ and ∇φ of a baked grid (NanoVDB, trilinear, the far field outside the band: nano_sdf.hpp) at
+// `count` points of the shape frame; `gradient` may be null. The view's grids must be device
+// memory (DeviceSdfGrid, sim/cuda/device_sdf_grid.hpp).
+cudaError_t launch_sdf_samples(const detail::SdfGridView& grid, const Vec3* points, int count, Real* phi,
+                               Vec3* gradient, cudaStream_t stream);
 
 }  // namespace sim::cuda

@@ -1,7 +1,9 @@
 // The grid field of the SDF kernels: trilinear interpolation of a NanoVDB float grid and the
 // exact gradient of that interpolant, through cached ReadAccessors (one per thread and query
-// batch). The same code compiles for a CUDA backend: NanoVDB's accessors are __hostdev__, and
-// this header uses no STL containers, exceptions or virtuals.
+// batch). The same code runs on the device (sim/cuda/device_sdf_grid.hpp, launch_sdf_samples):
+// NanoVDB's accessors are __hostdev__, the samplers are SIM_HD and take an SdfGridView (plain
+// pointers to the grid buffers, host or device memory), and nothing here uses STL containers,
+// exceptions or virtuals.
 //
 // Thesis §6.5 (L1608-1610): the optimiser must see valid data along its whole path. The fine grid
 // is a narrow band: outside it NanoVDB returns the background with a zero gradient, a plateau on
@@ -20,6 +22,34 @@
 
 namespace sim::detail {
 
+// A baked grid as the samplers read it: the fine grid and its far field (the fine grid again when
+// there is none) with their placement. The grid pointers are into the NanoVDB buffers, wherever
+// those live (SdfGridImpl's host buffers, or device copies).
+struct SdfGridView {
+  const nanovdb::FloatGrid* grid = nullptr;
+  const nanovdb::FloatGrid* far_grid = nullptr;  // == grid when there is no far field
+  bool has_far = false;
+  Vec3 origin = Vec3::Zero(), far_origin = Vec3::Zero();  // world position of index (0, 0, 0) [m]
+  Real voxel = 0, far_voxel = 0;                          // [m]
+  Real background = 0, far_background = 0;                // [m]
+  bool is_signed = true;
+};
+
+inline SdfGridView grid_view(const SdfGridImpl& g) {
+  SdfGridView v;
+  v.grid = g.grid;
+  v.has_far = g.far_grid != nullptr;
+  v.far_grid = v.has_far ? g.far_grid : g.grid;
+  v.origin = g.origin;
+  v.far_origin = v.has_far ? g.far_origin : g.origin;
+  v.voxel = g.voxel;
+  v.far_voxel = v.has_far ? g.far_voxel : g.voxel;
+  v.background = g.background;
+  v.far_background = v.has_far ? g.far_background : g.background;
+  v.is_signed = g.is_signed;
+  return v;
+}
+
 // One NanoVDB grid sampled trilinearly in world units.
 struct TrilinearGrid {
   using Accessor = nanovdb::FloatGrid::AccessorType;
@@ -28,11 +58,11 @@ struct TrilinearGrid {
   Real inv_voxel;  // [1/m]
   Real outside;    // returned far outside the index range [m]
 
-  TrilinearGrid(const nanovdb::FloatGrid* grid, const Vec3& o, Real voxel, Real background)
+  SIM_HD TrilinearGrid(const nanovdb::FloatGrid* grid, const Vec3& o, Real voxel, Real background)
       : acc(grid->getAccessor()), origin(o), inv_voxel(Real(1) / voxel), outside(background) {}
 
   // φ(x) [m]; with `grad`, ∇φ of the trilinear interpolant (not normalised).
-  Real eval(const Vec3& x, Vec3* grad) {
+  SIM_HD Real eval(const Vec3& x, Vec3* grad) {
     const Vec3 u = (x - origin) * inv_voxel;
     const Real fx = std::floor(u.x()), fy = std::floor(u.y()), fz = std::floor(u.z());
     constexpr Real kLimit = Real(1 << 30);
@@ -75,19 +105,18 @@ struct NanoSdf {
   Real plateau;          // fine samples at or above this have all eight corners outside [m]
   bool is_signed;
 
-  explicit NanoSdf(const SdfGridImpl& g)
-      : fine(g.grid, g.origin, g.voxel, g.background),
-        coarse(g.far_grid ? g.far_grid : g.grid, g.far_grid ? g.far_origin : g.origin, g.far_grid ? g.far_voxel : g.voxel,
-               g.far_grid ? g.far_background : g.background),
-        has_coarse(g.far_grid != nullptr), voxel(g.voxel), coarse_voxel(g.far_grid ? g.far_voxel : g.voxel),
-        far(g.background - g.voxel), plateau(g.background - Real(1e-6) * g.voxel), is_signed(g.is_signed) {}
+  SIM_HD explicit NanoSdf(const SdfGridView& g)
+      : fine(g.grid, g.origin, g.voxel, g.background), coarse(g.far_grid, g.far_origin, g.far_voxel, g.far_background),
+        has_coarse(g.has_far), voxel(g.voxel), coarse_voxel(g.far_voxel), far(g.background - g.voxel),
+        plateau(g.background - Real(1e-6) * g.voxel), is_signed(g.is_signed) {}
+  explicit NanoSdf(const SdfGridImpl& g) : NanoSdf(grid_view(g)) {}
 
   // Slack of the interpolated field for sphere culling [m]: the far field's values may exceed the
   // distance by about a coarse voxel.
-  Real cull_slack(Real voxels) const { return voxels * coarse_voxel; }
-  bool trusted(Real phi) const { return phi < far; }
+  SIM_HD Real cull_slack(Real voxels) const { return voxels * coarse_voxel; }
+  SIM_HD bool trusted(Real phi) const { return phi < far; }
 
-  Real eval(const Vec3& x, Vec3* grad) {
+  SIM_HD Real eval(const Vec3& x, Vec3* grad) {
     const Real f = fine.eval(x, grad);
     if (f < plateau || !has_coarse) return f;
     const Real c = coarse.eval(x, grad);
