@@ -64,22 +64,14 @@ void sweep_and_prune(const std::vector<Aabb>& boxes, const std::vector<std::uint
   sap.sorted_lo.resize(sap.order.size());
   for (std::size_t k = 0; k < sap.order.size(); ++k) sap.sorted_lo[k] = boxes[sap.order[k]].lo[axis];
 
-  const int o1 = (axis + 1) % 3, o2 = (axis + 2) % 3;
-  const std::size_t n = sap.order.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const int i = sap.order[k];
-    const Aabb& bi = boxes[i];
-    const Real hi = bi.hi[axis];
-    const std::uint8_t gi = groups[i];
-    for (std::size_t m = k + 1; m < n && sap.sorted_lo[m] <= hi; ++m) {
-      const int j = sap.order[m];
-      if (gi & groups[j]) continue;
-      const Aabb& bj = boxes[j];
-      if (bi.lo[o1] > bj.hi[o1] || bj.lo[o1] > bi.hi[o1] || bi.lo[o2] > bj.hi[o2] || bj.lo[o2] > bi.hi[o2])
-        continue;
-      pairs.push_back(i < j ? pack_pair(i, j) : pack_pair(j, i));
-    }
-  }
+  SweepView view;
+  view.boxes = boxes.data();
+  view.groups = groups.data();
+  view.order = sap.order.data();
+  view.sorted_lo = sap.sorted_lo.data();
+  view.count = static_cast<int>(sap.order.size());
+  view.axis = axis;
+  for (int k = 0; k < view.count; ++k) sweep_object(view, k, [&](std::uint64_t pair) { pairs.push_back(pair); });
   if (sort) std::sort(pairs.begin(), pairs.end());
 }
 
