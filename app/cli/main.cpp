@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "cli/backend.hpp"
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #ifdef COULOMB_HAVE_GUI
@@ -22,7 +23,8 @@ void print_help() {
       "usage:\n"
       "  coulomb                          open the desktop app with the last (or default) scene; without\n"
       "                                   a display, run the default scene headless and print its stats\n"
-      "  coulomb open <scene>             open a scene in the desktop app (headless run without a display)\n"
+      "  coulomb open <scene> [--backend cpu|cuda|auto]\n"
+      "                                   open a scene in the desktop app (headless run without a display)\n"
       "  coulomb run <scene> [options]    step a scene, print per-step time, iterations, residuals\n"
       "      --steps N  --dt s  --set solver.key=value (repeatable)  --trace out.json\n"
       "      --record out.csv  --save-session out.rec  --threads N  --every K  --quiet\n"
@@ -63,22 +65,35 @@ void print_help() {
 
 namespace {
 
-// The desktop app when it can open a window, else a headless run of the scene.
-int open_scene(int argc, char** argv, const std::string& scene) {
+// The desktop app when it can open a window, else a headless run of the scene, on `backend`
+// (choose_backend: --backend cpu|cuda|auto, auto by default).
+int open_scene(int argc, char** argv, const std::string& scene, const coulomb::Backend& backend) {
 #ifdef COULOMB_HAVE_GUI
   const coulomb::gui::DisplayCheck display = coulomb::gui::check_display();
-  if (display.available) return coulomb::gui::run_gui(argc, argv, scene);
+  if (display.available) return coulomb::gui::run_gui(argc, argv, scene, !backend.device);
   const std::string why = display.reason;
 #else
   (void)argc;
   const std::string why = "this build has no desktop app (Qt 6 was not found)";
 #endif
-  static char run[] = "run", steps[] = "--steps", count[] = "240", every[] = "--every", k[] = "30";
+  static char run[] = "run", steps[] = "--steps", count[] = "240", every[] = "--every", k[] = "30",
+              backend_option[] = "--backend", cpu[] = "cpu", cuda[] = "cuda";
   std::string name = scene.empty() ? std::string("workcell") : scene;
-  char* args[] = {argv[0], run, name.data(), steps, count, every, k};
+  char* args[] = {argv[0], run, name.data(), steps, count, every, k, backend_option, backend.device ? cuda : cpu};
   std::printf("coulomb: no window (%s); running %s headless\n", why.c_str(),
               scene.empty() ? "the default scene" : scene.c_str());
-  return coulomb::run_command(7, args, 2);
+  return coulomb::run_command(9, args, 2);
+}
+
+int open_command(int argc, char** argv) {
+  auto args = coulomb::parse_args(argc, argv, 2, {"backend"}, {});
+  coulomb::Backend backend;
+  if (!args || args->positional.size() != 1 || !coulomb::choose_backend(*args, "open", backend)) {
+    if (!args) std::fprintf(stderr, "coulomb open: %s\n", args.error().c_str());
+    std::fprintf(stderr, "usage: coulomb open <scene> [--backend cpu|cuda|auto]\n");
+    return 2;
+  }
+  return open_scene(argc, argv, args->positional[0], backend);
 }
 
 }  // namespace
@@ -86,15 +101,9 @@ int open_scene(int argc, char** argv, const std::string& scene) {
 namespace {
 
 int dispatch(int argc, char** argv) {
-  if (argc < 2) return open_scene(argc, argv, "");
+  if (argc < 2) return open_scene(argc, argv, "", coulomb::detect_backend());
   const std::string cmd = argv[1];
-  if (cmd == "open") {
-    if (argc != 3) {
-      std::fprintf(stderr, "usage: coulomb open <scene>\n");
-      return 2;
-    }
-    return open_scene(argc, argv, argv[2]);
-  }
+  if (cmd == "open") return open_command(argc, argv);
   if (cmd == "run") return coulomb::run_command(argc, argv, 2);
   if (cmd == "bench") return coulomb::bench_command(argc, argv, 2);
   if (cmd == "replay") return coulomb::replay_command(argc, argv, 2);

@@ -63,7 +63,7 @@ DisplayCheck check_display() {
   return {false, "no $DISPLAY or $WAYLAND_DISPLAY"};
 }
 
-int run_gui(int argc, char** argv, const std::string& scene_path) {
+int run_gui(int argc, char** argv, const std::string& scene_path, bool start_on_cpu) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Coulomb"));
   QApplication::setApplicationName(QStringLiteral("coulomb"));
@@ -83,8 +83,11 @@ int run_gui(int argc, char** argv, const std::string& scene_path) {
   options.vulkan = have_vulkan ? &vulkan : nullptr;
   const Backend backend = detect_backend();
   options.device = backend.device;
+  options.start_on_cpu = start_on_cpu;
   options.device_missing = backend.why_not;
-  if (backend.device) std::printf("coulomb: backend %s\n", backend.description.c_str());
+  if (backend.device)
+    std::printf("coulomb: backend %s%s\n", start_on_cpu ? "cpu (--backend cpu; the Solver panel offers " : "",
+                (backend.description + (start_on_cpu ? ")" : "")).c_str());
   MainWindow window(options);
   window.show();
   if (!have_vulkan)

@@ -17,7 +17,9 @@ struct DisplayCheck {
 DisplayCheck check_display();
 
 // Runs the Qt application with the main window; opens `scene_path` (empty: the last scene or
-// the default one). Returns the exit code.
-int run_gui(int argc, char** argv, const std::string& scene_path);
+// the default one) and steps on the CUDA device where one is found, or on the CPU from the start
+// with `start_on_cpu` (`coulomb open --backend cpu`; the Solver panel still offers the device).
+// Returns the exit code.
+int run_gui(int argc, char** argv, const std::string& scene_path, bool start_on_cpu);
 
 }  // namespace coulomb::gui

@@ -82,6 +82,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
                   ? std::make_unique<QSettings>(QStringLiteral("Coulomb"), QStringLiteral("coulomb"))
                   : std::make_unique<QSettings>(options_.settings_file, QSettings::IniFormat);
   runner_->set_available_device(options_.device, options_.device_missing);
+  if (options_.device && options_.start_on_cpu) runner_->use_device(false);
   document_ = std::make_unique<SceneDocument>(*runner_);
   teleop_ = new TeleopDriver(*runner_, this);
   setObjectName(QStringLiteral("coulomb_main_window"));

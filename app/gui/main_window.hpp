@@ -42,9 +42,11 @@ struct MainWindowOptions {
   QString settings_file;               // empty: the user's settings (QSettings "Coulomb", "coulomb")
   QVulkanInstance* vulkan = nullptr;   // created by the caller; null: no viewport (a placeholder)
   // The backend's device (cli/backend.hpp detect_backend; null: the CPU, device_missing says why):
-  // the steps use it from the start; the Solver panel switches.
+  // the steps use it from the start unless start_on_cpu (`coulomb open --backend cpu`); the Solver
+  // panel switches.
   std::shared_ptr<sim::DeviceLinearSolver> device;
   std::string device_missing = "not looked for";
+  bool start_on_cpu = false;
 };
 
 class MainWindow : public QMainWindow {
