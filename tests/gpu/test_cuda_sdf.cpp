@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
+#include "cuda/device_sdf_features.hpp"
 #include "cuda/device_sdf_grid.hpp"
 #include "cuda/launchers.hpp"
 #include "gpu/device_array.hpp"
@@ -149,4 +151,121 @@ TEST_CASE("a sphere baked and sampled on the device is its closed form within a 
   // The icosphere's facets lie inside the sphere by up to r (1 − cos θ) and the trilinear
   // interpolant adds about a voxel's curvature error.
   CHECK(worst <= grid.voxel_size());
+}
+
+namespace {
+
+bool same_bits(const sim::detail::FeatureHit& a, const sim::detail::FeatureHit& b) {
+  const sim::detail::FeatureMinimum &x = a.minimum, &y = b.minimum;
+  return a.found == b.found && std::memcmp(&x.phi, &y.phi, sizeof(Real)) == 0 &&
+         std::memcmp(x.point.data(), y.point.data(), 3 * sizeof(Real)) == 0 &&
+         std::memcmp(x.grad.data(), y.grad.data(), 3 * sizeof(Real)) == 0 &&
+         std::memcmp(x.bary, y.bary, 3 * sizeof(Real)) == 0 && x.evaluations == y.evaluations;
+}
+
+bool same_counts(const sim::detail::FeatureCounts& a, const sim::detail::FeatureCounts& b) {
+  return a.tested == b.tested && a.culled == b.culled && a.evaluations == b.evaluations;
+}
+
+}  // namespace
+
+TEST_CASE("the SDF narrowphase's feature searches on the device are the CPU's bit for bit", "[gpu][sdf]") {
+  if (!device_present()) return;
+  using namespace sim::detail;
+  // Meshes of other shapes against grids, at poses where they interpenetrate by about a tenth of
+  // their size: every search kind runs, most features are culled, some are hits.
+  std::vector<std::pair<std::string, std::shared_ptr<const sim::SdfMesh>>> meshes;
+  auto bake = [&](const std::string& label, const sim::TriangleMesh& mesh) {
+    auto baked = sim::make_sdf_mesh(mesh);
+    REQUIRE(baked.ok());
+    meshes.emplace_back(label, *baked);
+  };
+  bake("sphere", sim::make_sphere_mesh(0.08, 3));
+  bake("box", sim::make_box_mesh(Vec3(0.1, 0.06, 0.04)));
+  bake("bowl", sim::make_bowl_mesh(0.12, 0.01, 0.06, 32, 8));
+  if (test::shared_robots_available())
+    for (const char* link : {"link_3.0.STL", "link_13.0.STL"}) {
+      auto mesh = sim::load_triangle_mesh((test::shared_robots_dir() / "allegro_hand_description/meshes" / link).string());
+      REQUIRE(mesh.ok());
+      bake(std::string("allegro ") + link, *mesh);
+    }
+  std::mt19937 random(5);
+  std::normal_distribution<Real> normal(0, 1);
+  int compared = 0, hits = 0;
+  for (const sim::SdfFaceMethod method : {sim::SdfFaceMethod::ProjectedGradient, sim::SdfFaceMethod::FrankWolfe}) {
+    sim::SdfContactOptions o;
+    o.faces = method;
+    o.vertices = method == sim::SdfFaceMethod::ProjectedGradient;  // both ownership rules
+    for (std::size_t a = 0; a < meshes.size(); ++a)
+      for (std::size_t b = 0; b < meshes.size(); ++b) {
+        const sim::SdfMesh& mesh = *meshes[a].second;
+        const sim::SdfGrid& grid = *meshes[b].second->grid;
+        INFO(meshes[a].first << " against " << meshes[b].first << "'s grid");
+        // The mesh's centre near the grid's surface, turned at random.
+        const Vec3 centre = (grid.bounds_min() + grid.bounds_max()) / 2;
+        const Vec3 reach_out = (grid.bounds_max() - grid.bounds_min()) / 2;
+        const sim::Mat3 R = Eigen::Quaternion<Real>(normal(random), normal(random), normal(random), normal(random))
+                           .normalized()
+                           .toRotationMatrix();
+        const Vec3 t = centre + Vec3(reach_out.x() * 0.9, 0, 0) - R * mesh.bound_center;
+        NanoSdf host_field(grid.impl());
+        const Real reach = Real(0.005) + host_field.cull_slack(o.cull_slack);
+
+        // The CPU: the same functions in loops, as mesh_against runs them.
+        const SdfMeshView hv = mesh_view(mesh);
+        std::vector<Vec3> position(std::size_t(hv.vertex_count)), grad(std::size_t(hv.vertex_count));
+        std::vector<Real> phi(std::size_t(hv.vertex_count));
+        for (int v = 0; v < hv.vertex_count; ++v)
+          phi[std::size_t(v)] =
+              place_and_sample(host_field, R, t, hv.vertices[v], position[std::size_t(v)], grad[std::size_t(v)]);
+        std::vector<FeatureHit> edge_hits(std::size_t(hv.edge_count)), face_hits(std::size_t(hv.triangle_count));
+        std::vector<FeatureCounts> edge_counts(edge_hits.size()), face_counts(face_hits.size());
+        for (int e = 0; e < hv.edge_count; ++e)
+          edge_hits[std::size_t(e)] =
+              edge_feature(host_field, hv, e, position.data(), phi.data(), reach, o, edge_counts[std::size_t(e)]);
+        for (int f = 0; f < hv.triangle_count; ++f)
+          face_hits[std::size_t(f)] =
+              face_feature(host_field, hv, f, position.data(), phi.data(), reach, o, face_counts[std::size_t(f)]);
+
+        // The device.
+        std::string error;
+        auto device_grid = sim::cuda::DeviceSdfGrid::upload(grid, error);
+        auto device_mesh = sim::cuda::DeviceSdfMesh::upload(mesh, error);
+        INFO(error);
+        REQUIRE(device_grid);
+        REQUIRE(device_mesh);
+        test::DeviceArray<Vec3> d_position(position.size()), d_grad(grad.size());
+        test::DeviceArray<Real> d_phi(phi.size());
+        test::DeviceArray<FeatureHit> d_edge_hits(edge_hits.size()), d_face_hits(face_hits.size());
+        test::DeviceArray<FeatureCounts> d_edge_counts(edge_counts.size()), d_face_counts(face_counts.size());
+        sim::cuda::MeshFeatureOutputs out{d_position.get(),    d_phi.get(),       d_grad.get(),       d_edge_hits.get(),
+                                          d_edge_counts.get(), d_face_hits.get(), d_face_counts.get()};
+        REQUIRE(sim::cuda::launch_mesh_features(device_mesh->view(), device_grid->view(), R, t, reach, o, out, nullptr) ==
+                cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const std::vector<Real> phi_d = d_phi.download();
+        const std::vector<Vec3> position_d = d_position.download();
+        REQUIRE(std::memcmp(phi_d.data(), phi.data(), phi.size() * sizeof(Real)) == 0);
+        REQUIRE(std::memcmp(position_d.data(), position.data(), position.size() * sizeof(Vec3)) == 0);
+        const std::vector<FeatureHit> edge_d = d_edge_hits.download(), face_d = d_face_hits.download();
+        const std::vector<FeatureCounts> edge_cd = d_edge_counts.download(), face_cd = d_face_counts.download();
+        int mismatched = 0, pair_hits = 0;
+        for (std::size_t e = 0; e < edge_hits.size(); ++e) {
+          if (!mesh.edge_is_feature[e]) continue;  // not searched (the device leaves its slot as it was)
+          mismatched += !same_bits(edge_d[e], edge_hits[e]) || !same_counts(edge_cd[e], edge_counts[e]);
+          pair_hits += edge_hits[e].found;
+        }
+        for (std::size_t f = 0; f < face_hits.size(); ++f) {
+          mismatched += !same_bits(face_d[f], face_hits[f]) || !same_counts(face_cd[f], face_counts[f]);
+          pair_hits += face_hits[f].found;
+        }
+        CHECK(mismatched == 0);
+        hits += pair_hits;
+        ++compared;
+      }
+  }
+  std::printf("sdf feature searches: %d mesh-grid pairs, %d edge and face hits, every one the CPU's bit for bit\n",
+              compared, hits);
+  REQUIRE(compared >= 18);
+  REQUIRE(hits > 100);
 }

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 #include "collision/geometry.hpp"
 #include "collision/manifold.hpp"
 #include "collision/polyhedron.hpp"
+#include "collision/sdf_feature_search.hpp"
 #include "sdf/analytic_sdf.hpp"
 #include "sdf/local_optimisation.hpp"
 #include "sdf/nano_sdf.hpp"
@@ -92,35 +92,11 @@ struct Context {
   Counts* counts = nullptr;
 };
 
-template <class Field>
-FeatureMinimum minimise_face(Field& field, const Vec3 x[3], const Real phi[3], const SdfContactOptions& o) {
-  if (o.faces == SdfFaceMethod::FrankWolfe) return minimise_face_fw(field, x, phi, o.iterations, o.tolerance);
-  return minimise_face_pgd(field, x, phi, o.iterations, o.pgd_step, o.tolerance);
-}
-
-// The face test both mesh paths share: a triangle (corners x, field values phi) that cannot come
-// within `reach` of the surface is culled (nullopt), else φ is minimised over it.
-template <class Field>
-std::optional<FeatureMinimum> minimise_face_within(Field& field, const Vec3 x[3], const Real phi[3], Real reach,
-                                                   const SdfContactOptions& o, Counts& n) {
-  const Vec3 centroid = (x[0] + x[1] + x[2]) / Real(3);
-  const Real radius = std::sqrt(std::max({(x[0] - centroid).squaredNorm(), (x[1] - centroid).squaredNorm(),
-                                          (x[2] - centroid).squaredNorm()}));
-  // Free bound from the corners: every point is within 2r of each corner.
-  if (std::max({phi[0], phi[1], phi[2]}) - 2 * radius >= reach) {
-    ++n.culled;
-    return std::nullopt;
-  }
-  // Bounding sphere with a margin: φ(x_c) < r + δ (+ slack for an interpolated grid).
-  ++n.evaluations;
-  if (field.eval(centroid, nullptr) >= radius + reach) {
-    ++n.culled;
-    return std::nullopt;
-  }
-  ++n.tested;
-  const FeatureMinimum fm = minimise_face(field, x, phi, o);
-  n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
-  return fm;
+// A feature search's counts into the pair's.
+void add_counts(Counts& n, const FeatureCounts& f) {
+  n.tested += std::uint64_t(f.tested);
+  n.culled += std::uint64_t(f.culled);
+  n.evaluations += std::uint64_t(f.evaluations);
 }
 
 // Vertices, feature edges and faces of a mesh (placed in the field frame by R, t).
@@ -141,62 +117,32 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
   if (vs.pos.size() < verts.size()) vs.pos.resize(verts.size()), vs.phi.resize(verts.size());
   for (std::size_t v = 0; v < verts.size(); ++v) {
     if (m.vertex_owner[v] < 0) continue;  // unused
-    vs.pos[v] = R * verts[v] + t;
     Vec3 g;
-    vs.phi[v] = field.eval(vs.pos[v], &g);
+    vs.phi[v] = place_and_sample(field, R, t, verts[v], vs.pos[v], g);
     ++n.evaluations;
     ++n.tested;
     if (o.vertices) em.emit(field, vs.pos[v], vs.phi[v], g, 0, kTagSdfVertex, static_cast<std::uint32_t>(v), 1);
   }
   if (cx.linear) return;
+  const SdfMeshView view = mesh_view(m);
   if (o.edges) {
-    for (std::size_t e = 0; e < m.edges.size(); ++e) {
-      if (!m.edge_is_feature[e]) continue;
-      const int a = m.edges[e][0], b = m.edges[e][1];
-      const Vec3 &pa = vs.pos[a], &pb = vs.pos[b];
-      const Real length = (pb - pa).norm();
-      // A 1-Lipschitz field is at least (φa + φb − L)/2 on the edge: free, from the vertex samples.
-      if (Real(0.5) * (vs.phi[a] + vs.phi[b] - length) >= reach) {
-        ++n.culled;
-        continue;
-      }
-      // Bounding sphere with a margin (§6.2.3 applied to edges: midpoint, radius L/2).
-      ++n.evaluations;
-      if (field.eval(Real(0.5) * (pa + pb), nullptr) >= Real(0.5) * length + reach) {
-        ++n.culled;
-        continue;
-      }
-      ++n.tested;
-      const FeatureMinimum fm = minimise_edge(field, pa, pb, vs.phi[a], vs.phi[b], o.iterations, o.tolerance);
-      n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
-      const bool interior = fm.bary[0] > kBarycentricEps && fm.bary[1] > kBarycentricEps;
-      if (!interior && o.vertices) continue;  // an end point: the vertex test has it
-      em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e), fm.evaluations);
+    for (int e = 0; e < view.edge_count; ++e) {
+      FeatureCounts fc;
+      const FeatureHit hit = edge_feature(field, view, e, vs.pos.data(), vs.phi.data(), reach, o, fc);
+      add_counts(n, fc);
+      if (hit.found)
+        em.emit(field, hit.minimum.point, hit.minimum.phi, hit.minimum.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e),
+                hit.minimum.evaluations);
     }
   }
   if (o.faces == SdfFaceMethod::None) return;
-  for (std::size_t f = 0; f < m.mesh.triangles.size(); ++f) {
-    const auto& tri = m.mesh.triangles[f];
-    const Vec3 x[3] = {vs.pos[tri[0]], vs.pos[tri[1]], vs.pos[tri[2]]};
-    const Real phi[3] = {vs.phi[tri[0]], vs.phi[tri[1]], vs.phi[tri[2]]};
-    const std::optional<FeatureMinimum> found = minimise_face_within(field, x, phi, reach, o, n);
-    if (!found) continue;
-    const FeatureMinimum& fm = *found;
-    const int support = support_size(fm, 3);
-    if (support == 2) {
-      // On edge k (corners k, k+1): left to the edge search, or to its representative triangle.
-      int zero = 0;
-      for (int k = 0; k < 3; ++k)
-        if (!(fm.bary[k] > kBarycentricEps)) zero = k;
-      const int e = m.triangle_edges[f][(zero + 1) % 3];
-      if ((o.edges && m.edge_is_feature[e]) || m.edge_owner[e] != static_cast<int>(f)) continue;
-    } else if (support == 1) {
-      int corner = 0;
-      for (int k = 0; k < 3; ++k)
-        if (fm.bary[k] > kBarycentricEps) corner = k;
-      if (o.vertices || m.vertex_owner[tri[corner]] != static_cast<int>(f)) continue;
-    }
-    em.emit(field, fm.point, fm.phi, fm.grad, 0, kTagSdfFace, static_cast<std::uint32_t>(f), fm.evaluations);
+  for (int f = 0; f < view.triangle_count; ++f) {
+    FeatureCounts fc;
+    const FeatureHit hit = face_feature(field, view, f, vs.pos.data(), vs.phi.data(), reach, o, fc);
+    add_counts(n, fc);
+    if (hit.found)
+      em.emit(field, hit.minimum.point, hit.minimum.phi, hit.minimum.grad, 0, kTagSdfFace, static_cast<std::uint32_t>(f),
+              hit.minimum.evaluations);
   }
 }
 
@@ -473,9 +419,11 @@ void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real
         ++n.culled;
         continue;
       }
-      const std::optional<FeatureMinimum> found = minimise_face_within(field, x, phi, reach, o, n);
-      if (!found) continue;
-      const FeatureMinimum& fm = *found;
+      FeatureCounts fc;
+      FeatureMinimum fm;
+      const bool searched = minimise_face_within(field, x, phi, reach, o, fc, fm);
+      add_counts(n, fc);
+      if (!searched) continue;
       if (!(fm.phi < max_sep[f]) || !field.trusted(fm.phi)) continue;
       const Real g = fm.grad.norm();
       if (!(g > Real(1e-9))) continue;

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/host_device.hpp"
 #include "sim/math.hpp"
 
 namespace sim::detail {
@@ -38,7 +39,18 @@ struct FeatureMinimum {
 // weight left, edge: two, interior: three).
 constexpr Real kBarycentricEps = Real(1e-4);
 
-inline int support_size(const FeatureMinimum& m, int n) {
+// Sums in a fixed order (x + y) + z. Eigen's reductions pair terms by the packet width of the
+// host's vectorisation (and not at all on the device), which would part the CPU's and the GPU's
+// searches in the last bit and then in their branches; these keep both on the same operations.
+SIM_HD inline Real dot3(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+SIM_HD inline Real squared_norm3(const Vec3& a) { return dot3(a, a); }
+SIM_HD inline Real norm3(const Vec3& a) { return std::sqrt(dot3(a, a)); }
+SIM_HD inline Vec3 rotate3(const Mat3& r, const Vec3& v) {
+  return Vec3(r(0, 0) * v[0] + r(0, 1) * v[1] + r(0, 2) * v[2], r(1, 0) * v[0] + r(1, 1) * v[1] + r(1, 2) * v[2],
+              r(2, 0) * v[0] + r(2, 1) * v[1] + r(2, 2) * v[2]);
+}
+
+SIM_HD inline int support_size(const FeatureMinimum& m, int n) {
   int count = 0;
   for (int k = 0; k < n; ++k) count += m.bary[k] > kBarycentricEps ? 1 : 0;
   return count;
@@ -46,11 +58,19 @@ inline int support_size(const FeatureMinimum& m, int n) {
 
 // Euclidean projection of y onto the standard simplex {c >= 0, c0 + c1 + c2 = 1} (sort-based,
 // exact; digest §5.3.1).
-inline void project_simplex(const Real y[3], Real out[3]) {
+SIM_HD inline void project_simplex(const Real y[3], Real out[3]) {
   Real s[3] = {y[0], y[1], y[2]};
-  if (s[0] < s[1]) std::swap(s[0], s[1]);
-  if (s[1] < s[2]) std::swap(s[1], s[2]);
-  if (s[0] < s[1]) std::swap(s[0], s[1]);
+  // Descending by three compare-exchanges (no std::swap: it is not constexpr before C++20, so
+  // device code cannot call it).
+  auto order = [](Real& a, Real& b) {
+    if (a < b) {
+      const Real t = a;
+      a = b, b = t;
+    }
+  };
+  order(s[0], s[1]);
+  order(s[1], s[2]);
+  order(s[0], s[1]);
   Real cum = 0, tau = 0;
   for (int k = 0; k < 3; ++k) {
     cum += s[k];
@@ -63,7 +83,7 @@ inline void project_simplex(const Real y[3], Real out[3]) {
 // Golden-section search (§6.3.1) for min φ((1 − u) p + u q), u ∈ [0, 1]; the end points' φ are
 // compared too (vertex tests). `tolerance` is the bracket width in u at which to stop.
 template <class Field>
-FeatureMinimum minimise_edge(Field& field, const Vec3& p, const Vec3& q, Real phi_p, Real phi_q, int iterations,
+SIM_HD FeatureMinimum minimise_edge(Field& field, const Vec3& p, const Vec3& q, Real phi_p, Real phi_q, int iterations,
                              Real tolerance) {
   constexpr Real inv_phi = Real(0.6180339887498949);
   constexpr Real inv_phi2 = Real(0.3819660112501051);
@@ -100,22 +120,22 @@ FeatureMinimum minimise_edge(Field& field, const Vec3& p, const Vec3& q, Real ph
 
 namespace optimisation_detail {
 
-inline int argmin3(const Real v[3]) {
+SIM_HD inline int argmin3(const Real v[3]) {
   int k = 0;
   if (v[1] < v[k]) k = 1;
   if (v[2] < v[k]) k = 2;
   return k;
 }
 
-inline Real longest_edge(const Vec3 x[3]) {
-  return std::sqrt(std::max({(x[1] - x[0]).squaredNorm(), (x[2] - x[1]).squaredNorm(), (x[0] - x[2]).squaredNorm()}));
+SIM_HD inline Real longest_edge(const Vec3 x[3]) {
+  return std::sqrt(std::max(std::max(squared_norm3(x[1] - x[0]), squared_norm3(x[2] - x[1])), squared_norm3(x[0] - x[2])));
 }
 
 }  // namespace optimisation_detail
 
 // Projected gradient descent over the barycentric coordinates c of triangle x (§6.2.1, eq. 141).
 template <class Field>
-FeatureMinimum minimise_face_pgd(Field& field, const Vec3 x[3], const Real phi[3], int iterations, Real step,
+SIM_HD FeatureMinimum minimise_face_pgd(Field& field, const Vec3 x[3], const Real phi[3], int iterations, Real step,
                                  Real tolerance) {
   using namespace optimisation_detail;
   FeatureMinimum m;
@@ -131,7 +151,7 @@ FeatureMinimum minimise_face_pgd(Field& field, const Vec3 x[3], const Real phi[3
   const Vec3 rel[3] = {(x[0] - mean) / length, (x[1] - mean) / length, (x[2] - mean) / length};
   Real alpha = step;
   while (m.evaluations < iterations && alpha > tolerance) {
-    const Real d[3] = {m.grad.dot(rel[0]), m.grad.dot(rel[1]), m.grad.dot(rel[2])};
+    const Real d[3] = {dot3(m.grad, rel[0]), dot3(m.grad, rel[1]), dot3(m.grad, rel[2])};
     const Real norm = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (!(norm > 0)) break;  // a plateau, or ∇φ normal to the face: nowhere to go
     const Real y[3] = {m.bary[0] - alpha * d[0] / norm, m.bary[1] - alpha * d[1] / norm, m.bary[2] - alpha * d[2] / norm};
@@ -157,7 +177,7 @@ FeatureMinimum minimise_face_pgd(Field& field, const Vec3 x[3], const Real phi[3
 
 // Frank-Wolfe over the triangle in space (§6.2.2, eqs. 142-144), barycentrics carried along.
 template <class Field>
-FeatureMinimum minimise_face_fw(Field& field, const Vec3 x[3], const Real phi[3], int iterations, Real tolerance) {
+SIM_HD FeatureMinimum minimise_face_fw(Field& field, const Vec3 x[3], const Real phi[3], int iterations, Real tolerance) {
   using namespace optimisation_detail;
   FeatureMinimum best;
   const int k0 = argmin3(phi);
@@ -175,12 +195,12 @@ FeatureMinimum minimise_face_fw(Field& field, const Vec3 x[3], const Real phi[3]
   for (int i = 1; best.evaluations < iterations; ++i) {
     // Linear subproblem (eq. 142): the vertex minimising s·∇φ (positions relative to the mean).
     int s = 0;
-    Real smin = g.dot(x[0] - mean);
+    Real smin = dot3(g, x[0] - mean);
     for (int k = 1; k < 3; ++k) {
-      const Real v = g.dot(x[k] - mean);
+      const Real v = dot3(g, x[k] - mean);
       if (v < smin) smin = v, s = k;
     }
-    const Real gap = g.dot(p - x[s]);
+    const Real gap = dot3(g, p - x[s]);
     if (gap <= gap_tolerance) break;
     const Real gamma = Real(2) / Real(i + 2);
     p += gamma * (x[s] - p);
