@@ -17,24 +17,18 @@ __global__ void mesh_vertices(detail::SdfMeshView mesh, detail::SdfGridView grid
   phi[v] = detail::place_and_sample(field, R, t, mesh.vertices[v], position[v], grad[v]);
 }
 
-__global__ void mesh_edges(detail::SdfMeshView mesh, detail::SdfGridView grid, const Vec3* position, const Real* phi,
-                           Real reach, SdfContactOptions o, detail::FeatureHit* hits, detail::FeatureCounts* counts) {
-  const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (e >= mesh.edge_count) return;
+// One thread a feature edge (kEdges) or a triangle: its search, hit and counts.
+template <bool kEdges>
+__global__ void mesh_feature_searches(detail::SdfMeshView mesh, detail::SdfGridView grid, const Vec3* position,
+                                      const Real* phi, Real reach, SdfContactOptions o, detail::FeatureHit* hits,
+                                      detail::FeatureCounts* counts) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= (kEdges ? mesh.edge_count : mesh.triangle_count)) return;
   detail::NanoSdf field(grid);
   detail::FeatureCounts n;
-  hits[e] = detail::edge_feature(field, mesh, e, position, phi, reach, o, n);
-  counts[e] = n;
-}
-
-__global__ void mesh_faces(detail::SdfMeshView mesh, detail::SdfGridView grid, const Vec3* position, const Real* phi,
-                           Real reach, SdfContactOptions o, detail::FeatureHit* hits, detail::FeatureCounts* counts) {
-  const int f = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (f >= mesh.triangle_count) return;
-  detail::NanoSdf field(grid);
-  detail::FeatureCounts n;
-  hits[f] = detail::face_feature(field, mesh, f, position, phi, reach, o, n);
-  counts[f] = n;
+  hits[i] = kEdges ? detail::edge_feature(field, mesh, i, position, phi, reach, o, n)
+                   : detail::face_feature(field, mesh, i, position, phi, reach, o, n);
+  counts[i] = n;
 }
 
 template <class T>
@@ -80,11 +74,11 @@ cudaError_t launch_mesh_features(const detail::SdfMeshView& mesh, const detail::
     mesh_vertices<<<blocks_for(mesh.vertex_count), kBlock, 0, stream>>>(mesh, grid, R, t, out.position, out.phi,
                                                                         out.grad);
   if (options.edges && mesh.edge_count > 0)
-    mesh_edges<<<blocks_for(mesh.edge_count), kBlock, 0, stream>>>(mesh, grid, out.position, out.phi, reach, options,
-                                                                   out.edge_hits, out.edge_counts);
+    mesh_feature_searches<true><<<blocks_for(mesh.edge_count), kBlock, 0, stream>>>(
+        mesh, grid, out.position, out.phi, reach, options, out.edge_hits, out.edge_counts);
   if (options.faces != SdfFaceMethod::None && mesh.triangle_count > 0)
-    mesh_faces<<<blocks_for(mesh.triangle_count), kBlock, 0, stream>>>(mesh, grid, out.position, out.phi, reach,
-                                                                       options, out.face_hits, out.face_counts);
+    mesh_feature_searches<false><<<blocks_for(mesh.triangle_count), kBlock, 0, stream>>>(
+        mesh, grid, out.position, out.phi, reach, options, out.face_hits, out.face_counts);
   return cudaGetLastError();
 }
 

@@ -1,5 +1,6 @@
 // A device copy of a host array for the [gpu] tests: cudaMalloc'd, uploaded, freed on scope
-// exit; download() reads it back. Failures are test failures (REQUIRE).
+// exit; download() reads it back. Failures are test failures (REQUIRE). And the tests' one check
+// for a device: cuda_device_present() says "skipped: ..." (CTest's skip pattern) without one.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,15 @@
 #include <vector>
 
 namespace test {
+
+inline bool cuda_device_present() {
+  int devices = 0;
+  const cudaError_t e = cudaGetDeviceCount(&devices);
+  if (e == cudaSuccess && devices > 0) return true;
+  WARN("skipped: no CUDA device (" << cudaGetErrorString(e) << ")");
+  cudaGetLastError();
+  return false;
+}
 
 template <class T>
 class DeviceArray {

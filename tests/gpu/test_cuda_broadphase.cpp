@@ -26,15 +26,6 @@ using sim::detail::Aabb;
 
 namespace {
 
-bool device_present() {
-  int devices = 0;
-  const cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e == cudaSuccess && devices > 0) return true;
-  WARN("skipped: no CUDA device (" << cudaGetErrorString(e) << ")");
-  cudaGetLastError();
-  return false;
-}
-
 struct Timed {
   std::vector<std::uint64_t> pairs;
   double ms = 0;
@@ -93,7 +84,7 @@ void random_boxes(int count, Real spread, Real size, unsigned seed, std::vector<
 }  // namespace
 
 TEST_CASE("the device broadphase gives the CPU's sorted pairs on random boxes, on every axis", "[gpu][broadphase]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   sim::cuda::DeviceBroadphase broadphase;
   for (int count : {1, 2, 7, 1000, 50000}) {
     std::vector<Aabb> boxes;
@@ -116,7 +107,7 @@ TEST_CASE("the device broadphase gives the CPU's sorted pairs on random boxes, o
 }
 
 TEST_CASE("the device broadphase gives the CPU's pairs on the collision stage's boxes", "[gpu][broadphase]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   sim::cuda::DeviceBroadphase broadphase;
   auto check = [&](const std::string& name, const sim::Model& m, const sim::State& state) {
     INFO(name);

@@ -31,14 +31,6 @@ using test::DeviceArray;
 
 namespace {
 
-bool device_present() {
-  int devices = 0;
-  const cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e == cudaSuccess && devices > 0) return true;
-  WARN("skipped: no CUDA device (" << cudaGetErrorString(e) << ")");
-  return false;
-}
-
 // A captured system's arrays in device memory and the view the solver reads.
 struct DeviceSchur {
   explicit DeviceSchur(const test::CapturedSchur& c)
@@ -113,7 +105,7 @@ Real max_abs(const std::vector<Real>& v) {
 }  // namespace
 
 TEST_CASE("the device PCR gives the CPU's iterates on captured Newton systems", "[gpu][solver][linear]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   struct Scene {
     const char* name;
     int steps;
@@ -177,7 +169,7 @@ TEST_CASE("the device PCR gives the CPU's iterates on captured Newton systems", 
 }
 
 TEST_CASE("the device PCR reports a row whose diagonal is negative as the CPU does", "[gpu][solver][linear]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   const sim::Model m = test::load_shipped_model("heavy_stack");
   const sim::SolveCapture c = test::capture_shipped_system("heavy_stack", 30, 0, sim::LinearSolver::PCR, 15);
   REQUIRE(c.system.iteration == 0);
@@ -198,7 +190,7 @@ TEST_CASE("the device PCR reports a row whose diagonal is negative as the CPU do
 }
 
 TEST_CASE("device PCR against the CPU's on box pyramids: ms per iteration", "[gpu][solver][linear][benchmark]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   std::printf("%8s %8s %8s | %10s %10s %10s %8s\n", "bodies", "rows", "entries", "CPU ms/it", "dev ms/it", "graph ms/it",
               "CPU/graph");
   for (int n : {10, 20, 40, 80}) {

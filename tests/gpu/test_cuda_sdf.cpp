@@ -26,15 +26,6 @@ using sim::Vec3;
 
 namespace {
 
-bool device_present() {
-  int devices = 0;
-  const cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e == cudaSuccess && devices > 0) return true;
-  WARN("skipped: no CUDA device (" << cudaGetErrorString(e) << ")");
-  cudaGetLastError();
-  return false;
-}
-
 // Points around a grid: a third in its band's box, a third in that box grown to twice its size
 // (the far field), the rest far out (beyond the far field, and beyond the index range).
 std::vector<Vec3> probe_points(const sim::SdfGrid& grid, int count, unsigned seed) {
@@ -85,7 +76,7 @@ Comparison compare_on_device(const sim::SdfGrid& grid, const std::vector<Vec3>& 
 }  // namespace
 
 TEST_CASE("SDF grids sampled on the device give the CPU's values and gradients", "[gpu][sdf]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   // The shipped scenes' grids, shapes baked here, and the Allegro hand's link meshes (STL files
   // from ../shared/robots, where present): open and closed, thin and solid.
   std::vector<std::pair<std::string, std::shared_ptr<const sim::SdfMesh>>> meshes;
@@ -128,7 +119,7 @@ TEST_CASE("SDF grids sampled on the device give the CPU's values and gradients",
 }
 
 TEST_CASE("a sphere baked and sampled on the device is its closed form within a voxel", "[gpu][sdf]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   const Real radius = 0.1;
   auto mesh = sim::make_sdf_mesh(sim::make_sphere_mesh(radius, 4));
   INFO((mesh.ok() ? std::string() : mesh.error()));
@@ -170,7 +161,7 @@ bool same_counts(const sim::detail::FeatureCounts& a, const sim::detail::Feature
 }  // namespace
 
 TEST_CASE("the SDF narrowphase's feature searches on the device are the CPU's bit for bit", "[gpu][sdf]") {
-  if (!device_present()) return;
+  if (!test::cuda_device_present()) return;
   using namespace sim::detail;
   // Meshes of other shapes against grids, at poses where they interpenetrate by about a tenth of
   // their size: every search kind runs, most features are culled, some are hits.

@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "cuda/imported_pose_buffer.hpp"
+#include "gpu/device_array.hpp"
 #include "render/exported_pose_buffer.hpp"
 #include "render/pose_sink.hpp"
 #include "sim/step.hpp"
@@ -30,12 +31,7 @@ bool fcntl_closed(int fd) { return fcntl(fd, F_GETFD) == -1 && errno == EBADF; }
 // A Vulkan context on the GPU that is CUDA device 0, with the interop extensions; null after a
 // WARN saying why the test is skipped.
 std::unique_ptr<render::HeadlessContext> interop_context_or_skip() {
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    WARN("skipped: no CUDA device (" << cudaGetErrorString(e) << ")");
-    cudaGetLastError();
-    return nullptr;
-  }
+  if (!test::cuda_device_present()) return nullptr;
   std::array<std::uint8_t, 16> uuid{};
   std::string error;
   REQUIRE(sim::cuda::cuda_device_uuid(0, uuid, error));

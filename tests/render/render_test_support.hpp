@@ -34,6 +34,7 @@ inline SharedContext& shared_context() {
     render::HeadlessContextOptions options;
     options.validation = true;
     options.synchronization_validation = true;
+    options.interop = true;  // the exported pose buffer's tests need it; harmless for the others
     auto c = render::create_headless_context(options);
     if (!c) {
       options.validation = options.synchronization_validation = false;

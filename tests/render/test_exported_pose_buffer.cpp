@@ -10,50 +10,23 @@
 #include <algorithm>
 #include <memory>
 #include <random>
-#include <set>
 
 #include "gpu_resources.hpp"
 #include "render/exported_pose_buffer.hpp"
 #include "render/pose_sink.hpp"
+#include "render_test_support.hpp"
 #include "support/pose_slot_reader.hpp"
 
 namespace {
 
-struct InteropContext {
-  std::unique_ptr<render::HeadlessContext> context;
-  std::string why_not;
-};
-
-// A context with the interop extensions, validation on where the layer is installed.
-InteropContext& interop_context() {
-  static InteropContext shared = [] {
-    InteropContext s;
-    render::HeadlessContextOptions options;
-    options.interop = true;
-    options.validation = true;
-    auto c = render::create_headless_context(options);
-    if (!c) {
-      options.validation = false;
-      c = render::create_headless_context(options);
-    }
-    if (!c) {
-      s.why_not = c.error();
-      return s;
-    }
-    s.context = std::move(*c);
-    if (!s.context->context().external_memory_fd) {
-      s.why_not = s.context->device_name() + " has no VK_KHR_external_memory_fd";
-      s.context.reset();
-    }
-    return s;
-  }();
-  return shared;
-}
-
+// The shared context (with the interop extensions), or null after a WARN saying why not.
 render::HeadlessContext* interop_or_skip() {
-  InteropContext& s = interop_context();
-  if (!s.context) WARN("skipped: no Vulkan device that exports memory: " << s.why_not);
-  return s.context.get();
+  render::HeadlessContext* hc = render_test::context_or_skip();
+  if (hc && !hc->context().external_memory_fd) {
+    WARN("skipped: " << hc->device_name() << " has no VK_KHR_external_memory_fd");
+    return nullptr;
+  }
+  return hc;
 }
 
 }  // namespace
@@ -94,6 +67,7 @@ TEST_CASE("the exported pose buffer starts as identity poses and its descriptor 
   render::HeadlessContext* hc = interop_or_skip();
   if (!hc) return;
   const render::RenderContext& context = hc->context();
+  const int errors_before = hc->validation_counts().errors;
   const int bodies = 3, particles = 5;
   auto created = render::ExportedPoseBuffer::create(context, bodies, particles, 2);
   REQUIRE(created.ok());
@@ -139,5 +113,5 @@ TEST_CASE("the exported pose buffer starts as identity poses and its descriptor 
     REQUIRE(std::equal(read.begin(), read.end(), expected));
   }
   render::destroy_buffer(context.device, imported->buffer);
-  REQUIRE(hc->validation_counts().errors == 0);
+  REQUIRE(hc->validation_counts().errors == errors_before);
 }

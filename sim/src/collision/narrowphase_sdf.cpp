@@ -125,24 +125,23 @@ void mesh_against(const SdfMesh& m, const Mat3& R, const Vec3& t, Field& field, 
   }
   if (cx.linear) return;
   const SdfMeshView view = mesh_view(m);
+  // A searched feature: its counts, and a contact where it has a hit of its own.
+  auto report = [&](const FeatureHit& hit, const FeatureCounts& fc, std::uint32_t tag, int index) {
+    add_counts(n, fc);
+    if (hit.found)
+      em.emit(field, hit.minimum.point, hit.minimum.phi, hit.minimum.grad, 0, tag, static_cast<std::uint32_t>(index),
+              hit.minimum.evaluations);
+  };
   if (o.edges) {
     for (int e = 0; e < view.edge_count; ++e) {
       FeatureCounts fc;
-      const FeatureHit hit = edge_feature(field, view, e, vs.pos.data(), vs.phi.data(), reach, o, fc);
-      add_counts(n, fc);
-      if (hit.found)
-        em.emit(field, hit.minimum.point, hit.minimum.phi, hit.minimum.grad, 0, kTagSdfEdge, static_cast<std::uint32_t>(e),
-                hit.minimum.evaluations);
+      report(edge_feature(field, view, e, vs.pos.data(), vs.phi.data(), reach, o, fc), fc, kTagSdfEdge, e);
     }
   }
   if (o.faces == SdfFaceMethod::None) return;
   for (int f = 0; f < view.triangle_count; ++f) {
     FeatureCounts fc;
-    const FeatureHit hit = face_feature(field, view, f, vs.pos.data(), vs.phi.data(), reach, o, fc);
-    add_counts(n, fc);
-    if (hit.found)
-      em.emit(field, hit.minimum.point, hit.minimum.phi, hit.minimum.grad, 0, kTagSdfFace, static_cast<std::uint32_t>(f),
-              hit.minimum.evaluations);
+    report(face_feature(field, view, f, vs.pos.data(), vs.phi.data(), reach, o, fc), fc, kTagSdfFace, f);
   }
 }
 
