@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/backend.hpp"
+#include "cli/bench_sweep.hpp"
 #include "cli/cli_common.hpp"
 #include "cli/commands.hpp"
 #include "sim/step.hpp"
@@ -135,12 +136,25 @@ void print_json(const std::vector<BenchResult>& results) {
 }  // namespace
 
 int bench_command(int argc, char** argv, int first) {
-  auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads", "backend"}, {"json"});
+  auto args = parse_args(argc, argv, first, {"steps", "warmup", "repeats", "dt", "set", "threads", "backend", "budgets", "plot"},
+                         {"json", "sweep"});
   if (!args || args->positional.size() != 1) {
     if (!args) print_error("bench", args.error());
     std::fprintf(stderr, "usage: coulomb bench <scene|all|soft> [--steps N] [--warmup N] [--repeats N] [--dt s]\n"
-                         "                     [--set solver.key=value ...] [--threads N] [--backend cpu|cuda|auto] [--json]\n");
+                         "                     [--set solver.key=value ...] [--threads N] [--backend cpu|cuda|auto] [--json]\n"
+                         "       coulomb bench <scene> --sweep [--steps N] [--budgets 1,2,4,...] [--plot file.svg]\n");
     return 2;
+  }
+  if (args->has_flag("sweep")) {
+    int sweep_steps = 60;
+    if (!integer_option(*args, "steps", "bench", sweep_steps, 1, kMaxSteps) || !check_common_options(*args, "bench"))
+      return 2;
+    auto scene = load_scene(args->positional[0], *args);
+    if (!scene) {
+      print_error("bench", scene.error());
+      return 1;
+    }
+    return bench_sweep(args->positional[0], *scene, *args, sweep_steps);
   }
   int steps = 300, warmup = 30, repeats = 3;
   if (!integer_option(*args, "steps", "bench", steps, 1, kMaxSteps) ||

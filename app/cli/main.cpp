@@ -34,6 +34,8 @@ void print_help() {
       "  coulomb solve-captured <dir> [--set ...] [--export-system K --out dir/]   re-solve a captured step:\n"
       "                                   same iterates bit for bit, or an A/B comparison with --set\n"
       "  coulomb bench <scene|all|soft> [--steps N] [--warmup N] [--repeats N] [--json] [--set ...] [--backend ...]\n"
+      "  coulomb bench <scene> --sweep [--steps N] [--budgets 1,2,4,...] [--plot file.svg]\n"
+      "                                   every solver kind at each iteration budget: error against CPU time\n"
       "  coulomb render <scene> --out dir/ [options]   step a scene and write PNG frames (offscreen Vulkan)\n"
       "      --frames N  --width W  --height H  --steps-per-frame K  --validation  --samples S\n"
       "      --overlay contacts,normals,forces,joints,frames,bounds|all  --select body  --yaw/--pitch deg  --zoom f\n"

@@ -156,6 +156,8 @@ std::string_view describe(SolverKind v);
 // The iteration cap of the selected kind: newton_iterations (NSN), pgs_iterations (PGS) or
 // dual_iterations (dual ascent) or primal_iterations (primal descent).
 int iteration_cap(const SolverOptions& options);
+// Sets that cap (the sweep of `coulomb bench --sweep` gives every kind the same budget).
+void set_iteration_cap(SolverOptions& options, int cap);
 std::string_view to_string(NcpFunction v);
 std::string_view to_string(Preconditioner v);
 std::string_view to_string(LinearSolver v);

@@ -32,7 +32,10 @@ std::string_view describe(SolverKind v) {
   return "?";
 }
 
-int iteration_cap(const SolverOptions& o) {
+namespace {
+// The field that caps the selected kind's iterations (const or not).
+template <class Options>
+auto& iteration_cap_field(Options& o) {
   switch (o.kind) {
     case SolverKind::NonSmoothNewton: return o.newton_iterations;
     case SolverKind::ProjectedGaussSeidel: return o.pgs_iterations;
@@ -41,6 +44,11 @@ int iteration_cap(const SolverOptions& o) {
   }
   return o.newton_iterations;
 }
+}  // namespace
+
+int iteration_cap(const SolverOptions& o) { return iteration_cap_field(o); }
+
+void set_iteration_cap(SolverOptions& o, int cap) { iteration_cap_field(o) = cap; }
 
 std::string_view to_string(NcpFunction v) {
   return v == NcpFunction::FischerBurmeister ? "fischer_burmeister" : "min_map";
