@@ -16,7 +16,9 @@
 #include "core/kinematics.hpp"
 #include "solver/schur_system.hpp"
 #include "sim/soft_body.hpp"
+#include "support/bar_and_cube.hpp"
 #include "support/point_triangle_distance.hpp"
+#include "support/row_gradient_check.hpp"
 #include "support/scene_builders.hpp"
 
 using sim::Real;
@@ -145,38 +147,17 @@ TEST_CASE("point-triangle contact rows match central differences of the exact di
       config.assign(m, s.q.data());
       sim::evaluate_rows(m, one, config, {}, rows);
       CHECK(rows.row_value[r] == Approx(c.initial_gap).margin(1e-12));
-      std::mt19937 rng(7);
-      std::uniform_real_distribution<Real> d(-1, 1);
-      for (int trial = 0; trial < 3; ++trial) {
-        sim::VecX u(m.dof_count());
-        for (int i = 0; i < u.size(); ++i) u[i] = d(rng);
-        const Real eps = 1e-6, h = m.dt;
-        std::vector<Real> plus(s.q.size()), minus(s.q.size());
-        sim::VecX v = eps * u;
-        sim::integrate_positions(m, s.q.data(), v.data(), h, plus.data());
-        v = -eps * u;
-        sim::integrate_positions(m, s.q.data(), v.data(), h, minus.data());
-        const Real fd = (exact(plus.data()) - exact(minus.data())) / (2 * eps * h);
-        INFO("triangle " << c.b.index << ", weights " << c.b.local_point.transpose() << ": gradient·u "
-                         << rows.gradient_dot(r, u.data()) << ", finite difference " << fd);
-        CHECK(rows.gradient_dot(r, u.data()) == Approx(fd).margin(1e-6).epsilon(1e-5));
-      }
+      INFO("triangle " << c.b.index << ", weights " << c.b.local_point.transpose());
+      test::check_row_gradient(m, s, rows, r, exact, 7, 3, 1e-6, 1e-5);
     }
   }
 }
 
 TEST_CASE("surfaces: components, closed flags, exclusions, and a soft block at rest has no self contacts",
           "[unit][collision][softcontact]") {
-  sim::SceneSpec spec;
-  sim::SoftBodyPlacement place;
-  place.particle_radius = 0.004;
-  std::string error;
-  const int a = sim::add_soft_body(spec, sim::box_tet_mesh(Vec3(0.3, 0.1, 0.1), 6, 2, 2), soft_material(), place, "a", error);
-  place.pose.pos = Vec3(0, 0, 0.5);
-  const int b = sim::add_soft_body(spec, sim::box_tet_mesh(Vec3(0.1, 0.1, 0.1), 2, 2, 2), soft_material(), place, "b", error);
-  REQUIRE(a == 0);
-  REQUIRE(b > 0);
-  const sim::Model m = test::compile(spec);
+  const test::BarAndCube setup = test::bar_and_cube(soft_material());
+  const int a = setup.a, b = setup.b;
+  const sim::Model m = test::compile(setup.spec);
   sim::detail::CollisionScratch scratch;
   scratch.self_collision.push_back({a, b - a});
   sim::detail::ParticleSurfaces& surfaces = scratch.surfaces;

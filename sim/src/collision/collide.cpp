@@ -4,6 +4,7 @@
 // and turn the raw points into Contacts.
 #include "collision/collide.hpp"
 #include "collision/contact_friction.hpp"
+#include "collision/particle_edge_contacts.hpp"
 #include "collision/particle_faces_sdf.hpp"
 #include "collision/particle_triangle_contacts.hpp"
 #include "core/kernel_views.hpp"
@@ -492,6 +493,14 @@ void prepare_pairs(const Model& model, const State& state, Real dt, Real margin,
   build_sdf_objects(model, scratch);
 }
 
+// The contacts of soft-body and cloth surfaces after the pairs': their faces against shapes, then
+// particle against triangle and edge against edge (the last reads the surfaces the second updates).
+static void append_soft_surface_contacts(const Model& model, Real dt, Real margin, CollisionScratch& scratch, ContactBuffer& out) {
+  append_particle_face_contacts(model, dt, margin, scratch, out);
+  append_particle_triangle_contacts(model, dt, margin, scratch, out);
+  append_edge_edge_contacts(model, dt, margin, scratch, out);
+}
+
 }  // namespace detail
 
 void generate_contacts(const Model& model, const State& state, Real dt, Real margin,
@@ -509,8 +518,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
     reserve_chunks(model, 1, scratch);
     for (std::size_t p = 0; p < pair_count; ++p)
       process_pair(model, scratch, scratch.pairs[p], dt, margin, scratch.chunks[0].narrow, out.contacts);
-    append_particle_face_contacts(model, dt, margin, scratch, out);
-    append_particle_triangle_contacts(model, dt, margin, scratch, out);
+    append_soft_surface_contacts(model, dt, margin, scratch, out);
     return;
   }
   // Fixed chunks of consecutive pairs in parallel, concatenated in chunk order.
@@ -530,8 +538,7 @@ void generate_contacts(const Model& model, const State& state, Real dt, Real mar
   if (out.contacts.capacity() < total) out.contacts.reserve(std::max(total, 2 * out.contacts.capacity()));
   for (std::size_t k = 0; k < chunk_count; ++k)
     out.contacts.insert(out.contacts.end(), scratch.chunks[k].contacts.begin(), scratch.chunks[k].contacts.end());
-  append_particle_face_contacts(model, dt, margin, scratch, out);
-  append_particle_triangle_contacts(model, dt, margin, scratch, out);
+  append_soft_surface_contacts(model, dt, margin, scratch, out);
 }
 
 }  // namespace sim

@@ -69,22 +69,29 @@ struct CollisionScratch {
   SdfCollisionScratch sdf;                   // pairs with a triangle-mesh shape (narrowphase_sdf.hpp)
   std::vector<int> pair_bucket;              // counting sort of pairs by first object
   std::vector<std::uint64_t> pair_sorted;
-  // Point–triangle proximity (particle_triangle_contacts.cpp): per surface triangle its grown box,
-  // the fastest corner's speed, its unit normal and whether all corners are fixed, at the step's
-  // start; the hash over the boxes; the surface particles; per chunk of particles the candidate
-  // triangles of the one in hand and the contacts.
+  // The proximity contacts' queries and elements: particle against triangle
+  // (particle_triangle_contacts.cpp) and edge against edge (particle_edge_contacts.cpp). Per
+  // element at the step's start its box grown by its largest corner radius, its fastest corner's
+  // motion over dt and half the margin; that speed; its unit normal (an edge: outward, the sum of
+  // its faces'); whether all its corners are fixed; the hash over the boxes; per chunk of queries
+  // (surface particles, edges) the candidates the hash returned for the one in hand and the contacts.
   struct ProximityChunk {
-    std::vector<int> triangles;
+    std::vector<int> candidates;
     std::vector<Contact> contacts;
   };
-  std::vector<Aabb> triangle_boxes;
-  std::vector<Real> triangle_speed;
-  std::vector<Vec3> triangle_normal;
-  std::vector<char> triangle_static;
-  BoxHash triangle_hash;
+  struct ProximityElements {
+    std::vector<Aabb> boxes;
+    std::vector<Real> speed;
+    std::vector<Vec3> normal;
+    std::vector<char> fixed;
+    BoxHash hash;
+    std::vector<ProximityChunk> chunks;
+  };
+  ProximityElements surface_triangles, surface_edges;
   std::vector<int> surface_particles;
-  std::vector<ProximityChunk> proximity_chunks;
   int proximity_parallel = 2048;             // surface particles from which the chunks run in parallel
+                                             //   (edges: from 3× as many)
+  bool edge_edge = true;                     // edge–edge contacts on (tests turn them off to compare)
   ParticleSurfaces surfaces;                 // the model's surfaces (particle_surfaces.hpp), rebuilt when they change
   // Particle ranges {first, count} whose surfaces collide with themselves (off by default). Set by
   // the caller (tests, benchmarks) until the scene format carries the switch.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "collision/cloth_edges.hpp"
 #include "collision/geometry.hpp"
 
 namespace sim::detail {
@@ -48,6 +49,8 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   out.self_collision.clear();
   out.ring_offset.assign(static_cast<std::size_t>(n) + 1, 0);
   out.ring.clear();
+  out.triangle_edges.clear();
+  out.edge_faces.assign(m.particle_edge_key.size(), {-1, -1});
   if (m.particle_triangles.empty()) return true;
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
@@ -90,6 +93,19 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   for (int p = 0; p < n; ++p) out.ring_offset[p + 1] += out.ring_offset[p];
   out.ring.reserve(links.size());
   for (const auto& l : links) out.ring.push_back(l[1]);
+  out.triangle_edges.resize(m.particle_triangles.size());
+  for (std::size_t f = 0; f < m.particle_triangles.size(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      const std::uint64_t key = cloth_edge_key(m.particle_triangles[f][k], m.particle_triangles[f][(k + 1) % 3]);
+      const auto it = std::lower_bound(m.particle_edge_key.begin(), m.particle_edge_key.end(), key);
+      const bool found = it != m.particle_edge_key.end() && *it == key;  // a model compiled from these triangles has it
+      const int e = found ? static_cast<int>(it - m.particle_edge_key.begin()) : -1;
+      out.triangle_edges[f][k] = e;
+      if (e < 0) continue;
+      auto& faces = out.edge_faces[static_cast<std::size_t>(e)];
+      if (faces[0] < 0) faces[0] = static_cast<int>(f);
+      else if (faces[1] < 0) faces[1] = static_cast<int>(f);  // a third (non-manifold) face is not kept
+    }
   return true;
 }
 

@@ -4,7 +4,8 @@
 // another), whether each bounds tets (closed: its triangles are wound counter-clockwise seen from
 // outside, TetMesh's convention, so a particle behind one is inside), whether it collides with
 // itself (particle ranges given by the caller), each corner's lowest-index triangle (the vertex
-// hand-off) and every particle's one-ring through tets and triangles (self-contact exclusions).
+// hand-off), every particle's one-ring through tets and triangles (self-contact exclusions) and
+// each triangle's three edges in the model's edge table (edge–edge contacts).
 // Kept in the collision scratch and rebuilt only when the model's triangles, tets or the
 // self-collision ranges change (a signature over them is compared every step: O(triangles + tets),
 // no allocation).
@@ -26,6 +27,9 @@ struct ParticleSurfaces {
   std::vector<std::uint8_t> self_collision; // 1: its particles collide with its own triangles (per surface)
   std::vector<int> ring_offset;             // CSR (particle_count + 1) over ring: the particles sharing a tet or
   std::vector<int> ring;                    //   a triangle with each, ascending (self-contact exclusions)
+  std::vector<std::array<int, 3>> triangle_edges;  // per triangle, the index in Model::particle_edge_key of
+                                                   //   its edge k, (t[k], t[k + 1 mod 3]) (edge–edge contacts)
+  std::vector<std::array<int, 2>> edge_faces;      // per model edge its first two triangles, -1 where it has fewer
   int surface_count() const { return static_cast<int>(closed.size()); }
 };
 

@@ -2,9 +2,6 @@
 // (see particle_triangle_contacts.hpp for the constraint and the rules).
 #include "collision/particle_triangle_contacts.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +9,7 @@
 #include "collision/cloth_edges.hpp"
 #include "collision/contact_friction.hpp"
 #include "collision/particle_surfaces.hpp"
+#include "collision/proximity_chunks.hpp"
 #include "sdf/local_optimisation.hpp"
 
 namespace sim::detail {
@@ -26,10 +24,11 @@ constexpr std::uint32_t kTagParticleTriangle = 60;  // contact-key feature tag (
 void place_triangles(const Model& model, Real dt, Real margin, CollisionScratch& sc) {
   const int shapes = model.shape_count;
   const int count = static_cast<int>(model.particle_triangles.size());
-  sc.triangle_boxes.resize(count);
-  sc.triangle_speed.resize(count);
-  sc.triangle_normal.resize(count);
-  sc.triangle_static.resize(count);
+  CollisionScratch::ProximityElements& tris = sc.surface_triangles;
+  tris.boxes.resize(count);
+  tris.speed.resize(count);
+  tris.normal.resize(count);
+  tris.fixed.resize(count);
   for (int t = 0; t < count; ++t) {
     const auto& tri = model.particle_triangles[t];
     const CollisionObject* c[3] = {&sc.objects[shapes + tri[0]], &sc.objects[shapes + tri[1]], &sc.objects[shapes + tri[2]]};
@@ -46,12 +45,12 @@ void place_triangles(const Model& model, Real dt, Real margin, CollisionScratch&
     const Real grow = std::max(radius, Real(0)) + dt * speed + Real(0.5) * margin;
     box.lo -= Vec3::Constant(grow);
     box.hi += Vec3::Constant(grow);
-    sc.triangle_boxes[t] = box;
-    sc.triangle_speed[t] = speed;
-    sc.triangle_static[t] = fixed ? 1 : 0;
+    tris.boxes[t] = box;
+    tris.speed[t] = speed;
+    tris.fixed[t] = fixed ? 1 : 0;
     const Vec3 n = (c[1]->pose.pos - c[0]->pose.pos).cross(c[2]->pose.pos - c[0]->pose.pos);
     const Real len = n.norm();
-    sc.triangle_normal[t] = len > 0 ? Vec3(n / len) : Vec3(Vec3::UnitZ());
+    tris.normal[t] = len > 0 ? Vec3(n / len) : Vec3(Vec3::UnitZ());
   }
 }
 
@@ -60,7 +59,7 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
                                std::vector<Contact>& out) {
   const int shapes = model.shape_count;
   const CollisionObject& po = sc.objects[shapes + p];
-  if (po.is_static && sc.triangle_static[t]) return;
+  if (po.is_static && sc.surface_triangles.fixed[t]) return;
   const auto& tri = model.particle_triangles[t];
   const Vec3& x = po.pose.pos;
   Real w[3];
@@ -86,13 +85,13 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
     thickness += w[k] * sc.objects[shapes + tri[k]].thickness;
     if (w[k] > w[major]) major = k;
   }
-  const Real reach = margin + dt * (po.speed + sc.triangle_speed[t]);
+  const Real reach = margin + dt * (po.speed + sc.surface_triangles.speed[t]);
   const Vec3 delta = x - y;
   const Real dist = delta.norm();
-  const Vec3& face_n = sc.triangle_normal[t];
+  const Vec3& face_n = sc.surface_triangles.normal[t];
   const int surface = sc.surfaces.particle_surface[tri[0]];
   const bool closed = surface >= 0 && sc.surfaces.closed[static_cast<std::size_t>(surface)];
-  const Real tiny = Real(1e-12) * std::max(Real(1), sc.triangle_boxes[t].hi.cwiseAbs().maxCoeff());
+  const Real tiny = Real(1e-12) * std::max(Real(1), sc.surface_triangles.boxes[t].hi.cwiseAbs().maxCoeff());
   Vec3 n;
   Real gap;
   if (closed && delta.dot(face_n) < 0) {  // behind a one-sided face: inside the body
@@ -119,13 +118,14 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
   c.shape_a = c.shape_b = -1;
 }
 
-void run_chunk(const Model& model, CollisionScratch& sc, Real dt, Real margin, int chunk) {
-  CollisionScratch::ProximityChunk& ch = sc.proximity_chunks[static_cast<std::size_t>(chunk)];
+// The contacts of the surface particles of chunk `chunk` against the triangles near them.
+void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int chunk,
+               CollisionScratch::ProximityChunk& ch) {
   ch.contacts.clear();
   // Room for a query that returns every entry of the hash (a triangle once per cell it shares with
   // the query, before the duplicates go) and for a few contacts per particle, reserved once: the
   // counts change with the cloth's folds and would otherwise reallocate after warm-up.
-  ch.triangles.reserve(std::max(model.particle_triangles.size(), sc.triangle_hash.items.capacity()));
+  ch.candidates.reserve(std::max(model.particle_triangles.size(), sc.surface_triangles.hash.items.capacity()));
   ch.contacts.reserve(4 * static_cast<std::size_t>(kParticleChunk));
   const int shapes = model.shape_count;
   const int count = static_cast<int>(sc.surface_particles.size());
@@ -135,8 +135,8 @@ void run_chunk(const Model& model, CollisionScratch& sc, Real dt, Real margin, i
     const CollisionObject& po = sc.objects[shapes + p];
     const Real grow = std::max(po.thickness, Real(0)) + dt * po.speed + half_margin;
     const Aabb box{po.pose.pos - Vec3::Constant(grow), po.pose.pos + Vec3::Constant(grow)};
-    query_box_hash(sc.triangle_hash, box, ch.triangles);
-    for (int t : ch.triangles)
+    query_box_hash(sc.surface_triangles.hash, box, ch.candidates);
+    for (int t : ch.candidates)
       if (particle_triangle_allowed(model, sc.surfaces, p, t)) particle_against_triangle(model, sc, dt, margin, p, t, ch.contacts);
   }
 }
@@ -160,24 +160,15 @@ void append_particle_triangle_contacts(const Model& model, Real dt, Real margin,
   if (model.particle_triangles.empty()) return;
   update_particle_surfaces(model, sc.self_collision, sc.surfaces);
   place_triangles(model, dt, margin, sc);
-  build_box_hash(sc.triangle_boxes.data(), static_cast<int>(sc.triangle_boxes.size()), sc.triangle_hash);
+  CollisionScratch::ProximityElements& tris = sc.surface_triangles;
+  build_box_hash(tris.boxes.data(), static_cast<int>(tris.boxes.size()), tris.hash);
   sc.surface_particles.clear();
   for (int p = 0; p < model.particle_count; ++p)
     if (sc.surfaces.particle_surface[static_cast<std::size_t>(p)] >= 0) sc.surface_particles.push_back(p);
   const int count = static_cast<int>(sc.surface_particles.size());
-  const int chunks = (count + kParticleChunk - 1) / kParticleChunk;
-  if (static_cast<int>(sc.proximity_chunks.size()) < chunks) sc.proximity_chunks.resize(static_cast<std::size_t>(chunks));
-  if (count < sc.proximity_parallel) {
-    for (int c = 0; c < chunks; ++c) run_chunk(model, sc, dt, margin, c);
-  } else {
-    tbb::parallel_for(tbb::blocked_range<int>(0, chunks, 1), [&](const tbb::blocked_range<int>& r) {
-      for (int c = r.begin(); c != r.end(); ++c) run_chunk(model, sc, dt, margin, c);
-    });
-  }
-  for (int c = 0; c < chunks; ++c) {
-    const auto& contacts = sc.proximity_chunks[static_cast<std::size_t>(c)].contacts;
-    out.contacts.insert(out.contacts.end(), contacts.begin(), contacts.end());
-  }
+  run_proximity_chunks(
+      tris.chunks, (count + kParticleChunk - 1) / kParticleChunk, count >= sc.proximity_parallel,
+      [&](int c, CollisionScratch::ProximityChunk& ch) { run_chunk(model, sc, dt, margin, c, ch); }, out);
 }
 
 }  // namespace sim::detail

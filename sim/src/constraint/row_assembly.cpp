@@ -1,5 +1,7 @@
 #include "constraint/row_assembly.hpp"
 
+#include <algorithm>
+
 #include "constraint/attachment_rows.hpp"
 #include "constraint/contact_normal_rows.hpp"
 #include "constraint/distance_rows.hpp"
@@ -72,12 +74,13 @@ void assemble_rows(const Model& m, const ContactBuffer& contacts, RowSet& rows) 
   rows.first_friction = rows.first_normal + n;
   // Room for as many contacts as the buffer holds (step() reserves it from the model): the rows'
   // arrays are sized for them once and keep that capacity (RowSet::resize never shrinks it), so
-  // contacts that come and go below it allocate nothing. Entries: at most kMaxContactRowSlots per
-  // row, and kBendingParticles for each bending row.
+  // contacts that come and go below it allocate nothing. Entries: at most row_entry_bound per row,
+  // and kBendingParticles for each bending row.
   const int room = rows.first_normal + 3 * static_cast<int>(contacts.contacts.capacity());
   if (rows.row_kind.capacity() < static_cast<std::size_t>(room)) {
+    const int slots = row_entry_bound(m);
     rows.resize(room);
-    rows.resize_entries(kMaxContactRowSlots * room + (kBendingParticles - kMaxContactRowSlots) * m.bending_count);
+    rows.resize_entries(slots * room + std::max(kBendingParticles - slots, 0) * m.bending_count);
     rows.row_nodes_scratch.reserve(room);
   }
   rows.resize(rows.first_friction + 2 * n);

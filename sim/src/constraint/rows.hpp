@@ -34,10 +34,11 @@ enum class RowKind : std::int8_t {
 };
 
 // The most gradient slots a row kind has (a shell bending row: a triangle's corners and its edges'
-// opposite corners); a contact row has at most kMaxContactRowSlots (a face: three corners and the
-// other side).
+// opposite corners; an edge–edge contact: two faces' corners). row_entry_bound(model) bounds the
+// entries of every row but the bending rows: a tet's four particles, a contact's sides (one slot
+// each, or a face's three corners: six for an edge–edge contact, which needs particle triangles).
 inline constexpr int kMaxRowSlots = 6;
-inline constexpr int kMaxContactRowSlots = 4;
+inline int row_entry_bound(const Model& m) { return m.particle_triangles.empty() ? 4 : 6; }
 
 // The nodes of a row, one per slot of its kind; -1 where the slot's node cannot move.
 struct RowNodes {
