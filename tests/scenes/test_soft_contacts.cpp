@@ -9,6 +9,9 @@
 //   - a rigid sphere, or a box coming down on an edge, on a coarse slab whose particles are 40 cm
 //     apart stays out of the slab's top face (face contacts against the shape's own distance), and
 //     sinks through it without;
+//   - a rope (free particles) laid across a one-cell soft cube rests on its top face between the
+//     cube's corners at the two radii, its weight carried by the point–triangle contacts, and
+//     falls through the face without them;
 //   - two one-cell soft cubes meeting edge on edge stay apart where their edges cross (the signed
 //     distance between the edges' lines stays at the radii) with the edge–edge contacts, and pass
 //     through each other without them;
@@ -431,6 +434,94 @@ TEST_CASE("a rigid sphere or box edge on a coarse soft slab stays out of the fac
     CHECK(with < 0.001);
     CHECK(without > 0.02);
   }
+}
+
+namespace {
+
+// A rope of six free particles (radius 1 cm, 20 g each, rigid distance rows 3 cm long) laid 3 cm
+// above the top face of a one-cell soft cube (30 cm, particles of radius 4 mm at its corners only),
+// across the face's diagonal, falling under gravity for 1 s; with or without the free particles
+// as points against the triangles (CollisionScratch::free_particle_points).
+struct RopeOnCube {
+  Real gap_error = 0;    // largest |distance of a rope particle to the cube's surface − (r_rope + r_cube)|
+  Real lowest = 0;       // the lowest rope particle's height over the cube's top face (its mean height) [m]
+  Real carried = 0;      // the rope–face contacts' vertical force over the last 30 steps [N]
+  Real weight = 0;       // the rope's weight [N]
+};
+
+RopeOnCube rope_on_cube(bool free_points) {
+  sim::SceneSpec spec;
+  const int mat = ground_scene(spec, "rubber", 0.8);
+  const Real size = 0.3, cube_radius = 0.004, rope_radius = 0.01;
+  sim::Pose pose;
+  pose.pos = Vec3(0, 0, size / 2 + cube_radius);
+  const int cube = add_mesh(spec, sim::box_tet_mesh(Vec3::Constant(size), 1, 1, 1), material(1e6, 0.3), pose, mat,
+                            cube_radius, "cube");
+  const int rope = static_cast<int>(spec.particles.size());
+  const Vec3 along = Vec3(1, 0.4, 0).normalized();
+  for (int k = 0; k < 6; ++k) {
+    sim::ParticleSpec p;
+    p.position = Vec3(0, 0.02, size + cube_radius + rope_radius + 0.03) + (k - 2.5) * 0.03 * along;
+    p.radius = rope_radius;
+    p.mass = 0.02;
+    p.material = mat;
+    spec.particles.push_back(p);
+    if (k == 0) continue;
+    sim::DistanceSpec d;
+    d.particle_a = rope + k - 1;
+    d.particle_b = rope + k;
+    spec.distances.push_back(d);
+  }
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  ws.collision = std::make_unique<sim::detail::CollisionScratch>();
+  ws.collision->free_particle_points = free_points;
+  RopeOnCube out;
+  const int steps = 120, averaged = 30;
+  for (int i = 0; i < steps; ++i) {
+    advance(m, s, control, ws, i);
+    if (i < steps - averaged) continue;
+    for (int c = 0; c < ws.contacts.size(); ++c) {
+      const sim::Contact& k = ws.contacts.contacts[c];
+      if (k.a.kind == sim::ContactSide::Particle && k.a.index >= rope && k.b.kind == sim::ContactSide::ParticleFace)
+        out.carried += ws.contact_normal_force[c] * k.normal.z() / averaged;
+    }
+  }
+  out.weight = mass_of(m, rope, m.particle_count) * kG;
+  Real top = 0;
+  int top_count = 0;
+  for (int p = cube; p < rope; ++p)
+    if (position(m, s, p).z() > size / 2) top += position(m, s, p).z(), ++top_count;
+  top /= top_count;
+  out.lowest = 1e30;
+  for (int p = rope; p < m.particle_count; ++p) {
+    const Vec3 x = position(m, s, p);
+    out.lowest = std::min(out.lowest, x.z() - top);
+    Real distance = 1e30;
+    for (const auto& f : m.particle_triangles)
+      distance = std::min(distance, test::point_triangle_distance(x, position(m, s, f[0]), position(m, s, f[1]),
+                                                                  position(m, s, f[2])));
+    out.gap_error = std::max(out.gap_error, std::abs(distance - (rope_radius + cube_radius)));
+  }
+  return out;
+}
+
+}  // namespace
+
+// Particles do not collide with particles, so nothing but the cube's faces can hold a rope whose
+// particles all lie between the cube's corners.
+TEST_CASE("a rope laid across a coarse soft cube rests on its face between the cube's particles", "[scene][fem][softcontact]") {
+  const RopeOnCube with = rope_on_cube(true);
+  const RopeOnCube without = rope_on_cube(false);
+  std::printf("rope on a one-cell cube: with free particles against the faces the rope lies %.4f m over the top face "
+              "(radii 0.014 m; gap error %.2g m), carried %.4f N of %.4f N (%.2f%%); without: %.4f m\n",
+              with.lowest, with.gap_error, with.carried, with.weight, 100 * (with.carried / with.weight - 1), without.lowest);
+  CHECK(with.gap_error < 0.0005);  // resting on the face at the two radii
+  CHECK(with.lowest > 0.014 - 0.001);
+  CHECK(with.carried == Approx(with.weight).epsilon(0.02));
+  CHECK(without.lowest < -0.2);  // fell through the face to the ground, inside the cube
 }
 
 namespace {

@@ -198,3 +198,37 @@ TEST_CASE("surfaces: components, closed flags, exclusions, and a soft block at r
     if (c.b.kind == sim::ContactSide::ParticleFace && c.a.kind == sim::ContactSide::Particle) ++self;
   CHECK(self == 0);
 }
+
+TEST_CASE("surfaces: free particles meet every triangle, a soft body's interior particles none",
+          "[unit][collision][softcontact]") {
+  test::BarAndCube setup = test::bar_and_cube(soft_material());
+  const int rope = static_cast<int>(setup.spec.particles.size());
+  for (int k = 0; k < 2; ++k) {  // two loose particles joined by a distance row, away from both bodies
+    sim::ParticleSpec p;
+    p.position = Vec3(0.05 * k, 0, 1);
+    p.radius = 0.01;
+    setup.spec.particles.push_back(p);
+  }
+  sim::DistanceSpec d;
+  d.particle_a = rope;
+  d.particle_b = rope + 1;
+  setup.spec.distances.push_back(d);
+  const sim::Model m = test::compile(setup.spec);
+  sim::detail::ParticleSurfaces surfaces;
+  REQUIRE(sim::detail::update_particle_surfaces(m, {}, surfaces));
+  const int triangles = static_cast<int>(m.particle_triangles.size());
+  // The 2 x 2 x 2 cube b has one interior particle (its centre), a corner of tets only.
+  int inside = 0;
+  for (int p = setup.b; p < rope; ++p) {
+    if (surfaces.particle_surface[p] != sim::detail::kInsideParticle) continue;
+    ++inside;
+    for (int t = 0; t < triangles; ++t) CHECK_FALSE(sim::detail::particle_triangle_allowed(m, surfaces, p, t));
+  }
+  CHECK(inside == 1);
+  for (int p = rope; p < rope + 2; ++p) {
+    CHECK(surfaces.particle_surface[p] == sim::detail::kFreeParticle);
+    int allowed = 0;
+    for (int t = 0; t < triangles; ++t) allowed += sim::detail::particle_triangle_allowed(m, surfaces, p, t) ? 1 : 0;
+    CHECK(allowed == triangles);
+  }
+}

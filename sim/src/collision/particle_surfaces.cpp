@@ -43,7 +43,7 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   if (signature == out.signature) return false;
   out.signature = signature;
   const int n = m.particle_count;
-  out.particle_surface.assign(n, -1);
+  out.particle_surface.assign(n, kFreeParticle);
   out.particle_first_triangle.assign(n, -1);
   out.closed.clear();
   out.self_collision.clear();
@@ -73,6 +73,10 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   for (int t = 0; t < m.tet_count; ++t) {
     const int s = surface_of_root[find_root(parent, m.tet_particle[4 * t])];
     if (s >= 0) out.closed[s] = 1;
+    for (int k = 0; k < 4; ++k) {
+      int& own = out.particle_surface[m.tet_particle[4 * t + k]];
+      if (own == kFreeParticle) own = kInsideParticle;
+    }
   }
   for (const auto* ranges : {&m.self_collision_particles, &self_collision})  // the scene's, then the caller's
     for (const auto& [first, count] : *ranges)

@@ -2,7 +2,8 @@
 // (particle_triangle_contacts.hpp): the connected components of Model::particle_triangles joined
 // through shared particles and tets (a soft body's boundary is one surface, a cloth sheet
 // another), whether each bounds tets (closed: its triangles are wound counter-clockwise seen from
-// outside, TetMesh's convention, so a particle behind one is inside), whether it collides with
+// outside, TetMesh's convention, so a particle behind one is inside), the free particles (in no
+// triangle and no tet: ropes, distance-only cloth, loose particles), whether it collides with
 // itself (particle ranges given by the caller), each corner's lowest-index triangle (the vertex
 // hand-off), every particle's one-ring through tets and triangles (self-contact exclusions) and
 // each triangle's three edges in the model's edge table (edge–edge contacts).
@@ -19,9 +20,15 @@
 
 namespace sim::detail {
 
+// particle_surface of a particle that is no triangle's corner: inside a soft body (a tet's corner
+// only), or free (no tet's either), which meets every surface's triangles as a point.
+constexpr int kInsideParticle = -1;
+constexpr int kFreeParticle = -2;
+
 struct ParticleSurfaces {
   std::uint64_t signature = 0;              // of the data below's sources; 0: never built
-  std::vector<int> particle_surface;        // surface of each triangle corner, -1 for other particles (particle_count)
+  std::vector<int> particle_surface;        // surface of each triangle corner, else kInsideParticle or
+                                            //   kFreeParticle (particle_count)
   std::vector<int> particle_first_triangle; // lowest-index triangle with the particle as a corner, -1 none
   std::vector<std::uint8_t> closed;         // 1: the surface bounds tets, its triangles face outwards (per surface)
   std::vector<std::uint8_t> self_collision; // 1: its particles collide with its own triangles (per surface)

@@ -118,7 +118,7 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
   c.shape_a = c.shape_b = -1;
 }
 
-// The contacts of the surface particles of chunk `chunk` against the triangles near them.
+// The contacts of the points (surface and free particles) of chunk `chunk` against the triangles near them.
 void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int chunk,
                CollisionScratch::ProximityChunk& ch) {
   ch.contacts.clear();
@@ -148,7 +148,8 @@ bool particle_triangle_allowed(const Model& model, const ParticleSurfaces& surfa
   if (tri[0] == p || tri[1] == p || tri[2] == p) return false;
   const int own = surfaces.particle_surface[static_cast<std::size_t>(p)];
   const int other = surfaces.particle_surface[static_cast<std::size_t>(tri[0])];
-  if (own < 0 || own != other) return own >= 0;
+  if (own == kInsideParticle) return false;
+  if (own == kFreeParticle || own != other) return true;
   if (!surfaces.self_collision[static_cast<std::size_t>(own)]) return false;
   if (surfaces.closed[static_cast<std::size_t>(own)])
     for (int k = 0; k < 3; ++k)
@@ -162,9 +163,11 @@ void append_particle_triangle_contacts(const Model& model, Real dt, Real margin,
   place_triangles(model, dt, margin, sc);
   CollisionScratch::ProximityElements& tris = sc.surface_triangles;
   build_box_hash(tris.boxes.data(), static_cast<int>(tris.boxes.size()), tris.hash);
-  sc.surface_particles.clear();
-  for (int p = 0; p < model.particle_count; ++p)
-    if (sc.surfaces.particle_surface[static_cast<std::size_t>(p)] >= 0) sc.surface_particles.push_back(p);
+  sc.surface_particles.clear();  // the surfaces' corners and, unless switched off, the free particles
+  for (int p = 0; p < model.particle_count; ++p) {
+    const int own = sc.surfaces.particle_surface[static_cast<std::size_t>(p)];
+    if (own >= 0 || (own == kFreeParticle && sc.free_particle_points)) sc.surface_particles.push_back(p);
+  }
   const int count = static_cast<int>(sc.surface_particles.size());
   run_proximity_chunks(
       tris.chunks, (count + kParticleChunk - 1) / kParticleChunk, count >= sc.proximity_parallel,

@@ -1,7 +1,9 @@
 // Soft–soft and self contact: point–triangle proximity between the surface particles and the
-// surface triangles (Model::particle_triangles) of soft bodies and cloth (issue 14 item 4).
+// surface triangles (Model::particle_triangles) of soft bodies and cloth (issue 14 item 4), and
+// the free particles (ropes, distance-only cloth, loose particles) against those triangles.
 //
-// Every particle on a surface (a corner of some triangle, collision/particle_surfaces.hpp) is
+// Every particle on a surface (a corner of some triangle, collision/particle_surfaces.hpp) and
+// every free particle (in no triangle and no tet; not a soft body's interior particle) is
 // tested against the triangles whose grown boxes meet its own (a spatial hash over the triangles'
 // boxes, collision/box_hash.hpp, rebuilt each step in reused buffers). With y = Σ w_k x_k the
 // closest point of the triangle to the particle x_p (barycentric w, Ericson 5.1.5) and
@@ -15,7 +17,9 @@
 // point is inside the face (all w > 0) is inside the body, C_n = −|δ| − d with n = −δ/|δ| (the
 // outward normal's side) when |δ| is within reach; behind an edge or a vertex it is left to the
 // neighbouring face. A cloth is two-sided: n = δ/|δ| from the side the particle is on.
-// Pairs kept: different surfaces always; the same surface only with self collision
+// Pairs kept: a free particle with every triangle (it belongs to no surface; particles do not
+// collide with particles, so between a rope's particles a soft body's face is all that holds it);
+// different surfaces always; the same surface only with self collision
 // (CollisionScratch::self_collision: particle ranges), and then
 // never a triangle with the particle as a corner nor, on a closed surface, one whose corner
 // shares a tet or a triangle with the particle (its rest neighbourhood). A closest point on an
