@@ -158,16 +158,12 @@ void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, 
 // The contacts of the edges of chunk `chunk` against the edges of higher index near them.
 void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int chunk,
                CollisionScratch::ProximityChunk& ch) {
-  ch.contacts.clear();
-  // Reserved once (as the point–triangle chunks): a query may return every edge of the hash.
-  ch.candidates.reserve(std::max(model.particle_edge_key.size(), sc.surface_edges.hash.items.capacity()));
-  ch.contacts.reserve(4 * static_cast<std::size_t>(kEdgeChunk));
-  const int count = static_cast<int>(model.particle_edge_key.size());
-  for (int a = chunk * kEdgeChunk; a < std::min(count, (chunk + 1) * kEdgeChunk); ++a) {
-    query_box_hash(sc.surface_edges.hash, sc.surface_edges.boxes[a], ch.candidates);
-    for (int b : ch.candidates)
-      if (b > a && edge_pair_allowed(model, sc.surfaces, a, b)) edge_against_edge(model, sc, dt, margin, a, b, ch.contacts);
-  }
+  run_proximity_queries(
+      sc.surface_edges.hash, model.particle_edge_key.size(), chunk, kEdgeChunk, static_cast<int>(model.particle_edge_key.size()),
+      ch, [&](int a) { return sc.surface_edges.boxes[static_cast<std::size_t>(a)]; },
+      [&](int a, int b, std::vector<Contact>& out) {
+        if (b > a && edge_pair_allowed(model, sc.surfaces, a, b)) edge_against_edge(model, sc, dt, margin, a, b, out);
+      });
 }
 
 }  // namespace

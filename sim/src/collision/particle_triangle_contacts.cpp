@@ -121,24 +121,20 @@ void particle_against_triangle(const Model& model, const CollisionScratch& sc, R
 // The contacts of the points (surface and free particles) of chunk `chunk` against the triangles near them.
 void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int chunk,
                CollisionScratch::ProximityChunk& ch) {
-  ch.contacts.clear();
-  // Room for a query that returns every entry of the hash (a triangle once per cell it shares with
-  // the query, before the duplicates go) and for a few contacts per particle, reserved once: the
-  // counts change with the cloth's folds and would otherwise reallocate after warm-up.
-  ch.candidates.reserve(std::max(model.particle_triangles.size(), sc.surface_triangles.hash.items.capacity()));
-  ch.contacts.reserve(4 * static_cast<std::size_t>(kParticleChunk));
   const int shapes = model.shape_count;
-  const int count = static_cast<int>(sc.surface_particles.size());
   const Real half_margin = Real(0.5) * margin;
-  for (int i = chunk * kParticleChunk; i < std::min(count, (chunk + 1) * kParticleChunk); ++i) {
-    const int p = sc.surface_particles[static_cast<std::size_t>(i)];
-    const CollisionObject& po = sc.objects[shapes + p];
-    const Real grow = std::max(po.thickness, Real(0)) + dt * po.speed + half_margin;
-    const Aabb box{po.pose.pos - Vec3::Constant(grow), po.pose.pos + Vec3::Constant(grow)};
-    query_box_hash(sc.surface_triangles.hash, box, ch.candidates);
-    for (int t : ch.candidates)
-      if (particle_triangle_allowed(model, sc.surfaces, p, t)) particle_against_triangle(model, sc, dt, margin, p, t, ch.contacts);
-  }
+  run_proximity_queries(
+      sc.surface_triangles.hash, model.particle_triangles.size(), chunk, kParticleChunk,
+      static_cast<int>(sc.surface_particles.size()), ch,
+      [&](int i) {
+        const CollisionObject& po = sc.objects[shapes + sc.surface_particles[static_cast<std::size_t>(i)]];
+        const Real grow = std::max(po.thickness, Real(0)) + dt * po.speed + half_margin;
+        return Aabb{po.pose.pos - Vec3::Constant(grow), po.pose.pos + Vec3::Constant(grow)};
+      },
+      [&](int i, int t, std::vector<Contact>& out) {
+        const int p = sc.surface_particles[static_cast<std::size_t>(i)];
+        if (particle_triangle_allowed(model, sc.surfaces, p, t)) particle_against_triangle(model, sc, dt, margin, p, t, out);
+      });
 }
 
 }  // namespace

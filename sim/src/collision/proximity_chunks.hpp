@@ -3,12 +3,32 @@
 // output is the same either way (deterministic warm starts and state hashes).
 #pragma once
 
+#include <algorithm>
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "collision/box_hash.hpp"
 #include "collision/collide.hpp"
 
 namespace sim::detail {
+
+// One chunk's work: queries [chunk × chunk_size, min(count, (chunk + 1) × chunk_size)), each the
+// items of `hash` overlapping query_box(i), every candidate j handed to visit(i, j, contacts).
+// The buffers are reserved once for a query that returns every entry of the hash (an item once
+// per cell it shares with the query, before the duplicates go) and for a few contacts per query:
+// the counts change as surfaces fold and would otherwise reallocate after warm-up.
+template <class QueryBox, class Visit>
+void run_proximity_queries(const BoxHash& hash, std::size_t items, int chunk, int chunk_size, int count,
+                           CollisionScratch::ProximityChunk& ch, QueryBox&& query_box, Visit&& visit) {
+  ch.contacts.clear();
+  ch.candidates.reserve(std::max(items, hash.items.capacity()));
+  ch.contacts.reserve(4 * static_cast<std::size_t>(chunk_size));
+  for (int i = chunk * chunk_size; i < std::min(count, (chunk + 1) * chunk_size); ++i) {
+    query_box_hash(hash, query_box(i), ch.candidates);
+    for (int j : ch.candidates) visit(i, j, ch.contacts);
+  }
+}
 
 // Runs run(c, chunk) for c in [0, count) (in parallel when `parallel`), then appends every
 // chunk's contacts to `out` in chunk order. The chunks keep their buffers between steps.
