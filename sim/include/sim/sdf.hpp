@@ -47,7 +47,8 @@ struct MeshDiagnostics {
 MeshDiagnostics check_mesh(const TriangleMesh& mesh);
 
 // Reads any format Assimp knows (OBJ, STL, PLY, glTF, ...): all meshes of the file, node
-// transforms applied, triangulated, identical vertices joined. Assimp runs in a child process
+// transforms applied, triangulated, vertices within 1e-9 of the mesh's extent welded (so a closed
+// STL part is closed by index; sim/src/sdf/mesh_io.hpp weld_vertices). Assimp runs in a child process
 // with bounded time and memory, so a file that crashes, hangs or exhausts it is an error; so are
 // out-of-range indices and non-finite values. Errors name the file.
 Result<TriangleMesh> load_triangle_mesh(const std::string& path);

@@ -44,10 +44,10 @@ std::string compile_shells(const SceneSpec& spec, Model& m) {
     if (std::string e = shell_hinges(s.triangles, hinges); !e.empty()) return w + ": " + e;
     const int first_hinge = m.hinge_count;
     for (const auto& h : hinges) {
-      HingeAngle rest;
-      hinge_angle(at(h[0]), at(h[1]), at(h[2]), at(h[3]), rest);
+      HingeAngle rest_angle;
+      hinge_angle(at(h[0]), at(h[1]), at(h[2]), at(h[3]), rest_angle);
       for (int k = 0; k < 4; ++k) m.hinge_particle.push_back(h[k]);
-      m.hinge_rest_angle.push_back(rest.theta);
+      m.hinge_rest_angle.push_back(rest_angle.theta);
       ++m.hinge_count;
     }
     if (rest.empty())
