@@ -2,12 +2,15 @@
 // (sim/tet_mesh_quality.hpp): the tets fill exactly the polyhedron the surface encloses (volume
 // by the divergence theorem), respect the maximum volume and the radius-edge bound; open,
 // inside-out and self-intersecting surfaces are errors (TetGen's failure contained in its child
-// process), as is a size bound asking for more tets than the limit. The quality measures against
+// process; an edge problem names one such edge with its vertices' coordinates), as is a size bound asking for more tets than the limit. The quality measures against
 // closed forms for the regular and the right-corner tet.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "sim/load_limits.hpp"
 #include "sim/tet_mesh_generate.hpp"
@@ -118,11 +121,37 @@ TEST_CASE("TetGen on a sphere: the enclosed polyhedron's volume, near 4/3 pi r^3
 TEST_CASE("surfaces TetGen cannot mesh are errors, TetGen's failure included", "[unit][tetmesh][bad-inputs]") {
   sim::TriangleMesh cube = sim::make_box_mesh(sim::Vec3(0.5, 0.5, 0.5));
   sim::TetGenOptions o;
+  // Edge problems name one of the edges, its vertices and their coordinates: corners of `t`.
+  auto names_edge_of = [&](const std::string& error, const std::array<int, 3>& t) {
+    const std::string tag = "; e.g. the edge from vertex ";
+    const auto at = error.find(tag);
+    REQUIRE(at != std::string::npos);
+    int a = -1, b = -1;
+    double xa[3], xb[3];
+    REQUIRE(std::sscanf(error.c_str() + at + tag.size(), "%d (%lf %lf %lf) to vertex %d (%lf %lf %lf)", &a, &xa[0], &xa[1],
+                        &xa[2], &b, &xb[0], &xb[1], &xb[2]) == 8);
+    CHECK(std::count(t.begin(), t.end(), a) == 1);
+    CHECK(std::count(t.begin(), t.end(), b) == 1);
+    for (int k = 0; k < 3; ++k) {
+      CHECK(xa[k] == Approx(cube.vertices[a][k]));
+      CHECK(xb[k] == Approx(cube.vertices[b][k]));
+    }
+  };
   SECTION("open: a triangle missing") {
+    const std::array<int, 3> missing = cube.triangles.back();
     cube.triangles.pop_back();
     auto m = sim::tetrahedralize_surface(cube, o, "open.obj");
     REQUIRE_FALSE(m.ok());
-    CHECK(m.error() == "open.obj: cannot tetrahedralise: 3 boundary edges (edges of one triangle): the surface is not closed");
+    CHECK(m.error().rfind("open.obj: cannot tetrahedralise: 3 boundary edges (edges of one triangle): the surface is not closed; "
+                          "e.g. the edge from vertex ", 0) == 0);
+    names_edge_of(m.error(), missing);
+  }
+  SECTION("one triangle flipped") {
+    std::swap(cube.triangles[4][1], cube.triangles[4][2]);
+    auto m = sim::tetrahedralize_surface(cube, o, "one_flipped.obj");
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().find("3 edges whose two triangles are oriented inconsistently") != std::string::npos);
+    names_edge_of(m.error(), cube.triangles[4]);
   }
   SECTION("inside out") {
     for (auto& t : cube.triangles) std::swap(t[1], t[2]);

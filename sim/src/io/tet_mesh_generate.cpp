@@ -102,6 +102,37 @@ std::string number(double v) {
   return buffer;
 }
 
+// Where an edge problem is: the first edge (in triangle order) used by `uses` triangles
+// (1: boundary, 3: three or more), or walked the same way twice (uses 0), as "e.g. the edge from
+// vertex a (x y z) to vertex b (x y z)"; "" when none (or the indices are bad).
+std::string first_edge_where(const TriangleMesh& surface, int uses) {
+  const int n = static_cast<int>(surface.vertices.size());
+  std::map<std::pair<int, int>, std::array<int, 2>> edges;  // undirected edge → {uses, walked a→b with a < b}
+  std::vector<std::pair<int, int>> order;
+  for (const auto& t : surface.triangles) {
+    if (t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= n || t[1] >= n || t[2] >= n) return {};
+    for (int k = 0; k < 3; ++k) {
+      const int a = t[k], b = t[(k + 1) % 3];
+      if (a == b) continue;
+      auto [it, inserted] = edges.try_emplace({std::min(a, b), std::max(a, b)}, std::array<int, 2>{0, 0});
+      if (inserted) order.push_back(it->first);
+      ++it->second[0];
+      it->second[1] += a < b ? 1 : 0;
+    }
+  }
+  for (const auto& e : order) {
+    const auto& [count, forward] = edges[e];
+    const bool hit = uses == 1 ? count == 1 : uses >= 3 ? count >= 3 : (count == 2 && forward != 1);
+    if (!hit) continue;
+    auto at = [&](int v) {
+      const Vec3& x = surface.vertices[static_cast<std::size_t>(v)];
+      return "vertex " + std::to_string(v) + " (" + number(x.x()) + " " + number(x.y()) + " " + number(x.z()) + ")";
+    };
+    return "e.g. the edge from " + at(e.first) + " to " + at(e.second);
+  }
+  return {};
+}
+
 }  // namespace
 
 Real tet_volume_for_edge(Real edge) { return edge * edge * edge / (6 * std::sqrt(Real(2))); }
@@ -109,16 +140,19 @@ Real tet_volume_for_edge(Real edge) { return edge * edge * edge / (6 * std::sqrt
 std::string check_closed_surface(const TriangleMesh& surface) {
   const MeshDiagnostics d = check_mesh(surface);
   std::string problems;
-  auto add = [&](int count, const std::string& what) {
-    if (count > 0) problems += (problems.empty() ? "" : "\n") + std::to_string(count) + " " + what;
+  auto add = [&](int count, const std::string& what, int edge_uses = -1) {
+    if (count <= 0) return;
+    problems += (problems.empty() ? "" : "\n") + std::to_string(count) + " " + what;
+    if (edge_uses < 0) return;
+    if (std::string where = first_edge_where(surface, edge_uses); !where.empty()) problems += "; " + where;
   };
   if (d.triangle_count == 0) problems = "it has no triangles";
   add(d.non_finite_vertices, "vertices with non-finite coordinates");
   add(d.bad_indices, "triangles with vertex indices out of range");
   add(d.degenerate_triangles, "degenerate triangles (a repeated corner or zero area)");
-  add(d.boundary_edges, "boundary edges (edges of one triangle): the surface is not closed");
-  add(d.non_manifold_edges, "non-manifold edges (shared by three or more triangles)");
-  add(d.inconsistent_edges, "edges whose two triangles are oriented inconsistently (flipped triangles)");
+  add(d.boundary_edges, "boundary edges (edges of one triangle): the surface is not closed", 1);
+  add(d.non_manifold_edges, "non-manifold edges (shared by three or more triangles)", 3);
+  add(d.inconsistent_edges, "edges whose two triangles are oriented inconsistently (flipped triangles)", 0);
   if (!problems.empty()) return problems;
   double volume = 0;
   for (const auto& t : surface.triangles)
