@@ -66,7 +66,8 @@ Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale) 
 }
 
 Result<TriangleMesh> welded_mesh_from_assimp(const AssimpMesh& in, const Vec3& scale, const std::string& path) {
-  // Scaled, then vertices at the same scaled position welded and triangles collapsed by it dropped.
+  // Scaled, then welded (vertices at one scaled position, within the tolerance) and the triangles
+  // collapsed by it dropped.
   TriangleMesh out;
   out.vertices.reserve(in.vertices.size());
   for (const auto& v : in.vertices)
@@ -79,10 +80,11 @@ Result<TriangleMesh> welded_mesh_from_assimp(const AssimpMesh& in, const Vec3& s
   // UVs per corner: welding by position joins vertices across UV seams, the corners keep them.
   if (has_uvs)
     for (const auto& uv : in.corner_uvs) out.corner_uvs.emplace_back(Real(uv[0]), Real(uv[1]));
-  // Exact positions only: within weld_tolerance more robot parts would read closed and so be
-  // convex-decomposed (ImportOptions::decompose_meshes), moving the shipped robots' collision
-  // geometry; not done here without the grasping scenes' checks (docs/ARCHITECTURE.md).
-  weld_vertices(out, 0);
+  // Within the loaders' tolerance (sdf/mesh_io.hpp): a part that CAD wrote with near-duplicate
+  // corners reads closed, so its volume is known and a non-convex one is decomposed
+  // (ImportOptions::decompose_meshes: closed meshes only). On the shared robots this changes no
+  // collision mesh (Fetch's read the same; the Allegro hand collides with boxes), only visuals.
+  weld_vertices(out, weld_tolerance(out));
   if (out.triangles.empty()) return Error{path + ": no triangles in the file"};
   if (scale.x() * scale.y() * scale.z() < 0)
     for (std::size_t t = 0; t < out.triangles.size(); ++t) {

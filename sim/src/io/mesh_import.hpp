@@ -14,7 +14,8 @@ namespace sim::io {
 
 // Every triangle of every mesh in the file, node transforms applied, then scaled per axis by
 // `scale` (a negative product flips the winding, so triangles stay counter-clockwise from
-// outside). Vertices at the same position are shared, so a closed surface is closed by index.
+// outside). Vertices at the same position (within weld_tolerance, sdf/mesh_io.hpp) are shared, so
+// a closed surface is closed by index.
 // Collada files keep their authored axes (their up_axis is not applied, as ROS tools do) and
 // their unit. Errors read "path: message".
 Result<TriangleMesh> load_mesh_file(const std::string& path, const Vec3& scale);
