@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "render/frame_input.hpp"
+#include "sim/contact_side_particles.hpp"
 
 namespace render {
 
@@ -14,20 +15,18 @@ glm::vec3 side_point(const sim::Model& model, const sim::State& state, const sim
   switch (side.kind) {
     case sim::ContactSide::Body:
       return to_glm(state.body_pose(side.index).apply(side.local_point));
-    case sim::ContactSide::Particle: {
-      const int c = model.particle_coord(side.index);
-      const glm::vec3 x{float(state.q[c]), float(state.q[c + 1]), float(state.q[c + 2])};
-      return x - normal_out * float(model.particle_radius[side.index]);
-    }
-    case sim::ContactSide::ParticleFace: {  // Σ w_k x_k over the face's corners
-      const auto& tri = model.particle_triangles[std::size_t(side.index)];
+    case sim::ContactSide::Particle:
+    case sim::ContactSide::ParticleFace:
+    case sim::ContactSide::ParticleSegment: {  // Σ w_k x_k over its particles, moved out of their radii
+      const sim::ContactSideParticles corners = sim::contact_side_particles(model, side);
       glm::vec3 x{0.0f};
       float radius = 0;
-      for (int k = 0; k < 3; ++k) {
-        const int c = model.particle_coord(tri[std::size_t(k)]);
-        const float w = float(side.local_point[k]);
+      for (int k = 0; k < corners.count; ++k) {
+        const int p = corners.particle[std::size_t(k)];
+        const int c = model.particle_coord(p);
+        const float w = float(corners.weight[std::size_t(k)]);
         x += w * glm::vec3{float(state.q[c]), float(state.q[c + 1]), float(state.q[c + 2])};
-        radius += w * float(model.particle_radius[std::size_t(tri[std::size_t(k)])]);
+        radius += w * float(model.particle_radius[std::size_t(p)]);
       }
       return x - normal_out * radius;
     }

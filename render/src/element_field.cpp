@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/contact_side_particles.hpp"
 #include "tet_fields.hpp"
 
 namespace render {
@@ -71,11 +72,9 @@ void compute_element_field(const sim::Model& model, const sim::State& state, con
       const int n = std::min<int>(c.size(), int(workspace->contact_normal_force.size()));
       auto add = [&](const sim::ContactSide& side, sim::Real f) {
         if (side.kind == sim::ContactSide::Body) values[std::size_t(side.index)] += float(f);
-        if (side.kind == sim::ContactSide::Particle) values[std::size_t(bodies + side.index)] += float(f);
-        if (side.kind == sim::ContactSide::ParticleFace)  // shared by the corners by their weights
-          for (int k = 0; k < 3; ++k)
-            values[std::size_t(bodies + model.particle_triangles[std::size_t(side.index)][std::size_t(k)])] +=
-                float(side.local_point[k] * f);
+        const sim::ContactSideParticles corners = sim::contact_side_particles(model, side);
+        for (int k = 0; k < corners.count; ++k)  // a face's or segment's force shared by its weights
+          values[std::size_t(bodies + corners.particle[std::size_t(k)])] += float(corners.weight[std::size_t(k)] * f);
       };
       for (int k = 0; k < n; ++k) {
         add(c.contacts[std::size_t(k)].a, workspace->contact_normal_force[std::size_t(k)]);

@@ -226,7 +226,7 @@ void compare_rows_on_device(const test::ShippedRun& run) {
   const sim::ContactModelView model{
       sim::ShapeView{d_shape_type.get(), d_shape_body.get(), d_shape_local.get(), d_shape_radius.get(),
                      d_shape_half.get(), m.shape_count},
-      sim::ParticleFaceView{d_corners.get(), static_cast<int>(m.particle_triangles.size())}};
+      sim::ParticleFaceView{d_corners.get(), static_cast<int>(m.particle_triangles.size())}, distances};
   const sim::ContactRowsView contact_rows{d_bias.get(), rows.first_normal, rows.first_friction};
   const sim::ContactGeometryView geometry{d_side_a.get(), d_side_b.get(), d_shape_a.get(), d_shape_b.get(),
                                           d_normal.get(), d_tangent1.get(), d_tangent2.get(), d_thickness.get(), n};

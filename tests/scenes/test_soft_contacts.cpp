@@ -10,8 +10,11 @@
 //     apart stays out of the slab's top face (face contacts against the shape's own distance), and
 //     sinks through it without;
 //   - a rope (free particles) laid across a one-cell soft cube rests on its top face between the
-//     cube's corners at the two radii, its weight carried by the point–triangle contacts, and
-//     falls through the face without them;
+//     cube's corners at the two radii, its weight carried by the point–triangle contacts (and the links'
+//     contacts with the face's diagonal edge), and falls through the face without either;
+//   - a two-particle rope link laid across the cube with its ends beyond it rests level on the
+//     cube's top edges at the two radii, its weight carried by the link–edge contacts (its segment
+//     a capsule against the edges), and falls past the cube without them;
 //   - two one-cell soft cubes meeting edge on edge stay apart where their edges cross (the signed
 //     distance between the edges' lines stays at the radii) with the edge–edge contacts, and pass
 //     through each other without them;
@@ -441,11 +444,12 @@ namespace {
 // A rope of six free particles (radius 1 cm, 20 g each, rigid distance rows 3 cm long) laid 3 cm
 // above the top face of a one-cell soft cube (30 cm, particles of radius 4 mm at its corners only),
 // across the face's diagonal, falling under gravity for 1 s; with or without the free particles
-// as points against the triangles (CollisionScratch::free_particle_points).
+// as points against the triangles and their links against the edges
+// (CollisionScratch::free_particle_points, segment_edges).
 struct RopeOnCube {
   Real gap_error = 0;    // largest |distance of a rope particle to the cube's surface − (r_rope + r_cube)|
   Real lowest = 0;       // the lowest rope particle's height over the cube's top face (its mean height) [m]
-  Real carried = 0;      // the rope–face contacts' vertical force over the last 30 steps [N]
+  Real carried = 0;      // the rope–face and link–edge contacts' vertical force over the last 30 steps [N]
   Real weight = 0;       // the rope's weight [N]
 };
 
@@ -478,6 +482,7 @@ RopeOnCube rope_on_cube(bool free_points) {
   sim::Workspace ws;
   ws.collision = std::make_unique<sim::detail::CollisionScratch>();
   ws.collision->free_particle_points = free_points;
+  ws.collision->segment_edges = free_points;
   RopeOnCube out;
   const int steps = 120, averaged = 30;
   for (int i = 0; i < steps; ++i) {
@@ -487,6 +492,8 @@ RopeOnCube rope_on_cube(bool free_points) {
       const sim::Contact& k = ws.contacts.contacts[c];
       if (k.a.kind == sim::ContactSide::Particle && k.a.index >= rope && k.b.kind == sim::ContactSide::ParticleFace)
         out.carried += ws.contact_normal_force[c] * k.normal.z() / averaged;
+      if (k.b.kind == sim::ContactSide::ParticleSegment)  // a link across the face's diagonal edge
+        out.carried -= ws.contact_normal_force[c] * k.normal.z() / averaged;
     }
   }
   out.weight = mass_of(m, rope, m.particle_count) * kG;
@@ -522,6 +529,83 @@ TEST_CASE("a rope laid across a coarse soft cube rests on its face between the c
   CHECK(with.lowest > 0.014 - 0.001);
   CHECK(with.carried == Approx(with.weight).epsilon(0.02));
   CHECK(without.lowest < -0.2);  // fell through the face to the ground, inside the cube
+}
+
+namespace {
+
+// A two-particle rope link 50 cm long (radius 1 cm, 20 g each end) dropped from 3 cm across the
+// top face of a one-cell soft cube (30 cm, particles of radius 4 mm at its corners only), its ends
+// beyond the cube on either side, falling under gravity for 1 s; with or without the free
+// particles' segments against the edges (CollisionScratch::segment_edges).
+struct LinkOnCube {
+  Real lowest = 0, highest = 0;  // the link's ends over the cube's top face (its corners' mean height) [m]
+  Real carried = 0;              // the link–edge contacts' vertical force over the last 30 steps [N]
+  Real weight = 0;               // the link's weight [N]
+};
+
+LinkOnCube link_on_cube(bool segments) {
+  sim::SceneSpec spec;
+  const int mat = ground_scene(spec, "rubber", 0.8);
+  const Real size = 0.3, cube_radius = 0.004, rope_radius = 0.01;
+  sim::Pose pose;
+  pose.pos = Vec3(0, 0, size / 2 + cube_radius);
+  const int cube = add_mesh(spec, sim::box_tet_mesh(Vec3::Constant(size), 1, 1, 1), material(1e6, 0.3), pose, mat,
+                            cube_radius, "cube");
+  const int link = static_cast<int>(spec.particles.size());
+  const Vec3 along = Vec3(1, 0.3, 0).normalized();
+  for (int k = 0; k < 2; ++k) {
+    sim::ParticleSpec p;
+    p.position = Vec3(0.01, 0.02, size + cube_radius + rope_radius + 0.03) + (k - 0.5) * 0.5 * along;
+    p.radius = rope_radius;
+    p.mass = 0.02;
+    p.material = mat;
+    spec.particles.push_back(p);
+  }
+  sim::DistanceSpec d;
+  d.particle_a = link;
+  d.particle_b = link + 1;
+  spec.distances.push_back(d);
+  const sim::Model m = test::compile(spec);
+  sim::State s = sim::make_initial_state(m);
+  const sim::Control control = sim::make_initial_control(m);
+  sim::Workspace ws;
+  ws.collision = std::make_unique<sim::detail::CollisionScratch>();
+  ws.collision->segment_edges = segments;
+  LinkOnCube out;
+  const int steps = 120, averaged = 30;
+  for (int i = 0; i < steps; ++i) {
+    advance(m, s, control, ws, i);
+    if (i < steps - averaged) continue;
+    for (int c = 0; c < ws.contacts.size(); ++c) {
+      const sim::Contact& k = ws.contacts.contacts[c];
+      if (k.b.kind == sim::ContactSide::ParticleSegment) out.carried -= ws.contact_normal_force[c] * k.normal.z() / averaged;
+    }
+  }
+  out.weight = mass_of(m, link, m.particle_count) * kG;
+  Real top = 0;
+  int top_count = 0;
+  for (int p = cube; p < link; ++p)
+    if (position(m, s, p).z() > size / 2) top += position(m, s, p).z(), ++top_count;
+  top /= top_count;
+  out.lowest = std::min(position(m, s, link).z(), position(m, s, link + 1).z()) - top;
+  out.highest = std::max(position(m, s, link).z(), position(m, s, link + 1).z()) - top;
+  return out;
+}
+
+}  // namespace
+
+// A rope's particles on either side of a soft body: only its link, as a capsule against the
+// body's edges, can hold it up.
+TEST_CASE("a rope link laid across a coarse soft cube rests on its edges, its ends beyond the cube", "[scene][fem][softcontact]") {
+  const LinkOnCube with = link_on_cube(true);
+  const LinkOnCube without = link_on_cube(false);
+  std::printf("rope link across a one-cell cube: with segments against the edges its ends lie %.4f..%.4f m over the top "
+              "face (radii 0.014 m), carried %.4f N of %.4f N (%.2f%%); without: %.4f m\n",
+              with.lowest, with.highest, with.carried, with.weight, 100 * (with.carried / with.weight - 1), without.lowest);
+  CHECK(with.lowest == Approx(0.014).margin(0.001));  // level, on the top edges at the two radii
+  CHECK(with.highest == Approx(0.014).margin(0.001));
+  CHECK(with.carried == Approx(with.weight).epsilon(0.02));
+  CHECK(without.lowest < -0.25);  // fell past the cube to the ground
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "constraint/rows.hpp"
 #include "core/kinematics.hpp"
+#include "solver/schur_system.hpp"  // VecX
 #include "sim/state.hpp"
 
 namespace test {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/contact_side_particles.hpp"
 #include "ui/friction_ellipse.hpp"
 #include "ui/plot_axis.hpp"
 
@@ -12,49 +13,32 @@ namespace ui {
 
 sim::Vec3 contact_side_point(const sim::Model& m, const sim::State& s, const sim::ContactSide& side,
                              const sim::Vec3& outward) {
-  switch (side.kind) {
-    case sim::ContactSide::Body: return s.body_pose(side.index).apply(side.local_point);
-    case sim::ContactSide::Particle: {
-      const int c = m.particle_coord(side.index);
-      return sim::Vec3(s.q[c], s.q[c + 1], s.q[c + 2]) - outward * m.particle_radius[static_cast<std::size_t>(side.index)];
-    }
-    case sim::ContactSide::ParticleFace: {
-      const auto& tri = m.particle_triangles[static_cast<std::size_t>(side.index)];
-      sim::Vec3 x = sim::Vec3::Zero();
-      sim::Real radius = 0;
-      for (int k = 0; k < 3; ++k) {
-        const int p = tri[static_cast<std::size_t>(k)], c = m.particle_coord(p);
-        x += side.local_point[k] * sim::Vec3(s.q[c], s.q[c + 1], s.q[c + 2]);
-        radius += side.local_point[k] * m.particle_radius[static_cast<std::size_t>(p)];
-      }
-      return x - outward * radius;
-    }
-    case sim::ContactSide::World: break;
+  if (side.kind == sim::ContactSide::Body) return s.body_pose(side.index).apply(side.local_point);
+  if (side.kind == sim::ContactSide::World) return side.local_point;
+  // A particle, face or segment: Σ w_k x_k over its particles, moved out of their radii.
+  const sim::ContactSideParticles corners = sim::contact_side_particles(m, side);
+  sim::Vec3 x = sim::Vec3::Zero();
+  sim::Real radius = 0;
+  for (int k = 0; k < corners.count; ++k) {
+    const int p = corners.particle[static_cast<std::size_t>(k)], c = m.particle_coord(p);
+    const sim::Real w = corners.weight[static_cast<std::size_t>(k)];
+    x += w * sim::Vec3(s.q[c], s.q[c + 1], s.q[c + 2]);
+    radius += w * m.particle_radius[static_cast<std::size_t>(p)];
   }
-  return side.local_point;
+  return x - outward * radius;
 }
 
 sim::Vec3 contact_side_velocity(const sim::Model& m, const sim::State& s, const sim::ContactSide& side,
                                 const sim::Vec3& point) {
-  switch (side.kind) {
-    case sim::ContactSide::Body:
-      return s.body_velocity(side.index) + s.body_angular_velocity(side.index).cross(point - s.body_position(side.index));
-    case sim::ContactSide::Particle: {
-      const int d = m.particle_dof(side.index);
-      return sim::Vec3(s.u[d], s.u[d + 1], s.u[d + 2]);
-    }
-    case sim::ContactSide::ParticleFace: {
-      const auto& tri = m.particle_triangles[static_cast<std::size_t>(side.index)];
-      sim::Vec3 v = sim::Vec3::Zero();
-      for (int k = 0; k < 3; ++k) {
-        const int d = m.particle_dof(tri[static_cast<std::size_t>(k)]);
-        v += side.local_point[k] * sim::Vec3(s.u[d], s.u[d + 1], s.u[d + 2]);
-      }
-      return v;
-    }
-    case sim::ContactSide::World: break;
+  if (side.kind == sim::ContactSide::Body)
+    return s.body_velocity(side.index) + s.body_angular_velocity(side.index).cross(point - s.body_position(side.index));
+  const sim::ContactSideParticles corners = sim::contact_side_particles(m, side);
+  sim::Vec3 v = sim::Vec3::Zero();
+  for (int k = 0; k < corners.count; ++k) {
+    const int d = m.particle_dof(corners.particle[static_cast<std::size_t>(k)]);
+    v += corners.weight[static_cast<std::size_t>(k)] * sim::Vec3(s.u[d], s.u[d + 1], s.u[d + 2]);
   }
-  return sim::Vec3::Zero();
+  return v;
 }
 
 std::string contact_side_name(const sim::Model& m, const sim::ContactSide& side) {
@@ -64,6 +48,7 @@ std::string contact_side_name(const sim::Model& m, const sim::ContactSide& side)
                                                                : "body " + std::to_string(side.index);
     case sim::ContactSide::Particle: return "particle " + std::to_string(side.index);
     case sim::ContactSide::ParticleFace: return "cloth face " + std::to_string(side.index);
+    case sim::ContactSide::ParticleSegment: return "segment of distance " + std::to_string(side.index);
     case sim::ContactSide::World: break;
   }
   return "world";

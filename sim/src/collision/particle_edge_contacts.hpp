@@ -31,6 +31,18 @@
 // never two edges with a corner in each other's one-ring (a shared corner, tet or triangle). Each
 // unordered pair once (the lower edge index is side a); contacts in edge order (fixed chunks, in
 // parallel for large surfaces), keyed by the two edges for warm starts.
+//
+// Segments: free particles (ropes, distance cloth: particle_surfaces.hpp) meet faces as points
+// (particle_triangle_contacts.hpp), but a rope whose particles lie on either side of a soft body's
+// edge or corner would pass through it between them. So the material links between free particles
+// (ParticleSurfaces::segments: distance constraints, not bending links) join the stage as elements
+// after the edges, each a capsule of its ends' radii, and meet every surface edge (never another
+// segment: particles never meet particles). Side b is then a ContactSide::ParticleSegment on the
+// distance constraint with weights (1 − t, t), the same rows over its two particles. A segment
+// against a surface corner (the closest point at an end of the edge, t inside the segment: a rope
+// over a soft body's apex) is kept too, through one edge of the corner's (the edge from it in its
+// lowest-index triangle), since no triangle of the rope's holds it; its crossed reading is that
+// edge's faces'. A segment's own ends are its particles' point–triangle contacts, as before.
 #pragma once
 
 #include "collision/collide.hpp"
@@ -41,8 +53,8 @@ namespace sim::detail {
 // scratch.surfaces up to date.
 void append_edge_edge_contacts(const Model& model, Real dt, Real margin, CollisionScratch& scratch, ContactBuffer& out);
 
-// Whether edges a and b (indices in Model::particle_edge_key) may touch at all (surfaces, self
-// collision, exclusions above).
+// Whether elements a and b (indices in Model::particle_edge_key, then edge count + index in
+// ParticleSurfaces::segments) may touch at all (surfaces, self collision, exclusions above).
 bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int a, int b);
 
 }  // namespace sim::detail

@@ -26,6 +26,9 @@ std::uint64_t surfaces_signature(const Model& m, const std::vector<std::array<in
   for (const auto& t : m.particle_triangles)
     h = hash_combine(h, (static_cast<std::uint64_t>(t[0]) << 42) ^ (static_cast<std::uint64_t>(t[1]) << 21) ^
                             static_cast<std::uint64_t>(t[2]));
+  for (int d = 0; d < m.distance_count; ++d)
+    h = hash_combine(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(m.distance_particle_a[d])) << 32) ^
+                            static_cast<std::uint32_t>(m.distance_particle_b[d]));
   h = hash_combine(h, static_cast<std::uint64_t>(m.tet_count));
   for (int k : m.tet_particle) h = hash_combine(h, static_cast<std::uint64_t>(k));
   for (const auto* ranges : {&m.self_collision_particles, &self_collision})
@@ -33,6 +36,45 @@ std::uint64_t surfaces_signature(const Model& m, const std::vector<std::array<in
       h = hash_combine(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(first)) << 32) ^
                               static_cast<std::uint32_t>(count));
   return h | 1u;  // never 0 (0 marks "never built")
+}
+
+// The distance constraints between two free particles that are material lines: all but a link
+// (a, b) that a third particle c halves, linked to both with L_ac + L_cb = L_ab (a bending link over
+// two of a rope's or a distance cloth's links, which lie along it already), and but repeats of a
+// pair. O(distances × links per particle).
+void find_segments(const Model& m, ParticleSurfaces& out) {
+  out.segments.clear();
+  const int n = m.particle_count;
+  auto is_free = [&](int p) { return out.particle_surface[static_cast<std::size_t>(p)] == kFreeParticle; };
+  std::vector<int> offset(static_cast<std::size_t>(n) + 1, 0), link;  // CSR: the free links of each particle
+  for (int d = 0; d < m.distance_count; ++d)
+    if (is_free(m.distance_particle_a[d]) && is_free(m.distance_particle_b[d]))
+      ++offset[m.distance_particle_a[d] + 1], ++offset[m.distance_particle_b[d] + 1];
+  for (int p = 0; p < n; ++p) offset[p + 1] += offset[p];
+  link.resize(static_cast<std::size_t>(offset[n]));
+  std::vector<int> fill(offset.begin(), offset.end() - 1);
+  for (int d = 0; d < m.distance_count; ++d)
+    if (is_free(m.distance_particle_a[d]) && is_free(m.distance_particle_b[d]))
+      link[fill[m.distance_particle_a[d]]++] = d, link[fill[m.distance_particle_b[d]]++] = d;
+  auto other = [&](int d, int p) { return m.distance_particle_a[d] == p ? m.distance_particle_b[d] : m.distance_particle_a[d]; };
+  for (int d = 0; d < m.distance_count; ++d) {
+    const int a = m.distance_particle_a[d], b = m.distance_particle_b[d];
+    if (a == b || !is_free(a) || !is_free(b)) continue;
+    bool keep = true;
+    for (int i = offset[a]; keep && i < offset[a + 1]; ++i) {
+      const int ac = link[i];
+      const int c = other(ac, a);
+      if (c == b && ac < d) keep = false;  // a repeat of an earlier link between a and b
+      if (c == b) continue;
+      for (int j = offset[b]; keep && j < offset[b + 1]; ++j) {
+        const int cb = link[j];
+        if (other(cb, b) != c) continue;
+        const Real through = m.distance_rest[ac] + m.distance_rest[cb];
+        if (through <= m.distance_rest[d] * (1 + Real(1e-6))) keep = false;  // c lies on (a, b): halved
+      }
+    }
+    if (keep) out.segments.push_back(d);
+  }
 }
 
 }  // namespace
@@ -51,7 +93,8 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   out.ring.clear();
   out.triangle_edges.clear();
   out.edge_faces.assign(m.particle_edge_key.size(), {-1, -1});
-  if (m.particle_triangles.empty()) return true;
+  out.segments.clear();
+  if (m.particle_triangles.empty()) return true;  // no edges for segments to meet
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   for (const auto& t : m.particle_triangles) unite(parent, t[0], t[1]), unite(parent, t[0], t[2]);
@@ -110,6 +153,7 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
       if (faces[0] < 0) faces[0] = static_cast<int>(f);
       else if (faces[1] < 0) faces[1] = static_cast<int>(f);  // a third (non-manifold) face is not kept
     }
+  find_segments(m, out);
   return true;
 }
 

@@ -6,10 +6,11 @@
 // triangle and no tet: ropes, distance-only cloth, loose particles), whether it collides with
 // itself (particle ranges given by the caller), each corner's lowest-index triangle (the vertex
 // hand-off), every particle's one-ring through tets and triangles (self-contact exclusions) and
-// each triangle's three edges in the model's edge table (edge–edge contacts).
+// each triangle's three edges in the model's edge table (edge–edge contacts) and the free
+// particles' segments that collide with those edges (ropes' links, particle_edge_contacts.hpp).
 // Kept in the collision scratch and rebuilt only when the model's triangles, tets or the
-// self-collision ranges change (a signature over them is compared every step: O(triangles + tets),
-// no allocation).
+// self-collision ranges or distance constraints change (a signature over them is compared every
+// step: O(triangles + tets + distances), no allocation).
 #pragma once
 
 #include <array>
@@ -37,6 +38,9 @@ struct ParticleSurfaces {
   std::vector<std::array<int, 3>> triangle_edges;  // per triangle, the index in Model::particle_edge_key of
                                                    //   its edge k, (t[k], t[k + 1 mod 3]) (edge–edge contacts)
   std::vector<std::array<int, 2>> edge_faces;      // per model edge its first two triangles, -1 where it has fewer
+  std::vector<int> segments;                // distance constraints between two free particles that are a
+                                            //   material line (a rope's links; not a link another particle
+                                            //   halves, as a bending link is): their points meet the edges
   int surface_count() const { return static_cast<int>(closed.size()); }
 };
 

@@ -1,7 +1,7 @@
 #include "constraint/contact_sides.hpp"
 
-#include "constraint/particle_face_contact.hpp"
 #include "core/kernel_views.hpp"
+#include "sim/contact_side_particles.hpp"
 
 namespace sim {
 
@@ -13,6 +13,7 @@ int contact_side_node(const Model& model, const ContactSide& side) {
       return model.particle_inv_mass[side.index] > 0 ? model.body_count + side.index : -1;
     case ContactSide::World:
     case ContactSide::ParticleFace:
+    case ContactSide::ParticleSegment:
       return -1;
   }
   return -1;
@@ -20,9 +21,14 @@ int contact_side_node(const Model& model, const ContactSide& side) {
 
 namespace {
 
+// A face's or segment's slots are its particles (contact_side_particles' order), a pinned one -1.
 void add_side_nodes(const Model& model, const ContactSide& side, RowNodes& nodes) {
-  if (side.kind == ContactSide::ParticleFace) {
-    for (int k = 0; k < kFaceCorners; ++k) nodes.node[nodes.slots++] = particle_face_node(model, side.index, k);
+  if (side.kind == ContactSide::ParticleFace || side.kind == ContactSide::ParticleSegment) {
+    const ContactSideParticles corners = contact_side_particles(model, side);
+    for (int k = 0; k < corners.count; ++k) {
+      const int p = corners.particle[static_cast<std::size_t>(k)];
+      nodes.node[nodes.slots++] = model.particle_inv_mass[static_cast<std::size_t>(p)] > 0 ? model.body_count + p : -1;
+    }
     return;
   }
   nodes.node[nodes.slots++] = contact_side_node(model, side);

@@ -2,7 +2,8 @@
 // nodes of a contact's two sides and, at a configuration, their points and lever arms.
 //
 // Sides: a rigid body (a point fixed in its com frame: block [d, r × d]), a particle (block d),
-// the world (no node), a particle face (three corner blocks w_k d, particle_face_contact.hpp).
+// the world (no node), a particle face (three corner blocks w_k d, particle_face_contact.hpp), a
+// particle segment (a distance constraint's two ends, blocks (1 − s) d and s d).
 // Slots are side a's then side b's, side b's blocks negated (C = n·(p_a − p_b) − d).
 //
 // Round rigid shapes (spheres, capsules) are their core (a point, a segment) swept by a radius:
@@ -25,7 +26,7 @@ namespace sim {
 // Node of a single-node contact side: the body or particle if it can move, else -1.
 int contact_side_node(const Model& model, const ContactSide& side);
 
-// The contact's slots: side a (1, or 3 for a particle face), then side b.
+// The contact's slots: side a (1, 3 for a particle face, 2 for a particle segment), then side b.
 RowNodes contact_row_nodes(const Model& model, const Contact& contact);
 
 // The contact's points at a configuration (ContactPoints and the kernel that computes them:

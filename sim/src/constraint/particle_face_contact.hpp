@@ -14,14 +14,9 @@
 
 namespace sim {
 
-inline constexpr int kFaceCorners = 3;
-
-// Node of corner k of face `face` (its particle if it can move, else -1).
-inline int particle_face_node(const Model& m, int face, int k) {
-  const int p = m.particle_triangles[face][k];
-  return m.particle_inv_mass[p] > 0 ? m.body_count + p : -1;
-}
-
-// x* = Σ_k w_k x_k: particle_face_point (kernels/contact_row_kernels.hpp) over the Model's faces.
+// x* = Σ_k w_k x_k: particle_face_point (kernels/contact_row_kernels.hpp) over the Model's faces;
+// the row's slots are the corners' particles (sim/contact_side_particles.hpp), a pinned one without
+// an entry. A particle segment (a point of a distance constraint's segment, weights (1 − s, s))
+// is the same with two corners (particle_segment_point).
 
 }  // namespace sim

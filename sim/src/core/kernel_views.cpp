@@ -51,7 +51,9 @@ ParticleFaceView particle_face_view(const Model& m) {
                           static_cast<int>(m.particle_triangles.size())};
 }
 
-ContactModelView contact_model_view(const Model& m) { return ContactModelView{shape_view(m), particle_face_view(m)}; }
+ContactModelView contact_model_view(const Model& m) {
+  return ContactModelView{shape_view(m), particle_face_view(m), distance_view(m)};
+}
 
 ConfigurationView configuration_view(const Configuration& c) {
   return ConfigurationView{c.body_pose.data(), c.particle_position.data()};

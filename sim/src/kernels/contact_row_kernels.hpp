@@ -15,10 +15,12 @@
 
 namespace sim {
 
-// The Model's arrays a contact's points read: the shapes (round cores) and the cloth faces.
+// The Model's arrays a contact's points read: the shapes (round cores), the cloth faces and the
+// distance constraints (a particle segment's ends).
 struct ContactModelView {
   ShapeView shapes;
   ParticleFaceView faces;
+  DistanceView segments;
 };
 
 // The contact's points at a configuration.
@@ -37,8 +39,17 @@ SIM_HD inline Vec3 particle_face_point(const ParticleFaceView& faces, const Cont
   return w[0] * c.particle_position[tri[0]] + w[1] * c.particle_position[tri[1]] + w[2] * c.particle_position[tri[2]];
 }
 
-// World point of a side and its lever arm from the body's com (zero for particles, faces, world).
-SIM_HD inline void contact_side_point(const ParticleFaceView& faces, const ContactSide& s, const ConfigurationView& c,
+// x* = (1 − s) x_a + s x_b of a particle-segment side (weights (1 − s, s) on the distance's ends).
+SIM_HD inline Vec3 particle_segment_point(const DistanceView& segments, const ContactSide& side,
+                                          const ConfigurationView& c) {
+  const Vec3& w = side.local_point;
+  return w[0] * c.particle_position[segments.particle_a[side.index]] +
+         w[1] * c.particle_position[segments.particle_b[side.index]];
+}
+
+// World point of a side and its lever arm from the body's com (zero for particles, faces,
+// segments, world).
+SIM_HD inline void contact_side_point(const ContactModelView& m, const ContactSide& s, const ConfigurationView& c,
                                       Vec3& point, Vec3& arm) {
   switch (s.kind) {
     case ContactSide::Body: {
@@ -52,7 +63,11 @@ SIM_HD inline void contact_side_point(const ParticleFaceView& faces, const Conta
       arm.setZero();
       return;
     case ContactSide::ParticleFace:
-      point = particle_face_point(faces, s, c);
+      point = particle_face_point(m.faces, s, c);
+      arm.setZero();
+      return;
+    case ContactSide::ParticleSegment:
+      point = particle_segment_point(m.segments, s, c);
       arm.setZero();
       return;
     case ContactSide::World:
@@ -90,8 +105,8 @@ SIM_HD inline bool round_core(const ShapeView& shapes, const ContactSide& s, int
 SIM_HD inline ContactPoints contact_points(const ContactModelView& m, const ConfigurationView& c, const ContactSide& a,
                                            const ContactSide& b, int shape_a, int shape_b, const Vec3& normal) {
   ContactPoints p;
-  contact_side_point(m.faces, a, c, p.point_a, p.arm_a);
-  contact_side_point(m.faces, b, c, p.point_b, p.arm_b);
+  contact_side_point(m, a, c, p.point_a, p.arm_a);
+  contact_side_point(m, b, c, p.point_b, p.arm_b);
   p.friction_arm_a = p.arm_a;
   p.friction_arm_b = p.arm_b;
   RoundCore core;

@@ -38,11 +38,13 @@ SIM_HD inline void set_row(const RowGradientView& v, int r, Real value, const Ve
 
 // One contact side's blocks for direction d from slot `slot` on (advanced past the side's slots),
 // written at `out` (advanced past the entries written): a body [±d, ±arm × d], a particle [±d, 0],
-// a particle face's corners w_k [±d, 0] (sign = +1 on side a, −1 on side b).
+// a particle face's corners or a particle segment's ends w_k [±d, 0] (sign = +1 on side a, −1 on
+// side b).
 SIM_HD inline void set_contact_side_blocks(const ContactSide& s, const Vec3& arm, Real sign, const Vec3& d,
                                            unsigned mask, int& slot, Vec6*& out) {
-  if (s.kind == ContactSide::ParticleFace) {
-    for (int c = 0; c < 3; ++c, ++slot)
+  if (s.kind == ContactSide::ParticleFace || s.kind == ContactSide::ParticleSegment) {
+    const int corners = s.kind == ContactSide::ParticleFace ? 3 : 2;
+    for (int c = 0; c < corners; ++c, ++slot)
       if (mask & (1u << slot)) {
         Vec6& g = *out++;
         g.head<3>() = (sign * s.local_point[c]) * d;

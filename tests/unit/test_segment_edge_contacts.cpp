@@ -1,0 +1,245 @@
+// Rope segments against soft-body edges (collision/particle_edge_contacts.hpp, "Segments"): the
+// links between free particles (ParticleSurfaces::segments) are capsules that meet surface edges
+// and corners, as ContactSide::ParticleSegment rows over their two particles. Oracles:
+//   - which distance constraints are segments: a rope's links and a distance cloth's structural
+//     and shear links, never a bending link (halved by a particle on it), a repeat, or a link with a
+//     particle of a soft body or of a triangle;
+//   - a link lying across a one-cell cube's ridge: one contact on the ridge, its gap the closed-form distance
+//     between the two lines less the radii, its rows' gradients central differences of it, its
+//     weights (1 − t, t) the link's closest point;
+//   - a link passing over a cube's corner: one contact (not one per edge at the corner), at the
+//     corner's distance less the radii, along the corner's diagonal;
+//   - pairs: a segment meets every surface edge and never another segment.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "collision/collide.hpp"
+#include "collision/particle_edge_contacts.hpp"
+#include "collision/particle_surfaces.hpp"
+#include "constraint/row_assembly.hpp"
+#include "core/kinematics.hpp"
+#include "sim/contact_side_particles.hpp"
+#include "sim/scene_io.hpp"
+#include "sim/soft_body.hpp"
+#include "support/crossed_cubes.hpp"
+#include "support/row_gradient_check.hpp"
+#include "support/scene_builders.hpp"
+
+using sim::Real;
+using sim::Vec3;
+
+namespace {
+
+constexpr Real kCubeRadius = 0.002, kRopeRadius = 0.005;
+
+sim::SoftMaterialSpec stiff_material() {
+  sim::SoftMaterialSpec m;
+  m.youngs_modulus = 1e6;
+  m.poisson_ratio = 0.3;
+  return m;
+}
+
+// A one-cell soft cube of edge `size` at the origin, turned by `rot`; returns its first particle.
+int add_cube(sim::SceneSpec& spec, Real size, const sim::Quat& rot) {
+  sim::SoftBodyPlacement place;
+  place.particle_radius = kCubeRadius;
+  place.pose.rot = rot;
+  std::string error;
+  const int first = sim::add_soft_body(spec, sim::box_tet_mesh(Vec3::Constant(size), 1, 1, 1), stiff_material(), place,
+                                       "cube", error);
+  REQUIRE(error.empty());
+  return first;
+}
+
+// A rope of free particles (radius kRopeRadius) through `points`, one distance constraint per link;
+// returns its first particle.
+int add_rope(sim::SceneSpec& spec, std::initializer_list<Vec3> points) {
+  const int first = static_cast<int>(spec.particles.size());
+  for (const Vec3& x : points) {
+    sim::ParticleSpec p;
+    p.position = x;
+    p.radius = kRopeRadius;
+    p.mass = 0.01;
+    spec.particles.push_back(p);
+    const int i = static_cast<int>(spec.particles.size()) - 1;
+    if (i == first) continue;
+    sim::DistanceSpec d;
+    d.particle_a = i - 1;
+    d.particle_b = i;
+    spec.distances.push_back(d);
+  }
+  return first;
+}
+
+sim::DistanceSpec link(int a, int b) {
+  sim::DistanceSpec d;
+  d.particle_a = a;
+  d.particle_b = b;
+  return d;
+}
+
+Vec3 particle_at(const sim::Model& m, const Real* q, int p) {
+  const Real* x = q + m.particle_coord(p);
+  return Vec3(x[0], x[1], x[2]);
+}
+
+// The segment contacts generated at the initial state.
+sim::ContactBuffer segment_contacts(const sim::Model& m, bool segments_on = true) {
+  const sim::State s = sim::make_initial_state(m);
+  sim::detail::CollisionScratch scratch;
+  scratch.segment_edges = segments_on;
+  sim::ContactBuffer all, mine;
+  sim::generate_contacts(m, s, m.dt, 0.01, scratch, all);
+  for (const sim::Contact& c : all.contacts)
+    if (c.b.kind == sim::ContactSide::ParticleSegment) mine.contacts.push_back(c);
+  return mine;
+}
+
+}  // namespace
+
+TEST_CASE("segments: a rope's and a distance cloth's links, not bending links, repeats or surface particles",
+          "[unit][collision][softcontact]") {
+  sim::SceneSpec spec;
+  spec.gravity = Vec3::Zero();
+  add_cube(spec, 0.1, sim::Quat::Identity());
+  const int cube_particles = static_cast<int>(spec.particles.size());
+  const int first_distance = static_cast<int>(spec.distances.size());
+  // A bent rope of four particles with its three links, a bending link over two of them, a repeat
+  // of its first link and a link from its end to a cube corner.
+  const int rope = add_rope(spec, {Vec3(0.3, 0, 0), Vec3(0.35, 0, 0), Vec3(0.4, 0, 0), Vec3(0.4, 0.05, 0)});
+  spec.distances.push_back(link(rope, rope + 2));      // bending: rope + 1 lies on it
+  spec.distances.push_back(link(rope + 1, rope));      // a repeat, either order
+  spec.distances.push_back(link(rope + 3, 0));         // to the cube: not free
+  spec.distances.push_back(link(rope + 1, rope + 3));  // across the bend: nothing lies on it
+  const sim::Model m = test::compile(spec);
+  sim::detail::ParticleSurfaces surfaces;
+  sim::detail::update_particle_surfaces(m, {}, surfaces);
+  const int d0 = first_distance;
+  const std::vector<int> expected{d0, d0 + 1, d0 + 2, d0 + 6};
+  CHECK(surfaces.segments == expected);
+  for (int p = rope; p < rope + 4; ++p) CHECK(surfaces.particle_surface[p] == sim::detail::kFreeParticle);
+  CHECK(surfaces.particle_surface[cube_particles - 1] >= 0);
+
+  // A 2 × 2 distance cloth with bending links: its 12 structural and 8 shear links are segments,
+  // its 6 bending links are not.
+  auto parsed = sim::parse_scene_xml(R"(<scene><cloth size="0.2 0.2" segments="2 2" bend="true"/></scene>)", "cloth.xml");
+  REQUIRE(parsed.ok());
+  sim::SceneSpec cloth = parsed.value();
+  REQUIRE(cloth.distances.size() == 12 + 8 + 6);
+  add_cube(cloth, 0.05, sim::Quat::Identity());  // a surface for the segments to meet
+  const sim::Model mc = test::compile(cloth);
+  sim::detail::update_particle_surfaces(mc, {}, surfaces);
+  CHECK(surfaces.segments.size() == 20);
+  for (int d : surfaces.segments) {
+    const Real length = mc.distance_rest[d];
+    CHECK(length < 0.15);  // a cell's edge (0.1) or diagonal (0.141), never a bending link (0.2)
+  }
+}
+
+TEST_CASE("a rope link across a soft cube's ridge: one contact at the lines' distance, its gradients central differences",
+          "[unit][collision][constraint][jacobian][softcontact]") {
+  const Real size = 0.1, ridge = size / std::sqrt(Real(2));  // the turned cube's ridge height
+  const Real thickness = kCubeRadius + kRopeRadius;
+  for (Real gap : {Real(0.009), Real(0.006), Real(-0.002)}) {
+    INFO("line gap " << gap);
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    spec.dt = 1.0 / 120;
+    add_cube(spec, size, sim::Quat(Eigen::AngleAxis<Real>(M_PI / 4, Vec3::UnitX())));  // ridge along x at z = ridge
+    const int rope = add_rope(spec, {Vec3(0.02, -0.12, ridge + gap), Vec3(0.02, 0.08, ridge + gap)});
+    const sim::Model m = test::compile(spec);
+    const sim::State s = sim::make_initial_state(m);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    CHECK(segment_contacts(m, false).size() == 0);
+    int ridge_ends[2] = {-1, -1};
+    for (int p = 0; p < rope; ++p)
+      if (std::abs(m.particle_initial_position[p].z() - ridge) < 1e-9) (ridge_ends[0] < 0 ? ridge_ends[0] : ridge_ends[1]) = p;
+    REQUIRE(ridge_ends[1] >= 0);
+    // The contact on the ridge: side a a point of the ridge (weight on its two ends only). Above
+    // the ridge it is the only one; 2 mm below, the link leaves the body through both slopes, and
+    // near a slope's diagonal it is outside, within reach of it (two more, their gaps positive).
+    std::vector<sim::Contact> on_ridge;
+    for (const sim::Contact& k : mine.contacts) {
+      const sim::ContactSideParticles w = sim::contact_side_particles(m, k.a);
+      Real on = 0;
+      for (int i = 0; i < w.count; ++i)
+        if (w.particle[i] == ridge_ends[0] || w.particle[i] == ridge_ends[1]) on += w.weight[i];
+      if (std::abs(on - 1) < 1e-12) on_ridge.push_back(k);
+      else CHECK(k.initial_gap > 0.005);
+    }
+    if (gap > 0) CHECK(mine.size() == 1);
+    REQUIRE(on_ridge.size() == 1);
+    const sim::Contact& c = on_ridge.front();
+    REQUIRE(c.a.kind == sim::ContactSide::ParticleFace);
+    CHECK(c.b.index == static_cast<int>(m.distance_count) - 1);
+    auto exact = [&](const Real* q) {
+      return test::signed_line_distance(particle_at(m, q, rope), particle_at(m, q, rope + 1),
+                                        particle_at(m, q, ridge_ends[0]), particle_at(m, q, ridge_ends[1]), Vec3::UnitZ()) -
+             thickness;
+    };
+    CHECK(c.thickness == Approx(thickness).margin(1e-15));
+    CHECK(c.initial_gap == Approx(exact(s.q.data())).margin(1e-12));
+    CHECK(c.normal.z() == Approx(-1).margin(1e-12));  // from the rope (b) to the ridge (a): down, either side of it
+    // The link's weights are its closest point to the ridge: it crosses x = 0.02 at y where the
+    // ridge (y = 0) is, t = 0.12 / 0.2.
+    CHECK(c.b.local_point[0] == Approx(0.4).margin(1e-9));
+    CHECK(c.b.local_point[1] == Approx(0.6).margin(1e-9));
+    CHECK(c.b.local_point[2] == 0);
+    sim::ContactBuffer one;
+    one.contacts.push_back(c);
+    sim::RowSet rows;
+    sim::assemble_rows(m, one, rows);
+    const int r = rows.first_normal;
+    REQUIRE(rows.count == r + 3);
+    CHECK(rows.row_entry_first[r + 1] - rows.row_entry_first[r] == 5);  // the face's three corners, the link's two ends
+    sim::Configuration config;
+    config.assign(m, s.q.data());
+    sim::evaluate_rows(m, one, config, {}, rows);
+    CHECK(rows.row_value[r] == Approx(c.initial_gap).margin(1e-12));
+    test::check_row_gradient(m, s, rows, r, exact, 5, 4, 1e-7, 1e-6);
+  }
+}
+
+TEST_CASE("a rope link passing over a soft cube's corner: one contact at the corner's distance", "[unit][collision][softcontact]") {
+  const Real size = 0.1, h = size / 2, g = 0.004;
+  sim::SceneSpec spec;
+  spec.gravity = Vec3::Zero();
+  add_cube(spec, size, sim::Quat::Identity());
+  const Vec3 diagonal = Vec3::Ones().normalized(), along = Vec3(1, -1, 0).normalized();
+  const Vec3 centre = Vec3::Constant(h) + (g + kCubeRadius + kRopeRadius) * diagonal;
+  const int rope = add_rope(spec, {centre - 0.07 * along, centre + 0.13 * along});
+  const sim::Model m = test::compile(spec);
+  const sim::ContactBuffer mine = segment_contacts(m);
+  REQUIRE(mine.size() == 1);  // three edges and a face diagonal meet at the corner: one keeps it
+  const sim::Contact& c = mine.contacts.front();
+  CHECK(c.initial_gap == Approx(g).margin(1e-12));
+  CHECK((c.normal + diagonal).norm() < 1e-9);  // from the link to the corner
+  CHECK(c.b.local_point[1] == Approx(0.35).margin(1e-9));
+  // Side a is the corner itself: weight 1 on the particle at (h, h, h).
+  const sim::ContactSideParticles corner = sim::contact_side_particles(m, c.a);
+  int at_corner = -1;
+  for (int k = 0; k < corner.count; ++k)
+    if (corner.weight[k] > 0.5) at_corner = corner.particle[k];
+  REQUIRE(at_corner >= 0);
+  CHECK(at_corner < rope);
+  CHECK((m.particle_initial_position[at_corner] - Vec3::Constant(h)).norm() < 1e-12);
+  CHECK(corner.weight[0] + corner.weight[1] + corner.weight[2] == Approx(1).margin(1e-12));
+}
+
+TEST_CASE("segment pairs: every surface edge, never another segment", "[unit][collision][softcontact]") {
+  sim::SceneSpec spec;
+  add_cube(spec, 0.1, sim::Quat::Identity());
+  add_rope(spec, {Vec3(0.3, 0, 0), Vec3(0.4, 0, 0), Vec3(0.5, 0, 0)});
+  add_rope(spec, {Vec3(0.3, 0.1, 0), Vec3(0.4, 0.1, 0)});
+  const sim::Model m = test::compile(spec);
+  sim::detail::ParticleSurfaces surfaces;
+  sim::detail::update_particle_surfaces(m, {}, surfaces);
+  REQUIRE(surfaces.segments.size() == 3);
+  const int edges = static_cast<int>(m.particle_edge_key.size());
+  for (int e = 0; e < edges; ++e)
+    for (int k = 0; k < 3; ++k) CHECK(sim::detail::edge_pair_allowed(m, surfaces, e, edges + k));
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) CHECK_FALSE(sim::detail::edge_pair_allowed(m, surfaces, edges + k, edges + j));
+}
