@@ -441,19 +441,20 @@ TEST_CASE("a rigid sphere or box edge on a coarse soft slab stays out of the fac
 
 namespace {
 
-// A rope of six free particles (radius 1 cm, 20 g each, rigid distance rows 3 cm long) laid 3 cm
-// above the top face of a one-cell soft cube (30 cm, particles of radius 4 mm at its corners only),
-// across the face's diagonal, falling under gravity for 1 s; with or without the free particles
-// as points against the triangles and their links against the edges
-// (CollisionScratch::free_particle_points, segment_edges).
+// A rope of free particles (radius 1 cm, 20 g each, rigid distance rows between neighbours) laid
+// along `along` through (0.01, 0.02) at its middle, 3 cm above the top face of a one-cell soft cube
+// (30 cm, particles of radius 4 mm at its corners only), `count` particles `spacing` apart, falling
+// under gravity for 1 s; with or without the free particles as points against the triangles and
+// their links against the edges (CollisionScratch::free_particle_points, segments).
 struct RopeOnCube {
-  Real gap_error = 0;    // largest |distance of a rope particle to the cube's surface − (r_rope + r_cube)|
-  Real lowest = 0;       // the lowest rope particle's height over the cube's top face (its mean height) [m]
-  Real carried = 0;      // the rope–face and link–edge contacts' vertical force over the last 30 steps [N]
+  Real gap_error = 0;    // largest |distance of a rope particle over the cube's footprint to its surface − radii|
+  Real lowest = 0;       // the lowest rope particle's height over the cube's top face (its corners' mean height) [m]
+  Real highest = 0;      // and the highest's [m]
+  Real carried = 0;      // the rope's contacts with faces and edges: vertical force over the last 30 steps [N]
   Real weight = 0;       // the rope's weight [N]
 };
 
-RopeOnCube rope_on_cube(bool free_points) {
+RopeOnCube rope_on_cube(int count, Real spacing, const Vec3& along, bool contacts_on) {
   sim::SceneSpec spec;
   const int mat = ground_scene(spec, "rubber", 0.8);
   const Real size = 0.3, cube_radius = 0.004, rope_radius = 0.01;
@@ -462,10 +463,9 @@ RopeOnCube rope_on_cube(bool free_points) {
   const int cube = add_mesh(spec, sim::box_tet_mesh(Vec3::Constant(size), 1, 1, 1), material(1e6, 0.3), pose, mat,
                             cube_radius, "cube");
   const int rope = static_cast<int>(spec.particles.size());
-  const Vec3 along = Vec3(1, 0.4, 0).normalized();
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < count; ++k) {
     sim::ParticleSpec p;
-    p.position = Vec3(0, 0.02, size + cube_radius + rope_radius + 0.03) + (k - 2.5) * 0.03 * along;
+    p.position = Vec3(0.01, 0.02, size + cube_radius + rope_radius + 0.03) + (k - (count - 1) / Real(2)) * spacing * along;
     p.radius = rope_radius;
     p.mass = 0.02;
     p.material = mat;
@@ -481,19 +481,18 @@ RopeOnCube rope_on_cube(bool free_points) {
   const sim::Control control = sim::make_initial_control(m);
   sim::Workspace ws;
   ws.collision = std::make_unique<sim::detail::CollisionScratch>();
-  ws.collision->free_particle_points = free_points;
-  ws.collision->segment_edges = free_points;
+  ws.collision->free_particle_points = contacts_on;
+  ws.collision->segments = contacts_on;
   RopeOnCube out;
   const int steps = 120, averaged = 30;
   for (int i = 0; i < steps; ++i) {
     advance(m, s, control, ws, i);
     if (i < steps - averaged) continue;
-    for (int c = 0; c < ws.contacts.size(); ++c) {
+    for (int c = 0; c < ws.contacts.size(); ++c) {  // the force on the rope's side: +n on side a, −n on side b
       const sim::Contact& k = ws.contacts.contacts[c];
       if (k.a.kind == sim::ContactSide::Particle && k.a.index >= rope && k.b.kind == sim::ContactSide::ParticleFace)
         out.carried += ws.contact_normal_force[c] * k.normal.z() / averaged;
-      if (k.b.kind == sim::ContactSide::ParticleSegment)  // a link across the face's diagonal edge
-        out.carried -= ws.contact_normal_force[c] * k.normal.z() / averaged;
+      if (k.b.kind == sim::ContactSide::ParticleSegment) out.carried -= ws.contact_normal_force[c] * k.normal.z() / averaged;
     }
   }
   out.weight = mass_of(m, rope, m.particle_count) * kG;
@@ -503,9 +502,12 @@ RopeOnCube rope_on_cube(bool free_points) {
     if (position(m, s, p).z() > size / 2) top += position(m, s, p).z(), ++top_count;
   top /= top_count;
   out.lowest = 1e30;
+  out.highest = -1e30;
   for (int p = rope; p < m.particle_count; ++p) {
     const Vec3 x = position(m, s, p);
     out.lowest = std::min(out.lowest, x.z() - top);
+    out.highest = std::max(out.highest, x.z() - top);
+    if (std::max(std::abs(x.x()), std::abs(x.y())) > size / 2) continue;  // beyond the cube
     Real distance = 1e30;
     for (const auto& f : m.particle_triangles)
       distance = std::min(distance, test::point_triangle_distance(x, position(m, s, f[0]), position(m, s, f[1]),
@@ -518,10 +520,12 @@ RopeOnCube rope_on_cube(bool free_points) {
 }  // namespace
 
 // Particles do not collide with particles, so nothing but the cube's faces can hold a rope whose
-// particles all lie between the cube's corners.
+// particles all lie between the cube's corners: six particles 3 cm apart across the face's
+// diagonal.
 TEST_CASE("a rope laid across a coarse soft cube rests on its face between the cube's particles", "[scene][fem][softcontact]") {
-  const RopeOnCube with = rope_on_cube(true);
-  const RopeOnCube without = rope_on_cube(false);
+  const Vec3 along = Vec3(1, 0.4, 0).normalized();
+  const RopeOnCube with = rope_on_cube(6, 0.03, along, true);
+  const RopeOnCube without = rope_on_cube(6, 0.03, along, false);
   std::printf("rope on a one-cell cube: with free particles against the faces the rope lies %.4f m over the top face "
               "(radii 0.014 m; gap error %.2g m), carried %.4f N of %.4f N (%.2f%%); without: %.4f m\n",
               with.lowest, with.gap_error, with.carried, with.weight, 100 * (with.carried / with.weight - 1), without.lowest);
@@ -531,74 +535,12 @@ TEST_CASE("a rope laid across a coarse soft cube rests on its face between the c
   CHECK(without.lowest < -0.2);  // fell through the face to the ground, inside the cube
 }
 
-namespace {
-
-// A two-particle rope link 50 cm long (radius 1 cm, 20 g each end) dropped from 3 cm across the
-// top face of a one-cell soft cube (30 cm, particles of radius 4 mm at its corners only), its ends
-// beyond the cube on either side, falling under gravity for 1 s; with or without the free
-// particles' segments against the edges (CollisionScratch::segment_edges).
-struct LinkOnCube {
-  Real lowest = 0, highest = 0;  // the link's ends over the cube's top face (its corners' mean height) [m]
-  Real carried = 0;              // the link–edge contacts' vertical force over the last 30 steps [N]
-  Real weight = 0;               // the link's weight [N]
-};
-
-LinkOnCube link_on_cube(bool segments) {
-  sim::SceneSpec spec;
-  const int mat = ground_scene(spec, "rubber", 0.8);
-  const Real size = 0.3, cube_radius = 0.004, rope_radius = 0.01;
-  sim::Pose pose;
-  pose.pos = Vec3(0, 0, size / 2 + cube_radius);
-  const int cube = add_mesh(spec, sim::box_tet_mesh(Vec3::Constant(size), 1, 1, 1), material(1e6, 0.3), pose, mat,
-                            cube_radius, "cube");
-  const int link = static_cast<int>(spec.particles.size());
-  const Vec3 along = Vec3(1, 0.3, 0).normalized();
-  for (int k = 0; k < 2; ++k) {
-    sim::ParticleSpec p;
-    p.position = Vec3(0.01, 0.02, size + cube_radius + rope_radius + 0.03) + (k - 0.5) * 0.5 * along;
-    p.radius = rope_radius;
-    p.mass = 0.02;
-    p.material = mat;
-    spec.particles.push_back(p);
-  }
-  sim::DistanceSpec d;
-  d.particle_a = link;
-  d.particle_b = link + 1;
-  spec.distances.push_back(d);
-  const sim::Model m = test::compile(spec);
-  sim::State s = sim::make_initial_state(m);
-  const sim::Control control = sim::make_initial_control(m);
-  sim::Workspace ws;
-  ws.collision = std::make_unique<sim::detail::CollisionScratch>();
-  ws.collision->segment_edges = segments;
-  LinkOnCube out;
-  const int steps = 120, averaged = 30;
-  for (int i = 0; i < steps; ++i) {
-    advance(m, s, control, ws, i);
-    if (i < steps - averaged) continue;
-    for (int c = 0; c < ws.contacts.size(); ++c) {
-      const sim::Contact& k = ws.contacts.contacts[c];
-      if (k.b.kind == sim::ContactSide::ParticleSegment) out.carried -= ws.contact_normal_force[c] * k.normal.z() / averaged;
-    }
-  }
-  out.weight = mass_of(m, link, m.particle_count) * kG;
-  Real top = 0;
-  int top_count = 0;
-  for (int p = cube; p < link; ++p)
-    if (position(m, s, p).z() > size / 2) top += position(m, s, p).z(), ++top_count;
-  top /= top_count;
-  out.lowest = std::min(position(m, s, link).z(), position(m, s, link + 1).z()) - top;
-  out.highest = std::max(position(m, s, link).z(), position(m, s, link + 1).z()) - top;
-  return out;
-}
-
-}  // namespace
-
 // A rope's particles on either side of a soft body: only its link, as a capsule against the
-// body's edges, can hold it up.
+// body's edges, can hold it up. Two particles 50 cm apart, their link across the 30 cm cube.
 TEST_CASE("a rope link laid across a coarse soft cube rests on its edges, its ends beyond the cube", "[scene][fem][softcontact]") {
-  const LinkOnCube with = link_on_cube(true);
-  const LinkOnCube without = link_on_cube(false);
+  const Vec3 along = Vec3(1, 0.3, 0).normalized();
+  const RopeOnCube with = rope_on_cube(2, 0.5, along, true);
+  const RopeOnCube without = rope_on_cube(2, 0.5, along, false);
   std::printf("rope link across a one-cell cube: with segments against the edges its ends lie %.4f..%.4f m over the top "
               "face (radii 0.014 m), carried %.4f N of %.4f N (%.2f%%); without: %.4f m\n",
               with.lowest, with.highest, with.carried, with.weight, 100 * (with.carried / with.weight - 1), without.lowest);

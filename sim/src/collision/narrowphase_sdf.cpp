@@ -43,7 +43,8 @@ SdfFeature sdf_feature_of(std::uint32_t tag) {
     case kTagSdfVertex: return SdfFeature::Vertex;
     case kTagSdfEdge: return SdfFeature::Edge;
     case kTagSdfFace: return SdfFeature::Face;
-    case kTagSdfCore: return SdfFeature::Core;
+    case kTagSdfCore:
+    case kTagSdfSegment: return SdfFeature::Core;  // a rope's segment: a round core between two particles
     case kTagSdfClothFace: return SdfFeature::ClothFace;
     default: return SdfFeature::None;
   }
@@ -398,9 +399,10 @@ void collide_sdf(const SdfObject& first, const SdfObject& second, Real max_sep, 
   add_stats(stats, counts);
 }
 
-void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real* max_sep, const int* face_ids,
-                         int begin, int end, const SdfContactOptions& o, std::vector<FaceHit>& hits, SdfStats* stats) {
-  if (o.faces == SdfFaceMethod::None) return;
+void faces_against_field(const SdfObject& shape, int corner_count, const Vec3* corners, const Real* max_sep,
+                         const int* face_ids, int begin, int end, const SdfContactOptions& o, std::vector<FaceHit>& hits,
+                         SdfStats* stats) {
+  if (corner_count == 3 && o.faces == SdfFaceMethod::None) return;
   Counts n;
   const Mat3 rot = shape.pose.rot.toRotationMatrix();
   const Mat3 rot_t = rot.transpose();
@@ -408,21 +410,34 @@ void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real
     for (int f = begin; f < end; ++f) {
       Vec3 x[3];
       Real phi[3];
-      for (int k = 0; k < 3; ++k) {
-        x[k] = rot_t * (corners[3 * f + k] - shape.pose.pos);
+      for (int k = 0; k < corner_count; ++k) {
+        x[k] = rot_t * (corners[corner_count * f + k] - shape.pose.pos);
         phi[k] = field.eval(x[k], nullptr);
       }
-      n.evaluations += 3;
+      n.evaluations += static_cast<std::uint64_t>(corner_count);
       const Real reach = max_sep[f] + slack;
-      if (linear) {  // a plane: the minimum over a face is at a corner, which the particles have
+      if (linear) {  // a plane: the minimum over a face or segment is at a corner, which the particles have
         ++n.culled;
         continue;
       }
-      FeatureCounts fc;
       FeatureMinimum fm;
-      const bool searched = minimise_face_within(field, x, phi, reach, o, fc, fm);
-      add_counts(n, fc);
-      if (!searched) continue;
+      if (corner_count == 2) {  // a segment: golden-section search, culled as a round core is
+        ++n.tested;
+        if (Real(0.5) * (phi[0] + phi[1] - (x[1] - x[0]).norm()) >= reach) {
+          ++n.culled;
+          continue;
+        }
+        fm = minimise_edge(field, x[0], x[1], phi[0], phi[1], o.iterations, o.tolerance);
+        n.evaluations += static_cast<std::uint64_t>(fm.evaluations);
+        // Only a minimum deeper inside than both ends (a link over an edge) is the segment's own:
+        // along a link lying flat on a face φ ties with its ends' to rounding.
+        if (!(fm.phi < std::min(phi[0], phi[1]) - kSegmentDepth)) continue;
+      } else {
+        FeatureCounts fc;
+        const bool searched = minimise_face_within(field, x, phi, reach, o, fc, fm);
+        add_counts(n, fc);
+        if (!searched) continue;
+      }
       if (!(fm.phi < max_sep[f]) || !field.trusted(fm.phi)) continue;
       const Real g = fm.grad.norm();
       if (!(g > Real(1e-9))) continue;

@@ -46,6 +46,7 @@ enum SdfFeatureTag : std::uint32_t {
   kTagSdfFace,
   kTagSdfCore,
   kTagSdfClothFace,
+  kTagSdfSegment,
 };
 
 // Counters of the last generate_contacts() call (for tests, benchmarks and the stats panel).
@@ -75,9 +76,9 @@ struct SdfCollisionScratch {
   SdfContactOptions options;
   mutable SdfStats stats;             // counted from const narrowphase calls (atomics)
   // Cloth faces: candidates of the shape in hand and per-chunk output.
-  std::vector<Vec3> cloth_corners;              // candidate faces of one shape: 3 world corners each
+  std::vector<Vec3> cloth_corners;              // candidate faces (segments) of one shape: 3 (2) world corners each
   std::vector<Real> cloth_max_sep;              // their contact reach (margin + motion + thickness)
-  std::vector<int> cloth_faces;                 // their triangle indices
+  std::vector<int> cloth_faces;                 // their triangle (segment) indices
   std::vector<std::vector<FaceHit>> cloth_hits; // per chunk of candidates
 };
 
@@ -85,12 +86,15 @@ struct SdfCollisionScratch {
 SdfObject make_sdf_shape_object(const Model& model, int s, const Pose& pose, Real size);
 SdfObject make_sdf_point_object(const Vec3& position);
 
-// Optimises faces [begin, end) of `corners` (3 world points per face) against the field of
-// `shape` (PGD or Frank-Wolfe as options.faces, with the sphere cull), appending to `hits` those
-// whose minimum is below max_sep[f] and inside the field's trusted band.
-void faces_against_field(const SdfObject& shape, const Vec3* corners, const Real* max_sep, const int* face_ids,
-                         int begin, int end, const SdfContactOptions& options, std::vector<FaceHit>& hits,
-                         SdfStats* stats);
+// Optimises elements [begin, end) of `corners` (corner_count world points per element: 3, a face;
+// 2, a segment) against the field of `shape` (a face by PGD or Frank-Wolfe as options.faces, with
+// the sphere cull; a segment by golden-section search, culled by its ends' φ and length, kept only
+// where its minimum lies kSegmentDepth deeper than both ends'), appending to `hits` those whose
+// minimum is below max_sep[f] and inside the field's trusted band.
+inline constexpr Real kSegmentDepth = Real(1e-9);  // [m]
+void faces_against_field(const SdfObject& shape, int corner_count, const Vec3* corners, const Real* max_sep,
+                         const int* face_ids, int begin, int end, const SdfContactOptions& options,
+                         std::vector<FaceHit>& hits, SdfStats* stats);
 
 // Appends the contacts of the pair (first, second) to s.contacts, normal from second to first,
 // separation below max_sep. `stats` may be null.

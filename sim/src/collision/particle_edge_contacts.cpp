@@ -228,7 +228,7 @@ bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int
 void append_edge_edge_contacts(const Model& model, Real dt, Real margin, CollisionScratch& sc, ContactBuffer& out) {
   const int edges = edge_count(model);
   if (edges == 0 || !sc.edge_edge || sc.surfaces.triangle_edges.size() != model.particle_triangles.size()) return;
-  const int segments = sc.segment_edges ? static_cast<int>(sc.surfaces.segments.size()) : 0;
+  const int segments = sc.segments ? static_cast<int>(sc.surfaces.segments.size()) : 0;
   const int count = edges + segments;
   // One surface without self collision (a lone soft body, a cloth) and no segment: no pair can be kept.
   bool pairs_possible = sc.surfaces.surface_count() > 1 || segments > 0;

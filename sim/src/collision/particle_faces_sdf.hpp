@@ -12,6 +12,14 @@
 // three corners, so a sharp feature or a convex surface under the middle of a face holds the face
 // there, with the force shared by the corners in proportion to w. A minimiser on a vertex is left
 // to the particle's own contact; one on an edge to the edge's representative triangle.
+//
+// Rope segments (the free particles' links, ParticleSurfaces::segments) are a second pass over the
+// same shapes: each a capsule of its ends' radii, its deepest point x* = (1 − t) x_a + t x_b by
+// golden-section search on the field (culled by its ends' φ and length, as a round core), kept
+// only inside the link (t in (ε, 1 − ε): an end is its particle's own contact) and where it lies
+// deeper than both ends (a link lying on a face ties with them), as a ContactSide::ParticleSegment
+// over the two particles. So a rope whose particles are wider apart than a rod or a box edge under
+// it is held there, not only at its particles. Planes are skipped (linear: the minimum is an end).
 #pragma once
 
 #include "collision/collide.hpp"

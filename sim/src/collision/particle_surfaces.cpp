@@ -94,7 +94,11 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
   out.triangle_edges.clear();
   out.edge_faces.assign(m.particle_edge_key.size(), {-1, -1});
   out.segments.clear();
-  if (m.particle_triangles.empty()) return true;  // no edges for segments to meet
+  if (m.particle_triangles.empty()) {  // no surface: the tets' particles are inside, the rest free
+    for (int k : m.tet_particle) out.particle_surface[static_cast<std::size_t>(k)] = kInsideParticle;
+    find_segments(m, out);  // against shapes (particle_faces_sdf.cpp)
+    return true;
+  }
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   for (const auto& t : m.particle_triangles) unite(parent, t[0], t[1]), unite(parent, t[0], t[2]);

@@ -7,7 +7,8 @@
 // itself (particle ranges given by the caller), each corner's lowest-index triangle (the vertex
 // hand-off), every particle's one-ring through tets and triangles (self-contact exclusions) and
 // each triangle's three edges in the model's edge table (edge–edge contacts) and the free
-// particles' segments that collide with those edges (ropes' links, particle_edge_contacts.hpp).
+// particles' segments that collide with those edges and with shapes (ropes' links,
+// particle_edge_contacts.hpp, particle_faces_sdf.hpp).
 // Kept in the collision scratch and rebuilt only when the model's triangles, tets or the
 // self-collision ranges or distance constraints change (a signature over them is compared every
 // step: O(triangles + tets + distances), no allocation).
@@ -41,6 +42,7 @@ struct ParticleSurfaces {
   std::vector<int> segments;                // distance constraints between two free particles that are a
                                             //   material line (a rope's links; not a link another particle
                                             //   halves, as a bending link is): their points meet the edges
+                                            //   and the shapes (also without any triangle)
   int surface_count() const { return static_cast<int>(closed.size()); }
 };
 

@@ -1,15 +1,19 @@
-// Rope segments against soft-body edges (collision/particle_edge_contacts.hpp, "Segments"): the
-// links between free particles (ParticleSurfaces::segments) are capsules that meet surface edges
-// and corners, as ContactSide::ParticleSegment rows over their two particles. Oracles:
+// Rope segments against soft-body edges (collision/particle_edge_contacts.hpp, "Segments") and
+// against shapes (collision/particle_faces_sdf.hpp): the links between free particles
+// (ParticleSurfaces::segments) are capsules that meet surface edges and corners and the shapes'
+// distance fields, as ContactSide::ParticleSegment rows over their two particles. Oracles:
 //   - which distance constraints are segments: a rope's links and a distance cloth's structural
 //     and shear links, never a bending link (halved by a particle on it), a repeat, or a link with a
 //     particle of a soft body or of a triangle;
-//   - a link lying across a one-cell cube's ridge: one contact on the ridge, its gap the closed-form distance
-//     between the two lines less the radii, its rows' gradients central differences of it, its
-//     weights (1 − t, t) the link's closest point;
+//   - a link lying across a one-cell cube's ridge: one contact on the ridge, its gap the
+//     closed-form distance between the two lines less the radii, its rows' gradients central
+//     differences of it, its weights (1 − t, t) the link's closest point;
 //   - a link passing over a cube's corner: one contact (not one per edge at the corner), at the
 //     corner's distance less the radii, along the corner's diagonal;
-//   - pairs: a segment meets every surface edge and never another segment.
+//   - pairs: a segment meets every surface edge and never another segment;
+//   - a link across a rigid rod (a capsule), a box's edge and over a sphere: one contact each at
+//     the closed-form distance less the radii, at the closest point's weights; a link lying on a
+//     box's face none (its particles have it), nor with the stage off.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -85,15 +89,16 @@ Vec3 particle_at(const sim::Model& m, const Real* q, int p) {
   return Vec3(x[0], x[1], x[2]);
 }
 
-// The segment contacts generated at the initial state.
+// The segment contacts generated at the initial state (a side of theirs a segment).
 sim::ContactBuffer segment_contacts(const sim::Model& m, bool segments_on = true) {
   const sim::State s = sim::make_initial_state(m);
   sim::detail::CollisionScratch scratch;
-  scratch.segment_edges = segments_on;
+  scratch.segments = segments_on;
   sim::ContactBuffer all, mine;
   sim::generate_contacts(m, s, m.dt, 0.01, scratch, all);
   for (const sim::Contact& c : all.contacts)
-    if (c.b.kind == sim::ContactSide::ParticleSegment) mine.contacts.push_back(c);
+    if (c.a.kind == sim::ContactSide::ParticleSegment || c.b.kind == sim::ContactSide::ParticleSegment)
+      mine.contacts.push_back(c);
   return mine;
 }
 
@@ -242,4 +247,78 @@ TEST_CASE("segment pairs: every surface edge, never another segment", "[unit][co
     for (int k = 0; k < 3; ++k) CHECK(sim::detail::edge_pair_allowed(m, surfaces, e, edges + k));
   for (int k = 0; k < 3; ++k)
     for (int j = 0; j < 3; ++j) CHECK_FALSE(sim::detail::edge_pair_allowed(m, surfaces, edges + k, edges + j));
+}
+
+namespace {
+
+// A scene of world shapes (XML, in `world`) and one link of two free particles (radius
+// kRopeRadius) from a to b; the link's contacts with the shapes at the initial state.
+struct LinkOverShape {
+  sim::Model model;
+  sim::ContactBuffer contacts;  // the link's segment contacts
+};
+
+LinkOverShape link_over(const std::string& world, const Vec3& a, const Vec3& b, bool segments_on = true) {
+  auto parsed = sim::parse_scene_xml("<scene gravity=\"0 0 0\"><world>" + world + "</world></scene>", "link.xml");
+  REQUIRE(parsed.ok());
+  sim::SceneSpec spec = parsed.value();
+  add_rope(spec, {a, b});
+  LinkOverShape out{test::compile(spec), {}};
+  out.contacts = segment_contacts(out.model, segments_on);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a rope link across a rigid rod, a box edge and a sphere: one contact at the closed-form distance",
+          "[unit][collision][softcontact]") {
+  const Real r = kRopeRadius;
+  SECTION("a capsule rod along x, the link slanting across it") {
+    const Real rod = 0.01, z = 0.3;
+    const Vec3 a(0.05, -0.2, z + 0.03), b(0.05, 0.2, z + 0.01);
+    const LinkOverShape k = link_over(R"(<capsule pos="0 0 0.3" euler="0 90 0" radius="0.01" half_length="0.3"/>)", a, b);
+    REQUIRE(k.contacts.size() == 1);
+    const sim::Contact& c = k.contacts.contacts.front();
+    CHECK(c.b.kind == sim::ContactSide::World);
+    const Real lines = test::signed_line_distance(a, b, Vec3(-1, 0, z), Vec3(1, 0, z), Vec3::UnitZ());
+    CHECK(c.initial_gap == Approx(lines - rod - r).margin(1e-8));
+    // The closest point of the link to the rod's axis: where the link's direction is normal to the
+    // line to the axis, t = ((a − axis point)·… ) from the 2-D problem in the y–z plane.
+    const Vec3 d = b - a;
+    const Real t = -(a.y() * d.y() + (a.z() - z) * d.z()) / (d.y() * d.y() + d.z() * d.z());
+    CHECK(c.a.local_point[1] == Approx(t).margin(1e-4));
+    CHECK(c.a.local_point[0] + c.a.local_point[1] == Approx(1).margin(1e-15));
+    CHECK(c.normal.z() > 0.99);  // from the rod (b) up to the link (a)
+    CHECK(link_over(R"(<capsule pos="0 0 0.3" euler="0 90 0" radius="0.01" half_length="0.3"/>)", a, b, false).contacts.size() == 0);
+  }
+  SECTION("a box's top edge, the link's ends on the top face and beyond the side") {
+    // Box [-0.1, 0.1]³ about (0, 0, 0.1): its top edge along y at x = 0.1, z = 0.2; the link from
+    // 4 cm above the top face down past the side passes 9.6 mm from the edge's line.
+    const Vec3 a(0.0, 0.01, 0.24), b(0.2, 0.03, 0.18);
+    const LinkOverShape k = link_over(R"(<box pos="0 0 0.1" size="0.2 0.2 0.2"/>)", a, b);
+    REQUIRE(k.contacts.size() == 1);
+    const sim::Contact& c = k.contacts.contacts.front();
+    const Real lines = test::signed_line_distance(a, b, Vec3(0.1, -1, 0.2), Vec3(0.1, 1, 0.2), Vec3(1, 0, 1));
+    CHECK(c.initial_gap == Approx(lines - r).margin(1e-8));
+    // The closest point to the edge, in the x–z plane: t = ((e − a)·d) / |d|² with e = (0.1, 0.2).
+    const Real dx = b.x() - a.x(), dz = b.z() - a.z();
+    const Real t = ((0.1 - a.x()) * dx + (0.2 - a.z()) * dz) / (dx * dx + dz * dz);
+    CHECK(c.a.local_point[1] == Approx(t).margin(1e-4));
+  }
+  SECTION("a sphere under the link's middle") {
+    const Real radius = 0.1;
+    const Vec3 centre(0, 0, 0.5), a(-0.3, 0.02, 0.61), b(0.3, 0.02, 0.61);
+    const LinkOverShape k = link_over(R"(<sphere pos="0 0 0.5" radius="0.1"/>)", a, b);
+    REQUIRE(k.contacts.size() == 1);
+    const sim::Contact& c = k.contacts.contacts.front();
+    const Vec3 closest(0, 0.02, 0.61);
+    CHECK(c.initial_gap == Approx((closest - centre).norm() - radius - r).margin(1e-8));
+    CHECK(c.a.local_point[1] == Approx(0.5).margin(1e-4));
+    CHECK((c.normal - (closest - centre).normalized()).norm() < 1e-4);  // the search's bracket: 1e-5 of the link
+  }
+  SECTION("a link lying on a box's top face: its particles' contacts, none of its own") {
+    const LinkOverShape k = link_over(R"(<box pos="0 0 0.1" size="0.2 0.2 0.2"/>)", Vec3(-0.05, 0, 0.2 + r + 0.001),
+                                      Vec3(0.05, 0.01, 0.2 + r + 0.001));
+    CHECK(k.contacts.size() == 0);
+  }
 }
