@@ -20,6 +20,10 @@
 // products, norms and the placement rotation in a fixed order (sdf/local_optimisation.hpp dot3,
 // norm3, rotate3; the GPU runs the same searches bit for bit): its contacts changed at round-off;
 // the other 20 records re-recorded identically.
+// Rope links collide since 29 Nov 2026 (the free particles' segments against shapes and surface
+// edges, collision/particle_faces_sdf.hpp, particle_edge_contacts.hpp): rope's links now catch
+// the crate's edge, on purpose, so it is compared with CollisionScratch::segments off, as
+// recorded; no other shipped scene has a link between free particles.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -28,10 +32,12 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "collision/collide.hpp"
 #include "sim/scene_io.hpp"
 #include "support/scene_builders.hpp"
 #include "support/shared_robots.hpp"
@@ -79,6 +85,8 @@ std::vector<Record> run_scene(const std::string& name) {
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);
   sim::Workspace ws;
+  ws.collision = std::make_unique<sim::detail::CollisionScratch>();
+  ws.collision->segments = false;  // see the file comment
   std::vector<Record> out;
   for (int s = 1; s <= kSteps; ++s) {
     sim::step(model, state, control, ws);
