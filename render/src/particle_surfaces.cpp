@@ -50,7 +50,21 @@ ParticleSurfaces build_particle_surfaces(const sim::Model& model) {
     if (!s.free_runs.empty() && s.free_runs.back().first + s.free_runs.back().count == p) ++s.free_runs.back().count;
     else s.free_runs.push_back({std::uint32_t(p), 1});
   }
+  for (int d = 0; d < model.distance_count; ++d) {
+    const int a = model.distance_particle_a[std::size_t(d)], b = model.distance_particle_b[std::size_t(d)];
+    auto free = [&](int p) { return p >= 0 && std::size_t(p) < particles && !on_surface[std::size_t(p)] && !in_tet[std::size_t(p)]; };
+    if (a != b && free(a) && free(b)) s.links.push_back({a, b});
+  }
   return s;
+}
+
+void append_link_lines(const ParticleSurfaces& surfaces, const float* particle_poses, std::uint32_t color,
+                       std::vector<LineVertex>& out) {
+  for (const auto& link : surfaces.links)
+    for (int p : link) {
+      const float* x = particle_poses + std::size_t(kPoseFloatsPerParticle) * std::size_t(p);
+      out.push_back(LineVertex{{x[0], x[1], x[2]}, color});
+    }
 }
 
 void write_surface_vertices(const ParticleSurfaces& surfaces, const float* particle_poses, MeshVertex* out) {

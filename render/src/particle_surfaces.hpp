@@ -9,10 +9,12 @@
 // interpolate the particles' field values by the same weights.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "gpu_layout.hpp"
 #include "shape_tessellation.hpp"
 #include "sim/model.hpp"
 
@@ -29,6 +31,10 @@ struct ParticleSurfaces {
     std::uint32_t first = 0, count = 0;
   };
   std::vector<Run> free_runs;
+  // Distance links between two of those particles outside any tet (a rope's links, a distance
+  // cloth without faces): drawn as lines between the particles' centres, so a coarse rope reads
+  // as a rope and its links' contacts (rope segments against shapes and edges) sit on something.
+  std::vector<std::array<int, 2>> links;
   int particle_count = 0;
   // Embedded render meshes, their vertices at vertex_count's tail in order (first_vertex).
   struct Embedded {
@@ -41,6 +47,11 @@ struct ParticleSurfaces {
 };
 
 ParticleSurfaces build_particle_surfaces(const sim::Model& model);
+
+// Appends a line per link (ParticleSurfaces::links) between the particles' positions in the pose
+// buffer's particle records (render/pose_sink.hpp), in `color` (gpu_layout.hpp LineVertex RGBA8).
+void append_link_lines(const ParticleSurfaces& surfaces, const float* particle_poses, std::uint32_t color,
+                       std::vector<LineVertex>& out);
 
 // Writes the vertices into `out` (vertex_count entries): each particle's position from the pose
 // buffer's particle records (x y z radius, render/pose_sink.hpp), then each embedded vertex's

@@ -42,6 +42,13 @@ const glm::vec3 kGroundColor = from_srgb(0.80f, 0.80f, 0.78f);
 const glm::vec3 kParticleColor = from_srgb(0.92f, 0.93f, 0.97f);
 const glm::vec3 kSoftSurfaceColor = from_srgb(0.86f, 0.44f, 0.36f);
 const glm::vec3 kClothColor = from_srgb(0.38f, 0.55f, 0.80f);
+// Rope links (particle_surfaces.hpp append_link_lines), RGBA8 of a linear colour: a dark grey,
+// apart from the near-white particles, the sky and the ground.
+const std::uint32_t kLinkColor = [] {
+  const glm::vec3 c = from_srgb(0.30f, 0.30f, 0.34f);
+  auto byte = [](float v) { return std::uint32_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+  return byte(c.r) | (byte(c.g) << 8) | (byte(c.b) << 16) | (255u << 24);
+}();
 
 struct MeshRange {
   std::uint32_t first_index = 0, index_count = 0;
@@ -612,6 +619,7 @@ void SceneRenderer::update(const FrameInput& input) {
 
   build_overlay_lines(md, poses, input.overlays, input.contacts, m.overlay_scale, m.camera.eye(), m.line_scratch,
                       input.highlighted_nodes);
+  append_link_lines(m.surfaces, particles, kLinkColor, m.line_scratch);  // ropes: part of the scene, not an overlay
   if (input.overlays.grain_glyphs)
     append_grain_glyphs(input.parameters ? *input.parameters : md, poses, kGrainGlyphs, m.line_scratch);
   const std::size_t slot = std::size_t(m.slot);

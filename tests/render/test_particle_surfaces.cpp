@@ -106,6 +106,45 @@ TEST_CASE("particle surfaces: soft faces first, free particles in runs, outward 
   CHECK(face_centres == 1);
 }
 
+TEST_CASE("particle surfaces: a rope's links are drawn as lines, links into a soft body or a cloth are not", "[render]") {
+  sim::SceneSpec spec = block_spec();
+  const int block_particles = static_cast<int>(spec.particles.size());
+  auto parsed = sim::parse_scene_xml(R"(<scene><rope start="2 0 1" end="2 0.6 1" segments="3"/>
+                                           <cloth pos="4 0 1" size="0.4 0.4" segments="1 1"/></scene>)",
+                                     "links.xml");
+  INFO((parsed.ok() ? std::string() : parsed.error()));
+  REQUIRE(parsed.ok());
+  const int rope = block_particles;
+  const int cloth = rope + 4;
+  for (sim::ParticleSpec p : parsed->particles) spec.particles.push_back(p);
+  for (sim::DistanceSpec d : parsed->distances) {
+    d.particle_a += block_particles, d.particle_b += block_particles;
+    spec.distances.push_back(d);
+  }
+  REQUIRE(parsed->distances.size() == 3 + 4 + 2);  // the rope's links, the cloth's edges and diagonals
+  // The cloth's two faces: drawn as a surface, its links not as lines.
+  spec.particle_triangles.push_back({cloth, cloth + 1, cloth + 3});
+  spec.particle_triangles.push_back({cloth, cloth + 3, cloth + 2});
+  sim::DistanceSpec into_block;                  // from the rope's end to a block corner
+  into_block.particle_a = rope + 3;
+  into_block.particle_b = 0;
+  spec.distances.push_back(into_block);
+  const sim::Model model = test::compile(spec);
+  const render::ParticleSurfaces s = render::build_particle_surfaces(model);
+  REQUIRE(s.links.size() == 3);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(s.links[std::size_t(k)][0] == rope + k);
+    CHECK(s.links[std::size_t(k)][1] == rope + k + 1);
+  }
+  // A line per link between the particles' positions in the pose records.
+  std::vector<float> poses(4 * std::size_t(model.particle_count), 0.0f);
+  for (int p = 0; p < model.particle_count; ++p) poses[4 * std::size_t(p)] = float(p);
+  std::vector<render::LineVertex> lines;
+  render::append_link_lines(s, poses.data(), 0xff000000u, lines);
+  REQUIRE(lines.size() == 6);
+  for (std::size_t v = 0; v < lines.size(); ++v) CHECK(lines[v].position[0] == float(rope + int(v / 2) + int(v % 2)));
+}
+
 TEST_CASE("tet measures under a piecewise affine stretch match their closed forms", "[render]") {
   const sim::Model model = test::compile(block_spec());
   sim::State state = sim::make_initial_state(model);
@@ -178,8 +217,9 @@ TEST_CASE("soft body and cloth scenes draw surfaces that cover more than their p
     INFO(name);
     auto spec = sim::load_scene_file(test::scene_path(name));
     REQUIRE(spec.ok());
-    sim::SceneSpec particles_only = *spec;
+    sim::SceneSpec particles_only = *spec;  // the spheres alone (without faces a cloth's links would be drawn)
     particles_only.particle_triangles.clear();
+    particles_only.distances.clear();
     sim::SceneSpec world_only = *spec;  // the background alone
     world_only.particles.clear();
     world_only.distances.clear();
