@@ -10,7 +10,14 @@
 //     differences of it, its weights (1 − t, t) the link's closest point;
 //   - a link passing over a cube's corner: one contact (not one per edge at the corner), at the
 //     corner's distance less the radii, along the corner's diagonal;
-//   - pairs: a segment meets every surface edge and never another segment;
+//   - pairs: a segment meets every surface edge and the other ropes' segments, its own rope's only
+//     with self collision and then none in its one-ring;
+//   - two ropes' links crossing: one contact, its gap the lines' distance less the radii, its
+//     weights the lines' closest points (normal equations), its gradients central differences;
+//   - a rope's particle on another rope's link, and an end on an end: one contact each (through
+//     the particle's first link), all the weight on the particle;
+//   - two parallel ropes side by side: one contact per particle within reach of the other rope;
+//   - a self-colliding rope folded in a hairpin: its facing particles touch, its bend does not;
 //   - a link across a rigid rod (a capsule), a box's edge and over a sphere: one contact each at
 //     the closed-form distance less the radii, at the closest point's weights; a link lying on a
 //     box's face none (its particles have it), nor with the stage off.
@@ -233,20 +240,199 @@ TEST_CASE("a rope link passing over a soft cube's corner: one contact at the cor
   CHECK(corner.weight[0] + corner.weight[1] + corner.weight[2] == Approx(1).margin(1e-12));
 }
 
-TEST_CASE("segment pairs: every surface edge, never another segment", "[unit][collision][softcontact]") {
+TEST_CASE("segment pairs: every surface edge; other ropes' segments; the rope's own only with self collision",
+          "[unit][collision][softcontact]") {
+  for (bool self : {false, true}) {
+    INFO("self collision " << self);
+    sim::SceneSpec spec;
+    add_cube(spec, 0.1, sim::Quat::Identity());
+    const int first = add_rope(spec, {Vec3(0.3, 0, 0), Vec3(0.4, 0, 0), Vec3(0.5, 0, 0), Vec3(0.6, 0, 0), Vec3(0.7, 0, 0)});
+    add_rope(spec, {Vec3(0.3, 0.1, 0), Vec3(0.4, 0.1, 0)});
+    if (self) spec.self_collision_particles.push_back({first, 5});
+    const sim::Model m = test::compile(spec);
+    sim::detail::ParticleSurfaces surfaces;
+    sim::detail::update_particle_surfaces(m, {}, surfaces);
+    REQUIRE(surfaces.segments.size() == 5);
+    CHECK(surfaces.segment_rope == std::vector<int>{0, 0, 0, 0, 1});
+    CHECK(surfaces.rope_self_collision == std::vector<std::uint8_t>{std::uint8_t(self), 0});
+    CHECK(surfaces.particle_first_segment[first + 1] == 0);  // its first link, not its second
+    CHECK(surfaces.particle_first_segment[first + 4] == 3);
+    const int edges = static_cast<int>(m.particle_edge_key.size());
+    auto allowed = [&](int k, int j) { return sim::detail::edge_pair_allowed(m, surfaces, edges + k, edges + j); };
+    for (int e = 0; e < edges; ++e)
+      for (int k = 0; k < 5; ++k) CHECK(sim::detail::edge_pair_allowed(m, surfaces, e, edges + k));
+    for (int k = 0; k < 4; ++k) CHECK(allowed(k, 4));  // the other rope's link
+    // The rope's own links: never a link sharing a particle or linked to it (its one-ring), the
+    // rest with self collision only.
+    for (int k = 0; k < 4; ++k)
+      for (int j = 0; j < 4; ++j) CHECK(allowed(k, j) == (self && std::abs(k - j) >= 3));
+  }
+}
+
+namespace {
+
+// The closest points' parameters (s, t) of the lines a0 + s (a1 − a0) and b0 + t (b1 − b0): the
+// normal equations of min |a0 + s da − b0 − t db|².
+std::pair<Real, Real> line_parameters(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
+  const Vec3 da = a1 - a0, db = b1 - b0, r = a0 - b0;
+  const Real aa = da.dot(da), ab = da.dot(db), bb = db.dot(db), det = aa * bb - ab * ab;
+  return {(ab * db.dot(r) - bb * da.dot(r)) / det, (aa * db.dot(r) - ab * da.dot(r)) / det};
+}
+
+// The rows of contact c alone, evaluated at state s.
+sim::RowSet rows_of(const sim::Model& m, const sim::State& s, const sim::Contact& c) {
+  sim::ContactBuffer one;
+  one.contacts.push_back(c);
+  sim::RowSet rows;
+  sim::assemble_rows(m, one, rows);
+  sim::Configuration config;
+  config.assign(m, s.q.data());
+  sim::evaluate_rows(m, one, config, {}, rows);
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("two ropes' links crossing: one contact at the lines' distance, its gradients central differences",
+          "[unit][collision][constraint][jacobian][softcontact][rope]") {
+  const Real thickness = 2 * kRopeRadius;
+  for (Real gap : {Real(0.004), Real(0.001), Real(-0.003)}) {
+    INFO("gap " << gap);
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    spec.dt = 1.0 / 120;
+    // Rope a slants over rope b, neither along an axis; their lines pass `gap` + the radii apart.
+    const Vec3 b0(0.01, -0.1, 0), b1(0.03, 0.1, 0.004);
+    const Vec3 a0(-0.08, -0.01, 0), a1(0.12, 0.03, 0.002);
+    Vec3 normal = (a1 - a0).cross(b1 - b0).normalized();  // the lines' common normal, up
+    if (normal.z() < 0) normal = -normal;
+    const Vec3 lift = (gap + thickness - test::signed_line_distance(a0, a1, b0, b1, Vec3::UnitZ())) * normal;
+    const int a = add_rope(spec, {a0 + lift, a1 + lift});
+    const int b = add_rope(spec, {b0, b1});
+    const sim::Model m = test::compile(spec);
+    const sim::State s = sim::make_initial_state(m);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    CHECK(segment_contacts(m, false).size() == 0);
+    REQUIRE(mine.size() == 1);
+    const sim::Contact& c = mine.contacts.front();
+    REQUIRE(c.a.kind == sim::ContactSide::ParticleSegment);
+    REQUIRE(c.b.kind == sim::ContactSide::ParticleSegment);
+    CHECK(c.a.index == 0);  // rope a's link (distance 0) is side a
+    CHECK(c.b.index == 1);
+    auto exact = [&](const Real* q) {
+      return test::signed_line_distance(particle_at(m, q, a), particle_at(m, q, a + 1), particle_at(m, q, b),
+                                        particle_at(m, q, b + 1), Vec3::UnitZ()) -
+             thickness;
+    };
+    CHECK(c.thickness == Approx(thickness).margin(1e-15));
+    CHECK(c.initial_gap == Approx(gap).margin(1e-12));
+    CHECK(c.initial_gap == Approx(exact(s.q.data())).margin(1e-12));
+    CHECK(c.normal.z() > 0.99);  // from b (under) up to a
+    const auto [sa, tb] = line_parameters(m.particle_initial_position[a], m.particle_initial_position[a + 1],
+                                          m.particle_initial_position[b], m.particle_initial_position[b + 1]);
+    CHECK(c.a.local_point[1] == Approx(sa).margin(1e-12));
+    CHECK(c.b.local_point[1] == Approx(tb).margin(1e-12));
+    const sim::RowSet rows = rows_of(m, s, c);
+    const int r = rows.first_normal;
+    REQUIRE(rows.count == r + 3);
+    CHECK(rows.row_entry_first[r + 1] - rows.row_entry_first[r] == 4);  // the two links' four particles
+    CHECK(rows.row_value[r] == Approx(c.initial_gap).margin(1e-12));
+    test::check_row_gradient(m, s, rows, r, exact, 7, 4, 1e-7, 1e-6);
+  }
+}
+
+TEST_CASE("a rope's particle on another rope: one contact, not one per link at it; an end on an end: one particle pair",
+          "[unit][collision][softcontact][rope]") {
+  const Real g = 0.003, h = 2 * kRopeRadius + g;  // the particle's height over the other rope's axis
+  SECTION("a particle of a V-shaped rope on a link's middle") {
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    const int a = add_rope(spec, {Vec3(-0.1, 0, 0.03 + h), Vec3(0, 0, h), Vec3(0.1, 0, 0.03 + h)});
+    add_rope(spec, {Vec3(0, -0.1, 0), Vec3(0, 0.1, 0)});
+    const sim::Model m = test::compile(spec);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    REQUIRE(mine.size() == 1);
+    const sim::Contact& c = mine.contacts.front();
+    CHECK(c.initial_gap == Approx(g).margin(1e-12));
+    CHECK(c.normal.z() == Approx(1).margin(1e-12));
+    const sim::ContactSideParticles pa = sim::contact_side_particles(m, c.a), pb = sim::contact_side_particles(m, c.b);
+    REQUIRE(pa.count == 2);
+    CHECK(pa.particle[1] == a + 1);  // the V's apex, through its first link, with all the weight
+    CHECK(pa.weight[1] == Approx(1).margin(1e-12));
+    CHECK(pb.weight[0] == Approx(0.5).margin(1e-12));
+    CHECK(pb.weight[1] == Approx(0.5).margin(1e-12));
+  }
+  SECTION("one rope's end over another's end") {
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    const int a = add_rope(spec, {Vec3(-0.1, 0, 0.05), Vec3(0, 0, h)});
+    const int b = add_rope(spec, {Vec3(0, 0, 0), Vec3(0, 0.1, -0.02)});
+    const sim::Model m = test::compile(spec);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    REQUIRE(mine.size() == 1);
+    const sim::Contact& c = mine.contacts.front();
+    CHECK(c.initial_gap == Approx(g).margin(1e-12));
+    CHECK(c.normal.z() == Approx(1).margin(1e-12));
+    const sim::ContactSideParticles pa = sim::contact_side_particles(m, c.a), pb = sim::contact_side_particles(m, c.b);
+    CHECK(pa.particle[1] == a + 1);
+    CHECK(pa.weight[1] == Approx(1).margin(1e-12));
+    CHECK(pb.particle[0] == b);
+    CHECK(pb.weight[0] == Approx(1).margin(1e-12));
+  }
+}
+
+TEST_CASE("two parallel ropes side by side touch at their particles, each once", "[unit][collision][softcontact][rope]") {
+  // Rope a's particles at x = 0, 0.1, 0.2; rope b's at x = 0.05, 0.15, 0.25, a gap g beside it.
+  // Within reach of the other rope: a's particles at 0.1 and 0.2 (on b's links) and b's at 0.05
+  // and 0.15 (on a's); the outer ends are 5 cm from the other rope's nearest point.
+  const Real g = 0.002;
   sim::SceneSpec spec;
-  add_cube(spec, 0.1, sim::Quat::Identity());
-  add_rope(spec, {Vec3(0.3, 0, 0), Vec3(0.4, 0, 0), Vec3(0.5, 0, 0)});
-  add_rope(spec, {Vec3(0.3, 0.1, 0), Vec3(0.4, 0.1, 0)});
+  spec.gravity = Vec3::Zero();
+  const Real y = 2 * kRopeRadius + g;
+  const int a = add_rope(spec, {Vec3(0, 0, 0), Vec3(0.1, 0, 0), Vec3(0.2, 0, 0)});
+  const int b = add_rope(spec, {Vec3(0.05, y, 0), Vec3(0.15, y, 0), Vec3(0.25, y, 0)});
   const sim::Model m = test::compile(spec);
-  sim::detail::ParticleSurfaces surfaces;
-  sim::detail::update_particle_surfaces(m, {}, surfaces);
-  REQUIRE(surfaces.segments.size() == 3);
-  const int edges = static_cast<int>(m.particle_edge_key.size());
-  for (int e = 0; e < edges; ++e)
-    for (int k = 0; k < 3; ++k) CHECK(sim::detail::edge_pair_allowed(m, surfaces, e, edges + k));
-  for (int k = 0; k < 3; ++k)
-    for (int j = 0; j < 3; ++j) CHECK_FALSE(sim::detail::edge_pair_allowed(m, surfaces, edges + k, edges + j));
+  const sim::ContactBuffer mine = segment_contacts(m);
+  REQUIRE(mine.size() == 4);
+  std::vector<int> at;  // the particle of each contact's end side
+  for (const sim::Contact& c : mine.contacts) {
+    CHECK(c.initial_gap == Approx(g).margin(1e-12));
+    CHECK(c.normal.y() == Approx(-1).margin(1e-12));  // from b to a
+    for (const sim::ContactSide* side : {&c.a, &c.b}) {
+      const sim::ContactSideParticles w = sim::contact_side_particles(m, *side);
+      for (int k = 0; k < w.count; ++k)
+        if (w.weight[k] > 1 - 1e-12) at.push_back(w.particle[k]);
+    }
+  }
+  std::sort(at.begin(), at.end());
+  CHECK(at == std::vector<int>{a + 1, a + 2, b, b + 1});
+}
+
+TEST_CASE("a self-colliding rope folded in a hairpin: its legs touch at their particles, not without self collision",
+          "[unit][collision][softcontact][rope]") {
+  // Legs 8 mm apart (radii 5 mm: 2 mm deep) joined by an 8 mm link at x = 0.2.
+  const Real w = 0.008;
+  for (bool self : {false, true}) {
+    INFO("self collision " << self);
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    const int p = add_rope(spec, {Vec3(0, 0, 0), Vec3(0.1, 0, 0), Vec3(0.2, 0, 0), Vec3(0.2, w, 0), Vec3(0.1, w, 0),
+                                  Vec3(0, w, 0)});
+    if (self) spec.self_collision_particles.push_back({p, 6});
+    const sim::Model m = test::compile(spec);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    if (!self) {
+      CHECK(mine.size() == 0);
+      continue;
+    }
+    // Particles 1–4 and 0–5 face each other; the links at the bend (1–2 against 3–4) are in each
+    // other's one-ring (2–3 is a link) and never meet.
+    REQUIRE(mine.size() == 2);
+    for (const sim::Contact& c : mine.contacts) {
+      CHECK(c.initial_gap == Approx(w - 2 * kRopeRadius).margin(1e-12));
+      CHECK(std::abs(c.normal.y()) == Approx(1).margin(1e-12));
+    }
+  }
 }
 
 namespace {

@@ -16,7 +16,10 @@ namespace sim::detail {
 namespace {
 
 constexpr int kEdgeChunk = 512;                 // edges per work unit
-constexpr std::uint32_t kTagEdgeEdge = 61;      // contact-key feature tag (after particle_triangle_contacts')
+constexpr std::uint32_t kTagEdgeEdge = 61;      // contact-key feature tags (after particle_triangle_contacts'):
+constexpr std::uint32_t kTagSegmentCross = 62;  //   two segments crossing inside both,
+constexpr std::uint32_t kTagSegmentEnd = 63;    //   + 2 k + j: end j of segment k (0: a, 1: b) against the other,
+constexpr std::uint32_t kTagParticlePair = 67;  //   + 2 i + j: end i of a against end j of b
 constexpr Real kParallelSine2 = Real(1e-8);     // sin² of the angle below which two edges count as parallel
 constexpr Real kFlatCosine = Real(0.985);       // cos 10°: an edge whose two faces are closer than this is flat
 
@@ -134,6 +137,33 @@ void set_edge_side(const Model& model, const ParticleSurfaces& surfaces, int e, 
   for (int k = 0; k < 3; ++k) side.local_point[k] = tri[k] == p0 ? 1 - s : tri[k] == p1 ? s : Real(0);
 }
 
+// A point (1 − s) x_0 + s x_1 = y of element e.
+struct ElementPoint {
+  int element;
+  Real s;
+  Vec3 y;
+};
+
+// Appends the contact of point pa of element a against point pb of element b (a < b), frozen with
+// normal n (from b to a), thickness d and gap C_n, keyed by the two elements and `tag`.
+void append_contact(const Model& model, const CollisionScratch& sc, const ElementPoint& pa, const ElementPoint& pb,
+                    const Vec3& n, Real thickness, Real gap, std::uint32_t tag, std::vector<Contact>& out) {
+  const int shapes = model.shape_count;
+  const CollisionObject& oa = sc.objects[shapes + edge_corner(model, sc.surfaces, pa.element, pa.s < Real(0.5) ? 0 : 1)];
+  const CollisionObject& ob = sc.objects[shapes + edge_corner(model, sc.surfaces, pb.element, pb.s < Real(0.5) ? 0 : 1)];
+  Contact& c = out.emplace_back();
+  set_edge_side(model, sc.surfaces, pa.element, pa.s, c.a);
+  set_edge_side(model, sc.surfaces, pb.element, pb.s, c.b);
+  c.normal = n;
+  set_contact_friction(model, oa, pa.y, ob, pb.y, c);  // the nearer corners' materials
+  c.thickness = thickness;
+  c.initial_gap = gap;
+  const std::uint64_t ka = element_key(model, sc.surfaces, pa.element), kb = element_key(model, sc.surfaces, pb.element);
+  c.key = hash_combine(hash_combine(ka, kb),
+                       feature_id(tag, static_cast<std::uint32_t>(pa.element), static_cast<std::uint32_t>(pb.element)));
+  c.shape_a = c.shape_b = -1;
+}
+
 // The contact of edges a < b, if any (appended to `out`).
 void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int a, int b,
                        std::vector<Contact>& out) {
@@ -184,16 +214,72 @@ void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, 
     if ((closed_b && n.dot(nb) < 0) || (!closed_b && n.dot(na) > 0)) n = -n;
   }
   const Real gap = crossed ? -dist - thickness : dist - thickness;
-  Contact& c = out.emplace_back();
-  set_edge_side(model, sc.surfaces, a, s, c.a);
-  set_edge_side(model, sc.surfaces, b, t, c.b);
-  c.normal = n;
-  set_contact_friction(model, s < Real(0.5) ? *oa0 : *oa1, ya, t < Real(0.5) ? *ob0 : *ob1, yb, c);
-  c.thickness = thickness;
-  c.initial_gap = gap;
-  const std::uint64_t ka = element_key(model, sc.surfaces, a), kb = element_key(model, sc.surfaces, b);
-  c.key = hash_combine(hash_combine(ka, kb), feature_id(kTagEdgeEdge, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)));
-  c.shape_a = c.shape_b = -1;
+  append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, gap, kTagEdgeEdge, out);
+}
+
+// The contacts of segments a < b (two ropes' links, or one self-colliding rope's): where they cross
+// inside both (not nearly parallel), and each end against the other segment, kept through the end
+// particle's first segment (ParticleSurfaces::particle_first_segment) so that a rope's particle
+// lying on another rope counts once, not once per link at it; an end nearest another end is one
+// particle–particle contact, from side a. Parallel links (two ropes side by side) touch through
+// their ends. n = δ/|δ| from b to a; where the centre lines meet (|δ| = 0), the common normal
+// ±(e_a × e_b)/|e_a × e_b| (any normal to a parallel pair) turned from b's middle towards a's.
+void segment_against_segment(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int a, int b,
+                             std::vector<Contact>& out) {
+  const CollisionScratch::ProximityElements& elements = sc.surface_edges;
+  if (elements.fixed[a] && elements.fixed[b]) return;
+  const int shapes = model.shape_count;
+  const int corner[2][2] = {{edge_corner(model, sc.surfaces, a, 0), edge_corner(model, sc.surfaces, a, 1)},
+                            {edge_corner(model, sc.surfaces, b, 0), edge_corner(model, sc.surfaces, b, 1)}};
+  const CollisionObject* o[2][2];
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 2; ++k) o[i][k] = &sc.objects[shapes + corner[i][k]];
+  const Vec3 da = o[0][1]->pose.pos - o[0][0]->pose.pos, db = o[1][1]->pose.pos - o[1][0]->pose.pos;
+  const Real reach = margin + dt * (elements.speed[a] + elements.speed[b]);
+  const Real tiny = Real(1e-12) * std::max(Real(1), elements.boxes[a].hi.cwiseAbs().maxCoeff());
+  auto point = [&](int i, Real s) { return Vec3((1 - s) * o[i][0]->pose.pos + s * o[i][1]->pose.pos); };
+  auto radius = [&](int i, Real s) { return (1 - s) * o[i][0]->thickness + s * o[i][1]->thickness; };
+  auto touch = [&](Real s, Real t, std::uint32_t tag) {
+    const Vec3 ya = point(0, s), yb = point(1, t);
+    const Real thickness = radius(0, s) + radius(1, t);
+    const Vec3 delta = ya - yb;
+    const Real dist = delta.norm();
+    if (!(dist < thickness + reach)) return;
+    Vec3 n;
+    if (dist > tiny) {
+      n = delta / dist;
+    } else {
+      const Vec3 cross = da.cross(db);
+      n = cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm() ? Vec3(cross.normalized())
+                                                                                    : any_perpendicular(da.normalized());
+      if (n.dot(point(0, Real(0.5)) - point(1, Real(0.5))) < 0) n = -n;
+    }
+    append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, dist - thickness, tag, out);
+  };
+  auto inside = [](Real s) { return s > kBarycentricEps && s < 1 - kBarycentricEps; };
+  const int own[2] = {a - edge_count(model), b - edge_count(model)};  // indices in ParticleSurfaces::segments
+  auto owns = [&](int i, int k) { return sc.surfaces.particle_first_segment[static_cast<std::size_t>(corner[i][k])] == own[i]; };
+  const Vec3 cross = da.cross(db);
+  if (cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm()) {
+    Real s = 0, t = 0;
+    Vec3 ya, yb;
+    closest_points_segments(o[0][0]->pose.pos, o[0][1]->pose.pos, o[1][0]->pose.pos, o[1][1]->pose.pos, s, t, ya, yb);
+    if (inside(s) && inside(t)) touch(s, t, kTagSegmentCross);
+  }
+  for (int i = 0; i < 2; ++i)      // segment i's ends ...
+    for (int k = 0; k < 2; ++k) {  // ... end k against the other segment
+      if (!owns(i, k)) continue;
+      Real u = 0;
+      closest_point_on_segment(o[i][k]->pose.pos, o[1 - i][0]->pose.pos, o[1 - i][1]->pose.pos, u);
+      const std::uint32_t tag = kTagSegmentEnd + static_cast<std::uint32_t>(2 * i + k);
+      if (inside(u)) {
+        if (i == 0) touch(Real(k), u, tag);
+        else touch(u, Real(k), tag);
+      } else if (i == 0) {  // nearest an end of b: one particle–particle contact, if b owns that end
+        const int j = u < Real(0.5) ? 0 : 1;
+        if (owns(1, j)) touch(Real(k), Real(j), kTagParticlePair + static_cast<std::uint32_t>(2 * k + j));
+      }
+    }
 }
 
 // The contacts of the edges of chunk `chunk` against the edges of higher index near them.
@@ -203,37 +289,46 @@ void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real mar
       sc.surface_edges.hash, static_cast<std::size_t>(count), chunk, kEdgeChunk, count,
       ch, [&](int a) { return sc.surface_edges.boxes[static_cast<std::size_t>(a)]; },
       [&](int a, int b, std::vector<Contact>& out) {
-        if (b > a && edge_pair_allowed(model, sc.surfaces, a, b)) edge_against_edge(model, sc, dt, margin, a, b, out);
+        if (!(b > a && edge_pair_allowed(model, sc.surfaces, a, b))) return;
+        if (is_segment(model, a) && is_segment(model, b)) segment_against_segment(model, sc, dt, margin, a, b, out);
+        else edge_against_edge(model, sc, dt, margin, a, b, out);
       });
 }
 
 }  // namespace
 
 bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int a, int b) {
-  // A segment meets every surface edge, never another segment (particles never meet particles).
-  if (is_segment(model, a) || is_segment(model, b)) return is_segment(model, a) != is_segment(model, b);
-  const int ea[2] = {edge_corner(model, surfaces, a, 0), edge_corner(model, surfaces, a, 1)};
-  const int eb[2] = {edge_corner(model, surfaces, b, 0), edge_corner(model, surfaces, b, 1)};
-  const int own = surfaces.particle_surface[static_cast<std::size_t>(ea[0])];
-  const int other = surfaces.particle_surface[static_cast<std::size_t>(eb[0])];
+  const bool segment_a = is_segment(model, a), segment_b = is_segment(model, b);
+  if (segment_a != segment_b) return true;  // a segment meets every surface edge
+  // Two segments: of different ropes, or of one rope with self collision; two edges: of different
+  // surfaces, or of one surface with self collision.
+  const int own = segment_a ? surfaces.segment_rope[static_cast<std::size_t>(a - edge_count(model))]
+                            : surfaces.particle_surface[static_cast<std::size_t>(edge_corner(model, surfaces, a, 0))];
+  const int other = segment_b ? surfaces.segment_rope[static_cast<std::size_t>(b - edge_count(model))]
+                              : surfaces.particle_surface[static_cast<std::size_t>(edge_corner(model, surfaces, b, 0))];
   if (own < 0 || other < 0) return false;
   if (own != other) return true;
-  if (!surfaces.self_collision[static_cast<std::size_t>(own)]) return false;
-  for (int i : ea)
-    for (int j : eb)
+  if (!(segment_a ? surfaces.rope_self_collision : surfaces.self_collision)[static_cast<std::size_t>(own)]) return false;
+  // ... and then no corner in the other's one-ring (a shared particle, tet, triangle or link).
+  for (int i : {edge_corner(model, surfaces, a, 0), edge_corner(model, surfaces, a, 1)})
+    for (int j : {edge_corner(model, surfaces, b, 0), edge_corner(model, surfaces, b, 1)})
       if (i == j || in_particle_ring(surfaces, i, j)) return false;
   return true;
 }
 
 void append_edge_edge_contacts(const Model& model, Real dt, Real margin, CollisionScratch& sc, ContactBuffer& out) {
   const int edges = edge_count(model);
-  if (edges == 0 || !sc.edge_edge || sc.surfaces.triangle_edges.size() != model.particle_triangles.size()) return;
   const int segments = sc.segments ? static_cast<int>(sc.surfaces.segments.size()) : 0;
   const int count = edges + segments;
-  // One surface without self collision (a lone soft body, a cloth) and no segment: no pair can be kept.
-  bool pairs_possible = sc.surfaces.surface_count() > 1 || segments > 0;
-  for (std::uint8_t self : sc.surfaces.self_collision) pairs_possible = pairs_possible || self != 0;
-  if (!pairs_possible) return;
+  if (count == 0 || !sc.edge_edge || sc.surfaces.triangle_edges.size() != model.particle_triangles.size()) return;
+  // A lone surface without self collision (a soft body, a cloth), no segment, or a lone rope
+  // without self collision: no pair can be kept.
+  auto any_self = [](const std::vector<std::uint8_t>& flags) {
+    return std::any_of(flags.begin(), flags.end(), [](std::uint8_t f) { return f != 0; });
+  };
+  const bool surface_pairs = edges > 0 && (sc.surfaces.surface_count() > 1 || any_self(sc.surfaces.self_collision));
+  const bool segment_pairs = segments > 0 && (sc.surfaces.rope_count() > 1 || any_self(sc.surfaces.rope_self_collision));
+  if (!surface_pairs && !segment_pairs && !(edges > 0 && segments > 0)) return;
   place_edges(model, dt, margin, count, sc);
   build_box_hash(sc.surface_edges.boxes.data(), count, sc.surface_edges.hash);
   run_proximity_chunks(

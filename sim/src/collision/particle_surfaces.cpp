@@ -38,6 +38,15 @@ std::uint64_t surfaces_signature(const Model& m, const std::vector<std::array<in
   return h | 1u;  // never 0 (0 marks "never built")
 }
 
+// Calls f(p) for every particle p in the scene's, then the caller's self-collision ranges {first,
+// count}, clipped to the particles.
+template <class F>
+void for_self_colliding(const Model& m, const std::vector<std::array<int, 2>>& self_collision, F f) {
+  for (const auto* ranges : {&m.self_collision_particles, &self_collision})
+    for (const auto& [first, count] : *ranges)
+      for (int p = std::max(first, 0); p < std::min(first + std::max(count, 0), m.particle_count); ++p) f(p);
+}
+
 // The distance constraints between two free particles that are material lines: all but a link
 // (a, b) that a third particle c halves, linked to both with L_ac + L_cb = L_ab (a bending link over
 // two of a rope's or a distance cloth's links, which lie along it already), and but repeats of a
@@ -77,28 +86,10 @@ void find_segments(const Model& m, ParticleSurfaces& out) {
   }
 }
 
-}  // namespace
-
-bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 2>>& self_collision,
-                              ParticleSurfaces& out) {
-  const std::uint64_t signature = surfaces_signature(m, self_collision);
-  if (signature == out.signature) return false;
-  out.signature = signature;
+// The surfaces: union-find over triangles and tets, numbered in the order their first triangle
+// appears; which bound tets and which collide with themselves; each triangle's edges.
+void find_surfaces(const Model& m, const std::vector<std::array<int, 2>>& self_collision, ParticleSurfaces& out) {
   const int n = m.particle_count;
-  out.particle_surface.assign(n, kFreeParticle);
-  out.particle_first_triangle.assign(n, -1);
-  out.closed.clear();
-  out.self_collision.clear();
-  out.ring_offset.assign(static_cast<std::size_t>(n) + 1, 0);
-  out.ring.clear();
-  out.triangle_edges.clear();
-  out.edge_faces.assign(m.particle_edge_key.size(), {-1, -1});
-  out.segments.clear();
-  if (m.particle_triangles.empty()) {  // no surface: the tets' particles are inside, the rest free
-    for (int k : m.tet_particle) out.particle_surface[static_cast<std::size_t>(k)] = kInsideParticle;
-    find_segments(m, out);  // against shapes (particle_faces_sdf.cpp)
-    return true;
-  }
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   for (const auto& t : m.particle_triangles) unite(parent, t[0], t[1]), unite(parent, t[0], t[2]);
@@ -125,25 +116,9 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
       if (own == kFreeParticle) own = kInsideParticle;
     }
   }
-  for (const auto* ranges : {&m.self_collision_particles, &self_collision})  // the scene's, then the caller's
-    for (const auto& [first, count] : *ranges)
-      for (int p = std::max(first, 0); p < std::min(first + std::max(count, 0), n); ++p)
-        if (out.particle_surface[p] >= 0) out.self_collision[out.particle_surface[p]] = 1;
-  // One-rings: every ordered pair of particles of a tet or a triangle, as CSR, sorted and unique.
-  std::vector<std::array<int, 2>> links;
-  auto link_all = [&](const int* k, int size) {
-    for (int i = 0; i < size; ++i)
-      for (int j = 0; j < size; ++j)
-        if (i != j) links.push_back({k[i], k[j]});
-  };
-  for (const auto& t : m.particle_triangles) link_all(t.data(), 3);
-  for (int t = 0; t < m.tet_count; ++t) link_all(m.tet_particle.data() + 4 * t, 4);
-  std::sort(links.begin(), links.end());
-  links.erase(std::unique(links.begin(), links.end()), links.end());
-  for (const auto& l : links) ++out.ring_offset[l[0] + 1];
-  for (int p = 0; p < n; ++p) out.ring_offset[p + 1] += out.ring_offset[p];
-  out.ring.reserve(links.size());
-  for (const auto& l : links) out.ring.push_back(l[1]);
+  for_self_colliding(m, self_collision, [&](int p) {
+    if (out.particle_surface[p] >= 0) out.self_collision[out.particle_surface[p]] = 1;
+  });
   out.triangle_edges.resize(m.particle_triangles.size());
   for (std::size_t f = 0; f < m.particle_triangles.size(); ++f)
     for (int k = 0; k < 3; ++k) {
@@ -157,7 +132,85 @@ bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 
       if (faces[0] < 0) faces[0] = static_cast<int>(f);
       else if (faces[1] < 0) faces[1] = static_cast<int>(f);  // a third (non-manifold) face is not kept
     }
+}
+
+// Every particle's one-ring as CSR, sorted and unique: every ordered pair of particles of a tet or
+// a triangle, and of a distance constraint between two free particles (a rope's neighbours).
+void build_rings(const Model& m, ParticleSurfaces& out) {
+  const int n = m.particle_count;
+  out.ring_offset.assign(static_cast<std::size_t>(n) + 1, 0);
+  out.ring.clear();
+  std::vector<std::array<int, 2>> links;
+  auto link_all = [&](const int* k, int size) {
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j)
+        if (i != j) links.push_back({k[i], k[j]});
+  };
+  for (const auto& t : m.particle_triangles) link_all(t.data(), 3);
+  for (int t = 0; t < m.tet_count; ++t) link_all(m.tet_particle.data() + 4 * t, 4);
+  for (int d = 0; d < m.distance_count; ++d) {
+    const int pair[2] = {m.distance_particle_a[d], m.distance_particle_b[d]};
+    if (out.particle_surface[pair[0]] == kFreeParticle && out.particle_surface[pair[1]] == kFreeParticle && pair[0] != pair[1])
+      link_all(pair, 2);
+  }
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  for (const auto& l : links) ++out.ring_offset[l[0] + 1];
+  for (int p = 0; p < n; ++p) out.ring_offset[p + 1] += out.ring_offset[p];
+  out.ring.reserve(links.size());
+  for (const auto& l : links) out.ring.push_back(l[1]);
+}
+
+// The segments' ropes (connected components over the segments, numbered by their first segment),
+// whether each collides with itself (a particle of it in a self-collision range), and each
+// particle's first segment.
+void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_collision, ParticleSurfaces& out) {
+  const int n = m.particle_count;
+  out.segment_rope.assign(out.segments.size(), -1);
+  out.rope_self_collision.clear();
+  out.particle_first_segment.assign(static_cast<std::size_t>(n), -1);
+  if (out.segments.empty()) return;
+  std::vector<int> parent(static_cast<std::size_t>(n));
+  std::iota(parent.begin(), parent.end(), 0);
+  for (int d : out.segments) unite(parent, m.distance_particle_a[d], m.distance_particle_b[d]);
+  std::vector<int> rope_of_root(static_cast<std::size_t>(n), -1), particle_rope(static_cast<std::size_t>(n), -1);
+  for (std::size_t k = 0; k < out.segments.size(); ++k) {
+    const int d = out.segments[k];
+    int& rope = rope_of_root[find_root(parent, m.distance_particle_a[d])];
+    if (rope < 0) rope = out.rope_count(), out.rope_self_collision.push_back(0);
+    out.segment_rope[k] = rope;
+    for (int p : {m.distance_particle_a[d], m.distance_particle_b[d]}) {
+      particle_rope[p] = rope;
+      if (out.particle_first_segment[p] < 0) out.particle_first_segment[p] = static_cast<int>(k);
+    }
+  }
+  for_self_colliding(m, self_collision, [&](int p) {
+    if (particle_rope[p] >= 0) out.rope_self_collision[particle_rope[p]] = 1;
+  });
+}
+
+}  // namespace
+
+bool update_particle_surfaces(const Model& m, const std::vector<std::array<int, 2>>& self_collision,
+                              ParticleSurfaces& out) {
+  const std::uint64_t signature = surfaces_signature(m, self_collision);
+  if (signature == out.signature) return false;
+  out.signature = signature;
+  const int n = m.particle_count;
+  out.particle_surface.assign(n, kFreeParticle);
+  out.particle_first_triangle.assign(n, -1);
+  out.closed.clear();
+  out.self_collision.clear();
+  out.triangle_edges.clear();
+  out.edge_faces.assign(m.particle_edge_key.size(), {-1, -1});
+  if (m.particle_triangles.empty()) {  // no surface: the tets' particles are inside, the rest free
+    for (int k : m.tet_particle) out.particle_surface[static_cast<std::size_t>(k)] = kInsideParticle;
+  } else {
+    find_surfaces(m, self_collision, out);
+  }
+  build_rings(m, out);
   find_segments(m, out);
+  group_ropes(m, self_collision, out);
   return true;
 }
 

@@ -647,7 +647,7 @@ class SceneParser {
   void parse_rope(const XMLElement* el, const std::string& file) {
     XmlElement e(el, file,
                  {"name", "start", "end", "segments", "mass", "total_mass", "radius", "compliance", "pin",
-                  "material", "velocity"});
+                  "material", "velocity", "self_collision"});
     no_children(e);
     if (!e.has("start")) e.fail("missing required attribute 'start'");
     if (!e.has("end")) e.fail("missing required attribute 'end'");
@@ -684,6 +684,8 @@ class SceneParser {
       add_particle(std::move(p), name.empty() ? "" : name + "[" + std::to_string(i) + "]", e, material);
     }
     for (int i = 0; i < segments; ++i) add_distance(first + i, first + i + 1, compliance, e);
+    if (e.boolean("self_collision").value_or(false))  // its links against each other (a knot, a coil)
+      spec_.self_collision_particles.push_back({first, segments + 1});
   }
 
   void parse_cloth(const XMLElement* el, const std::string& file) {
