@@ -192,7 +192,7 @@ TEST_CASE("render_mesh: saved by the writer and read back the same, errors name 
   }
 }
 
-TEST_CASE("self_collision on <softbody> and <cloth>: the flag, the model's particle ranges, the writer",
+TEST_CASE("self_collision on <softbody>, <cloth> and <rope>: the flag, the model's particle ranges, the writer",
           "[scene][fem][io][softcontact]") {
   const std::string xml =
       "<scene>\n"
@@ -201,6 +201,7 @@ TEST_CASE("self_collision on <softbody> and <cloth>: the flag, the model's parti
       "  <softbody name=\"b\" box=\"0.2 0.2 0.2\" divisions=\"1 1 1\" pos=\"1 0 0\"/>\n"
       "  <cloth name=\"c\" size=\"1 1\" segments=\"2 2\" pos=\"0 0 2\" self_collision=\"true\"/>\n"
       "  <cloth name=\"d\" size=\"1 1\" segments=\"2 2\" pos=\"0 0 2.5\" self_collision=\"false\"/>\n"
+      "  <rope name=\"r\" start=\"0 0 4\" end=\"1 0 4\" segments=\"4\" self_collision=\"true\"/>\n"
       "</scene>\n";
   auto parsed = sim::parse_scene_xml(xml, "self.xml");
   INFO((parsed.ok() ? "" : parsed.error()));
@@ -208,10 +209,10 @@ TEST_CASE("self_collision on <softbody> and <cloth>: the flag, the model's parti
   REQUIRE(parsed->soft_bodies.size() == 2);
   CHECK(parsed->soft_bodies[0].self_collision);
   CHECK_FALSE(parsed->soft_bodies[1].self_collision);
-  // Particle 0 is loose, a: 1..8, b: 9..16, c: 17..25, d: 26..34.
-  CHECK(parsed->self_collision_particles == std::vector<std::array<int, 2>>{{17, 9}});
+  // Particle 0 is loose, a: 1..8, b: 9..16, c: 17..25, d: 26..34, r: 35..39.
+  CHECK(parsed->self_collision_particles == std::vector<std::array<int, 2>>{{17, 9}, {35, 5}});
   const sim::Model m = test::compile(*parsed);
-  CHECK(m.self_collision_particles == std::vector<std::array<int, 2>>{{17, 9}, {1, 8}});
+  CHECK(m.self_collision_particles == std::vector<std::array<int, 2>>{{17, 9}, {35, 5}, {1, 8}});
   const std::string saved = sim::write_scene_xml(*parsed);
   INFO(saved);
   CHECK(saved.find("self_collision=\"true\"") != std::string::npos);
@@ -224,7 +225,8 @@ TEST_CASE("self_collision on <softbody> and <cloth>: the flag, the model's parti
   CHECK(test::compile(*back).self_collision_particles == m.self_collision_particles);
   CHECK(sim::write_scene_xml(*back) == saved);
   for (const char* bad : {"<softbody box=\"1 1 1\" self_collision=\"maybe\"/>", "<self_collision first=\"0\" count=\"9\"/>",
-                          "<cloth size=\"1 1\" segments=\"1 1\" self_collision=\"yes please\"/>"}) {
+                          "<cloth size=\"1 1\" segments=\"1 1\" self_collision=\"yes please\"/>",
+                          "<rope start=\"0 0 0\" end=\"1 0 0\" segments=\"2\" self_collision=\"1.5\"/>"}) {
     auto r = sim::parse_scene_xml(std::string("<scene>\n<particle pos=\"0 0 0\" mass=\"1\"/>\n") + bad + "\n</scene>\n", "bad.xml");
     INFO(bad);
     REQUIRE_FALSE(r.ok());

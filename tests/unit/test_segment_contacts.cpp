@@ -255,8 +255,10 @@ TEST_CASE("segment pairs: every surface edge; other ropes' segments; the rope's 
     REQUIRE(surfaces.segments.size() == 5);
     CHECK(surfaces.segment_rope == std::vector<int>{0, 0, 0, 0, 1});
     CHECK(surfaces.rope_self_collision == std::vector<std::uint8_t>{std::uint8_t(self), 0});
-    CHECK(surfaces.particle_first_segment[first + 1] == 0);  // its first link, not its second
-    CHECK(surfaces.particle_first_segment[first + 4] == 3);
+    auto segments_at = [&](int p) { return std::vector<int>(surfaces.segments_begin(p), surfaces.segments_end(p)); };
+    CHECK(segments_at(first + 1) == std::vector<int>{0, 1});
+    CHECK(segments_at(first + 4) == std::vector<int>{3});
+    CHECK(segments_at(0).empty());  // the cube's
     const int edges = static_cast<int>(m.particle_edge_key.size());
     auto allowed = [&](int k, int j) { return sim::detail::edge_pair_allowed(m, surfaces, edges + k, edges + j); };
     for (int e = 0; e < edges; ++e)

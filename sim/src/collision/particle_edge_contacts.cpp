@@ -218,11 +218,11 @@ void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, 
 }
 
 // The contacts of segments a < b (two ropes' links, or one self-colliding rope's): where they cross
-// inside both (not nearly parallel), and each end against the other segment, kept through the end
-// particle's first segment (ParticleSurfaces::particle_first_segment) so that a rope's particle
+// inside both (not nearly parallel), and each end against the other segment, kept only through the
+// lowest-index segment at that particle that may meet the other segment, so that a rope's particle
 // lying on another rope counts once, not once per link at it; an end nearest another end is one
-// particle–particle contact, from side a. Parallel links (two ropes side by side) touch through
-// their ends. n = δ/|δ| from b to a; where the centre lines meet (|δ| = 0), the common normal
+// particle–particle contact, kept through the first pair of their segments that may meet. Parallel
+// links (two ropes side by side) touch through their ends. n = δ/|δ| from b to a; where the centre lines meet (|δ| = 0), the common normal
 // ±(e_a × e_b)/|e_a × e_b| (any normal to a parallel pair) turned from b's middle towards a's.
 void segment_against_segment(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int a, int b,
                              std::vector<Contact>& out) {
@@ -257,8 +257,30 @@ void segment_against_segment(const Model& model, const CollisionScratch& sc, Rea
     append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, dist - thickness, tag, out);
   };
   auto inside = [](Real s) { return s > kBarycentricEps && s < 1 - kBarycentricEps; };
-  const int own[2] = {a - edge_count(model), b - edge_count(model)};  // indices in ParticleSurfaces::segments
-  auto owns = [&](int i, int k) { return sc.surfaces.particle_first_segment[static_cast<std::size_t>(corner[i][k])] == own[i]; };
+  const ParticleSurfaces& surfaces = sc.surfaces;
+  const int edges = edge_count(model);
+  auto allowed = [&](int c, int e) { return edge_pair_allowed(model, surfaces, edges + c, edges + e); };
+  const int own[2] = {a - edges, b - edges};  // indices in ParticleSurfaces::segments
+  // Whether end k of segment i is kept against the other segment here: this is the lowest-index
+  // segment at that particle that may meet the other one.
+  auto keeps_end = [&](int i, int k) {
+    const int p = corner[i][k];
+    for (const int* c = surfaces.segments_begin(p); c != surfaces.segments_end(p); ++c) {
+      if (*c == own[i]) return true;
+      if (allowed(*c, own[1 - i])) return false;
+    }
+    return false;
+  };
+  // Whether the particle pair of a's end k and b's end j is kept here: (a, b) is the first pair
+  // that may meet, in the order (segments at the lower-index particle, segments at the other).
+  auto keeps_pair = [&](int k, int j) {
+    const bool a_lower = corner[0][k] < corner[1][j];
+    const int lower = a_lower ? corner[0][k] : corner[1][j], higher = a_lower ? corner[1][j] : corner[0][k];
+    for (const int* c = surfaces.segments_begin(lower); c != surfaces.segments_end(lower); ++c)
+      for (const int* e = surfaces.segments_begin(higher); e != surfaces.segments_end(higher); ++e)
+        if (allowed(*c, *e)) return a_lower ? *c == own[0] && *e == own[1] : *c == own[1] && *e == own[0];
+    return false;
+  };
   const Vec3 cross = da.cross(db);
   if (cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm()) {
     Real s = 0, t = 0;
@@ -268,16 +290,16 @@ void segment_against_segment(const Model& model, const CollisionScratch& sc, Rea
   }
   for (int i = 0; i < 2; ++i)      // segment i's ends ...
     for (int k = 0; k < 2; ++k) {  // ... end k against the other segment
-      if (!owns(i, k)) continue;
+      if (!keeps_end(i, k)) continue;
       Real u = 0;
       closest_point_on_segment(o[i][k]->pose.pos, o[1 - i][0]->pose.pos, o[1 - i][1]->pose.pos, u);
       const std::uint32_t tag = kTagSegmentEnd + static_cast<std::uint32_t>(2 * i + k);
       if (inside(u)) {
         if (i == 0) touch(Real(k), u, tag);
         else touch(u, Real(k), tag);
-      } else if (i == 0) {  // nearest an end of b: one particle–particle contact, if b owns that end
+      } else if (i == 0) {  // nearest an end of b: one particle–particle contact
         const int j = u < Real(0.5) ? 0 : 1;
-        if (owns(1, j)) touch(Real(k), Real(j), kTagParticlePair + static_cast<std::uint32_t>(2 * k + j));
+        if (keeps_pair(k, j)) touch(Real(k), Real(j), kTagParticlePair + static_cast<std::uint32_t>(2 * k + j));
       }
     }
 }

@@ -36,13 +36,23 @@
 // (particle_triangle_contacts.hpp), but a rope whose particles lie on either side of a soft body's
 // edge or corner would pass through it between them. So the material links between free particles
 // (ParticleSurfaces::segments: distance constraints, not bending links) join the stage as elements
-// after the edges, each a capsule of its ends' radii, and meet every surface edge (never another
-// segment: particles never meet particles). Side b is then a ContactSide::ParticleSegment on the
-// distance constraint with weights (1 − t, t), the same rows over its two particles. A segment
+// after the edges, each a capsule of its ends' radii, and meet every surface edge. Side b is then
+// a ContactSide::ParticleSegment on the distance constraint with weights (1 − t, t), the same rows over its two particles. A segment
 // against a surface corner (the closest point at an end of the edge, t inside the segment: a rope
 // over a soft body's apex) is kept too, through one edge of the corner's (the edge from it in its
 // lowest-index triangle), since no triangle of the rope's holds it; its crossed reading is that
 // edge's faces'. A segment's own ends are its particles' point–triangle contacts, as before.
+//
+// Rope against rope: two segments meet when they belong to different ropes
+// (ParticleSurfaces::segment_rope), or to one rope with self collision and then never two with a
+// corner in each other's one-ring (a shared particle or a link between them). They touch where
+// they cross inside both (as two edges; not nearly parallel), and at each end against the other
+// segment, kept only through the lowest-index segment at that particle that may meet the other
+// (so a rope's particle lying on a rope is one contact, not one per link at it); an end nearest
+// the other's end is one particle–particle contact, kept through the first pair of their segments
+// that may meet. Parallel segments (two ropes side by side) touch through their ends. All sides
+// are ParticleSegment (an end with weight 1 on its particle); n = δ/|δ| from b to a, or where the
+// centre lines meet the common normal turned from b's middle towards a's.
 #pragma once
 
 #include "collision/collide.hpp"

@@ -163,25 +163,30 @@ void build_rings(const Model& m, ParticleSurfaces& out) {
 
 // The segments' ropes (connected components over the segments, numbered by their first segment),
 // whether each collides with itself (a particle of it in a self-collision range), and each
-// particle's first segment.
+// particle's segments.
 void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_collision, ParticleSurfaces& out) {
   const int n = m.particle_count;
   out.segment_rope.assign(out.segments.size(), -1);
   out.rope_self_collision.clear();
-  out.particle_first_segment.assign(static_cast<std::size_t>(n), -1);
-  if (out.segments.empty()) return;
+  out.segment_offset.assign(static_cast<std::size_t>(n) + 1, 0);
+  out.particle_segments.assign(2 * out.segments.size(), -1);
   std::vector<int> parent(static_cast<std::size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
-  for (int d : out.segments) unite(parent, m.distance_particle_a[d], m.distance_particle_b[d]);
+  for (int d : out.segments) {
+    unite(parent, m.distance_particle_a[d], m.distance_particle_b[d]);
+    ++out.segment_offset[m.distance_particle_a[d] + 1], ++out.segment_offset[m.distance_particle_b[d] + 1];
+  }
+  for (int p = 0; p < n; ++p) out.segment_offset[p + 1] += out.segment_offset[p];
+  std::vector<int> fill(out.segment_offset.begin(), out.segment_offset.end() - 1);
   std::vector<int> rope_of_root(static_cast<std::size_t>(n), -1), particle_rope(static_cast<std::size_t>(n), -1);
-  for (std::size_t k = 0; k < out.segments.size(); ++k) {
+  for (std::size_t k = 0; k < out.segments.size(); ++k) {  // in order: each particle's list ascends
     const int d = out.segments[k];
     int& rope = rope_of_root[find_root(parent, m.distance_particle_a[d])];
     if (rope < 0) rope = out.rope_count(), out.rope_self_collision.push_back(0);
     out.segment_rope[k] = rope;
     for (int p : {m.distance_particle_a[d], m.distance_particle_b[d]}) {
       particle_rope[p] = rope;
-      if (out.particle_first_segment[p] < 0) out.particle_first_segment[p] = static_cast<int>(k);
+      out.particle_segments[fill[p]++] = static_cast<int>(k);
     }
   }
   for_self_colliding(m, self_collision, [&](int p) {

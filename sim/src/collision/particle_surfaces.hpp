@@ -48,10 +48,13 @@ struct ParticleSurfaces {
   std::vector<int> segment_rope;            // per segment, its rope: the connected component of the free
                                             //   particles' distance constraints, numbered by first segment
   std::vector<std::uint8_t> rope_self_collision;  // 1: the rope's segments meet each other (per rope)
-  std::vector<int> particle_first_segment;  // lowest-index segment with the particle as an end, -1 none: the
-                                            //   one through which its own contacts with segments are kept
+  std::vector<int> segment_offset;          // CSR (particle_count + 1) over particle_segments: the segments
+  std::vector<int> particle_segments;       //   (indices in `segments`) with each particle as an end, ascending
   int surface_count() const { return static_cast<int>(closed.size()); }
   int rope_count() const { return static_cast<int>(rope_self_collision.size()); }
+  // The segments at particle p: [first, last) in particle_segments.
+  const int* segments_begin(int p) const { return particle_segments.data() + segment_offset[static_cast<std::size_t>(p)]; }
+  const int* segments_end(int p) const { return particle_segments.data() + segment_offset[static_cast<std::size_t>(p) + 1]; }
 };
 
 // Brings `out` up to date with the model's particle_triangles and tet_particle; the model's
