@@ -201,7 +201,7 @@ TEST_CASE("a coarse rope dropped across another rope on the ground rests on it, 
   CHECK(least_without < r);
 }
 
-TEST_CASE("a self-colliding rope dropped in a heap keeps its links apart; without self collision they pass through",
+TEST_CASE("a self-colliding rope dropped in a heap keeps its links apart, without self collision they pass through",
           "[scene][rope][softcontact]") {
   // A 60 cm rope of 30 links (2 cm, radius 1 cm: touching beads) dropped nearly upright: it folds
   // onto itself on the ground. Oracle: the centre lines of its links outside each other's one-ring

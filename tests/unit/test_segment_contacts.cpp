@@ -240,7 +240,7 @@ TEST_CASE("a rope link passing over a soft cube's corner: one contact at the cor
   CHECK(corner.weight[0] + corner.weight[1] + corner.weight[2] == Approx(1).margin(1e-12));
 }
 
-TEST_CASE("segment pairs: every surface edge; other ropes' segments; the rope's own only with self collision",
+TEST_CASE("segment pairs: every surface edge, other ropes' segments, the rope's own only with self collision",
           "[unit][collision][softcontact]") {
   for (bool self : {false, true}) {
     INFO("self collision " << self);
@@ -343,7 +343,7 @@ TEST_CASE("two ropes' links crossing: one contact at the lines' distance, its gr
   }
 }
 
-TEST_CASE("a rope's particle on another rope: one contact, not one per link at it; an end on an end: one particle pair",
+TEST_CASE("a rope's particle on another rope: one contact, not one per link at it, and an end on an end: one particle pair",
           "[unit][collision][softcontact][rope]") {
   const Real g = 0.003, h = 2 * kRopeRadius + g;  // the particle's height over the other rope's axis
   SECTION("a particle of a V-shaped rope on a link's middle") {
@@ -380,6 +380,23 @@ TEST_CASE("a rope's particle on another rope: one contact, not one per link at i
     CHECK(pa.weight[1] == Approx(1).margin(1e-12));
     CHECK(pb.particle[0] == b);
     CHECK(pb.weight[0] == Approx(1).margin(1e-12));
+  }
+}
+
+TEST_CASE("two ropes' particles at one point: one contact, a finite unit normal", "[unit][collision][softcontact][rope]") {
+  for (const Vec3& second : {Vec3(0, 0.1, 0), Vec3(0.1, 0, 0)}) {  // across, and straight on (parallel)
+    INFO("rope b towards " << second.transpose());
+    sim::SceneSpec spec;
+    spec.gravity = Vec3::Zero();
+    add_rope(spec, {Vec3(-0.1, 0, 0), Vec3(0, 0, 0)});
+    add_rope(spec, {Vec3(0, 0, 0), second});
+    const sim::Model m = test::compile(spec);
+    const sim::ContactBuffer mine = segment_contacts(m);
+    REQUIRE(mine.size() == 1);
+    const sim::Contact& c = mine.contacts.front();
+    CHECK(c.initial_gap == Approx(-2 * kRopeRadius).margin(1e-15));
+    CHECK(c.normal.allFinite());
+    CHECK(c.normal.norm() == Approx(1).margin(1e-12));
   }
 }
 

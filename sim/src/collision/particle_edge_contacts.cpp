@@ -248,10 +248,12 @@ void segment_against_segment(const Model& model, const CollisionScratch& sc, Rea
     Vec3 n;
     if (dist > tiny) {
       n = delta / dist;
-    } else {
+    } else {  // the centre lines meet: their common normal, else one normal to a link, else up
       const Vec3 cross = da.cross(db);
-      n = cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm() ? Vec3(cross.normalized())
-                                                                                    : any_perpendicular(da.normalized());
+      const Vec3& along = da.squaredNorm() >= db.squaredNorm() ? da : db;
+      n = cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm() && cross.squaredNorm() > 0
+              ? Vec3(cross.normalized())
+              : along.squaredNorm() > 0 ? any_perpendicular(along.normalized()) : Vec3(Vec3::UnitZ());
       if (n.dot(point(0, Real(0.5)) - point(1, Real(0.5))) < 0) n = -n;
     }
     append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, dist - thickness, tag, out);
