@@ -343,42 +343,56 @@ TEST_CASE("two ropes' links crossing: one contact at the lines' distance, its gr
   }
 }
 
+namespace {
+
+// Two ropes through the given points (radius kRopeRadius, no gravity), their first particles and
+// the one segment contact between them at the initial state.
+struct TwoRopes {
+  sim::Model model;
+  int a = 0, b = 0;
+  sim::Contact contact;
+};
+
+TwoRopes two_ropes_touching_once(std::initializer_list<Vec3> rope_a, std::initializer_list<Vec3> rope_b) {
+  sim::SceneSpec spec;
+  spec.gravity = Vec3::Zero();
+  TwoRopes out;
+  out.a = add_rope(spec, rope_a);
+  out.b = add_rope(spec, rope_b);
+  out.model = test::compile(spec);
+  const sim::ContactBuffer mine = segment_contacts(out.model);
+  REQUIRE(mine.size() == 1);
+  out.contact = mine.contacts.front();
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("a rope's particle on another rope: one contact, not one per link at it, and an end on an end: one particle pair",
           "[unit][collision][softcontact][rope]") {
   const Real g = 0.003, h = 2 * kRopeRadius + g;  // the particle's height over the other rope's axis
   SECTION("a particle of a V-shaped rope on a link's middle") {
-    sim::SceneSpec spec;
-    spec.gravity = Vec3::Zero();
-    const int a = add_rope(spec, {Vec3(-0.1, 0, 0.03 + h), Vec3(0, 0, h), Vec3(0.1, 0, 0.03 + h)});
-    add_rope(spec, {Vec3(0, -0.1, 0), Vec3(0, 0.1, 0)});
-    const sim::Model m = test::compile(spec);
-    const sim::ContactBuffer mine = segment_contacts(m);
-    REQUIRE(mine.size() == 1);
-    const sim::Contact& c = mine.contacts.front();
-    CHECK(c.initial_gap == Approx(g).margin(1e-12));
-    CHECK(c.normal.z() == Approx(1).margin(1e-12));
-    const sim::ContactSideParticles pa = sim::contact_side_particles(m, c.a), pb = sim::contact_side_particles(m, c.b);
+    const TwoRopes k = two_ropes_touching_once({Vec3(-0.1, 0, 0.03 + h), Vec3(0, 0, h), Vec3(0.1, 0, 0.03 + h)},
+                                               {Vec3(0, -0.1, 0), Vec3(0, 0.1, 0)});
+    CHECK(k.contact.initial_gap == Approx(g).margin(1e-12));
+    CHECK(k.contact.normal.z() == Approx(1).margin(1e-12));
+    const sim::ContactSideParticles pa = sim::contact_side_particles(k.model, k.contact.a);
+    const sim::ContactSideParticles pb = sim::contact_side_particles(k.model, k.contact.b);
     REQUIRE(pa.count == 2);
-    CHECK(pa.particle[1] == a + 1);  // the V's apex, through its first link, with all the weight
+    CHECK(pa.particle[1] == k.a + 1);  // the V's apex, through its first link, with all the weight
     CHECK(pa.weight[1] == Approx(1).margin(1e-12));
     CHECK(pb.weight[0] == Approx(0.5).margin(1e-12));
     CHECK(pb.weight[1] == Approx(0.5).margin(1e-12));
   }
   SECTION("one rope's end over another's end") {
-    sim::SceneSpec spec;
-    spec.gravity = Vec3::Zero();
-    const int a = add_rope(spec, {Vec3(-0.1, 0, 0.05), Vec3(0, 0, h)});
-    const int b = add_rope(spec, {Vec3(0, 0, 0), Vec3(0, 0.1, -0.02)});
-    const sim::Model m = test::compile(spec);
-    const sim::ContactBuffer mine = segment_contacts(m);
-    REQUIRE(mine.size() == 1);
-    const sim::Contact& c = mine.contacts.front();
-    CHECK(c.initial_gap == Approx(g).margin(1e-12));
-    CHECK(c.normal.z() == Approx(1).margin(1e-12));
-    const sim::ContactSideParticles pa = sim::contact_side_particles(m, c.a), pb = sim::contact_side_particles(m, c.b);
-    CHECK(pa.particle[1] == a + 1);
+    const TwoRopes k = two_ropes_touching_once({Vec3(-0.1, 0, 0.05), Vec3(0, 0, h)}, {Vec3(0, 0, 0), Vec3(0, 0.1, -0.02)});
+    CHECK(k.contact.initial_gap == Approx(g).margin(1e-12));
+    CHECK(k.contact.normal.z() == Approx(1).margin(1e-12));
+    const sim::ContactSideParticles pa = sim::contact_side_particles(k.model, k.contact.a);
+    const sim::ContactSideParticles pb = sim::contact_side_particles(k.model, k.contact.b);
+    CHECK(pa.particle[1] == k.a + 1);
     CHECK(pa.weight[1] == Approx(1).margin(1e-12));
-    CHECK(pb.particle[0] == b);
+    CHECK(pb.particle[0] == k.b);
     CHECK(pb.weight[0] == Approx(1).margin(1e-12));
   }
 }
@@ -386,17 +400,10 @@ TEST_CASE("a rope's particle on another rope: one contact, not one per link at i
 TEST_CASE("two ropes' particles at one point: one contact, a finite unit normal", "[unit][collision][softcontact][rope]") {
   for (const Vec3& second : {Vec3(0, 0.1, 0), Vec3(0.1, 0, 0)}) {  // across, and straight on (parallel)
     INFO("rope b towards " << second.transpose());
-    sim::SceneSpec spec;
-    spec.gravity = Vec3::Zero();
-    add_rope(spec, {Vec3(-0.1, 0, 0), Vec3(0, 0, 0)});
-    add_rope(spec, {Vec3(0, 0, 0), second});
-    const sim::Model m = test::compile(spec);
-    const sim::ContactBuffer mine = segment_contacts(m);
-    REQUIRE(mine.size() == 1);
-    const sim::Contact& c = mine.contacts.front();
-    CHECK(c.initial_gap == Approx(-2 * kRopeRadius).margin(1e-15));
-    CHECK(c.normal.allFinite());
-    CHECK(c.normal.norm() == Approx(1).margin(1e-12));
+    const TwoRopes k = two_ropes_touching_once({Vec3(-0.1, 0, 0), Vec3(0, 0, 0)}, {Vec3(0, 0, 0), second});
+    CHECK(k.contact.initial_gap == Approx(-2 * kRopeRadius).margin(1e-15));
+    CHECK(k.contact.normal.allFinite());
+    CHECK(k.contact.normal.norm() == Approx(1).margin(1e-12));
   }
 }
 
