@@ -15,6 +15,8 @@
 //   - a coarse rope dropped across another lying on the ground (their links crossing inside both,
 //     no particle near the other rope) rests on it: its middle link at three radii over the
 //     ground, the centre lines two radii apart; without the segments it lies through it;
+//   - three loose particles dropped in a column stack at 1, 3 and 5 radii; without their
+//     contacts they lie on the ground through each other;
 //   - a self-colliding rope dropped upright folds into a heap whose links (outside each other's
 //     one-ring) stay two radii apart, less 1 mm; without self collision they pass through.
 //     (Most of its steps reach the Newton cap, as the same rope's without self collision do:
@@ -224,4 +226,21 @@ TEST_CASE("a self-colliding rope dropped in a heap keeps its links apart, withou
   CHECK(least_with > 2 * r - 0.001);
   CHECK(least_without < r);
   CHECK(with.allocated == 0);
+}
+
+TEST_CASE("three loose particles dropped in a column stack on the ground, one on another", "[scene][rope][softcontact]") {
+  // Radii 1 cm: at rest the centres are at 1, 3 and 5 radii; without their contacts (the same
+  // switch as the segments') all three lie on the ground, through each other.
+  const Real r = 0.01;
+  const sim::Model m = scene("", R"(<particle pos="0 0 0.02" radius="0.01" mass="0.01" material="m"/>
+                                   <particle pos="0 0 0.05" radius="0.01" mass="0.01" material="m"/>
+                                   <particle pos="0 0 0.08" radius="0.01" mass="0.01" material="m"/>)");
+  const Run with = run(m, true, 120), without = run(m, false, 120);
+  std::printf("loose particles in a column: centres at %.5f, %.5f, %.5f m (1, 3, 5 radii), %d unconverged steps; without "
+              "their contacts the top one at %.5f m\n",
+              position(m, with.state, 0).z(), position(m, with.state, 1).z(), position(m, with.state, 2).z(), with.unconverged,
+              position(m, without.state, 2).z());
+  for (int p = 0; p < 3; ++p) CHECK(position(m, with.state, p).z() == Approx((2 * p + 1) * r).margin(0.0005));
+  CHECK(with.allocated == 0);
+  CHECK(position(m, without.state, 2).z() == Approx(r).margin(0.0005));
 }

@@ -518,13 +518,21 @@ TEST_CASE("particles against a plane and a box", "[unit][collision]") {
   const int p0 = s.particle(Vec3(0, 0, 0.012), Real(0.01));
   const int p1 = s.particle(Vec3(5.2, 0.3, 1.0 + 0.009), Real(0.01));
   s.particle(Vec3(0, 0, 0.5), Real(0.01));            // too far from everything
-  s.particle(Vec3(0.005, 0, 0.012), Real(0.01));      // overlaps p0: particles do not collide
+  const int p3 = s.particle(Vec3(0.005, 0, 0.012), Real(0.01));  // overlaps p0: one loose-particle pair
   s.particle(Vec3(-3, 0, 0.0), Real(0.01), 0);        // fixed particle on the static ground
   auto contacts = s.collide();
-  REQUIRE(contacts.size() == 3);
+  REQUIRE(contacts.size() == 4);  // p0, p1 and p3 against the ground or the box, p0 against p3
   int seen = 0;
   for (const Contact& c : contacts) {
     CHECK(c.a.kind == ContactSide::Particle);
+    if (c.b.kind == ContactSide::Particle) {  // the pair: its gap the centres' distance less both radii
+      CHECK(c.a.index == p0);
+      CHECK(c.b.index == p3);
+      CHECK(c.initial_gap == Approx(0.005 - 0.02).margin(kExact));
+      CHECK((c.normal + Vec3::UnitX()).norm() < kExact);  // from p3 to p0
+      ++seen;
+      continue;
+    }
     CHECK(c.shape_a == -1);
     CHECK(c.thickness == Approx(0.01));
     CHECK((c.normal - Vec3::UnitZ()).norm() < kExact);
@@ -539,7 +547,7 @@ TEST_CASE("particles against a plane and a box", "[unit][collision]") {
       ++seen;
     }
   }
-  CHECK(seen == 2);
+  CHECK(seen == 3);
 }
 
 TEST_CASE("skipped pairs: same body, static pairs, joined bodies", "[unit][collision]") {

@@ -534,3 +534,59 @@ TEST_CASE("a rope link across a rigid rod, a box edge and a sphere: one contact 
     CHECK(k.contacts.size() == 0);
   }
 }
+
+TEST_CASE("loose particles: one contact against each other, against a link's middle and over a rope's particle",
+          "[unit][collision][softcontact][rope]") {
+  const Real g = 0.002, r = kRopeRadius;
+  sim::SceneSpec spec;
+  spec.gravity = Vec3::Zero();
+  const int rope = add_rope(spec, {Vec3(-0.1, 0, 0), Vec3(0, 0, 0), Vec3(0.1, 0, 0)});
+  auto grain = [&](const Vec3& x) {
+    sim::ParticleSpec p;
+    p.position = x;
+    p.radius = r;
+    p.mass = 0.01;
+    spec.particles.push_back(p);
+    return static_cast<int>(spec.particles.size()) - 1;
+  };
+  const int on_link = grain(Vec3(-0.05, 0, 2 * r + g));     // over the first link's middle
+  const int on_particle = grain(Vec3(0, 0.0, -2 * r - g));  // under the rope's middle particle
+  const int first = grain(Vec3(0.5, 0, 0)), second = grain(Vec3(0.5, 0, 2 * r + g));  // two grains, one on the other
+  const sim::Model m = test::compile(spec);
+  sim::detail::ParticleSurfaces surfaces;
+  sim::detail::update_particle_surfaces(m, {}, surfaces);
+  CHECK(surfaces.loose_particles == std::vector<int>{on_link, on_particle, first, second});
+  const sim::ContactBuffer all = [&] {
+    const sim::State s = sim::make_initial_state(m);
+    sim::detail::CollisionScratch scratch;
+    sim::ContactBuffer out;
+    sim::generate_contacts(m, s, m.dt, 0.01, scratch, out);
+    return out;
+  }();
+  REQUIRE(all.size() == 3);
+  for (const sim::Contact& c : all.contacts) {
+    CHECK(c.initial_gap == Approx(g).margin(1e-12));
+    CHECK(c.b.kind == sim::ContactSide::Particle);  // the loose particle, side b (after the segments)
+    const sim::ContactSideParticles pa = sim::contact_side_particles(m, c.a);
+    if (c.b.index == on_link) {
+      CHECK(c.normal.z() == Approx(-1).margin(1e-12));  // from the grain down to the link
+      REQUIRE(pa.count == 2);
+      CHECK(pa.weight[0] == Approx(0.5).margin(1e-12));
+    } else if (c.b.index == on_particle) {
+      CHECK(c.normal.z() == Approx(1).margin(1e-12));
+      CHECK(c.a.index == 0);  // through the middle particle's first link only
+      CHECK(pa.particle[1] == rope + 1);
+      CHECK(pa.weight[1] == Approx(1).margin(1e-12));
+    } else {
+      CHECK(c.b.index == second);
+      CHECK(c.a.kind == sim::ContactSide::Particle);
+      CHECK(c.a.index == first);
+      CHECK(c.normal.z() == Approx(-1).margin(1e-12));
+    }
+  }
+  sim::detail::CollisionScratch off;
+  off.segments = false;
+  sim::ContactBuffer none;
+  sim::generate_contacts(m, sim::make_initial_state(m), m.dt, 0.01, off, none);
+  CHECK(none.size() == 0);
+}

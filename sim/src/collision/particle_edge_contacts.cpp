@@ -19,21 +19,32 @@ constexpr int kEdgeChunk = 512;                 // edges per work unit
 constexpr std::uint32_t kTagEdgeEdge = 61;      // contact-key feature tags (after particle_triangle_contacts'):
 constexpr std::uint32_t kTagSegmentCross = 62;  //   two segments crossing inside both,
 constexpr std::uint32_t kTagSegmentEnd = 63;    //   + 2 k + j: end j of segment k (0: a, 1: b) against the other,
-constexpr std::uint32_t kTagParticlePair = 67;  //   + 2 i + j: end i of a against end j of b
+constexpr std::uint32_t kTagParticlePair = 67;  //   + 2 i + j: end i of a against end j of b,
+constexpr std::uint32_t kTagLoose = 71;         //   + j: a loose particle against a point or end j of a segment
 constexpr Real kParallelSine2 = Real(1e-8);     // sin² of the angle below which two edges count as parallel
 constexpr Real kFlatCosine = Real(0.985);       // cos 10°: an edge whose two faces are closer than this is flat
 
 // The stage's elements: the model's surface edges [0, edges), then the free particles' segments
-// (ParticleSurfaces::segments, distance constraints) [edges, edges + segments).
+// (ParticleSurfaces::segments, distance constraints) [edges, edges + segments), then the loose
+// particles (ParticleSurfaces::loose_particles) as points.
 int edge_count(const Model& m) { return static_cast<int>(m.particle_edge_key.size()); }
-bool is_segment(const Model& m, int e) { return e >= edge_count(m); }
+int segment_count(const ParticleSurfaces& surfaces) { return static_cast<int>(surfaces.segments.size()); }
+bool is_point(const Model& m, const ParticleSurfaces& surfaces, int e) { return e >= edge_count(m) + segment_count(surfaces); }
+bool is_segment(const Model& m, const ParticleSurfaces& surfaces, int e) {
+  return e >= edge_count(m) && !is_point(m, surfaces, e);
+}
 int segment_distance(const Model& m, const ParticleSurfaces& surfaces, int e) {
   return surfaces.segments[static_cast<std::size_t>(e - edge_count(m))];
 }
+int loose_particle(const Model& m, const ParticleSurfaces& surfaces, int e) {
+  return surfaces.loose_particles[static_cast<std::size_t>(e - edge_count(m) - segment_count(surfaces))];
+}
 
-// Corner k of element e: an edge's lower (0) or higher (1) particle, a segment's particle a or b.
+// Corner k of element e: an edge's lower (0) or higher (1) particle, a segment's particle a or b,
+// a point's particle (both).
 int edge_corner(const Model& m, const ParticleSurfaces& surfaces, int e, int k) {
-  if (is_segment(m, e)) {
+  if (is_point(m, surfaces, e)) return loose_particle(m, surfaces, e);
+  if (is_segment(m, surfaces, e)) {
     const int d = segment_distance(m, surfaces, e);
     return k == 0 ? m.distance_particle_a[static_cast<std::size_t>(d)] : m.distance_particle_b[static_cast<std::size_t>(d)];
   }
@@ -42,7 +53,7 @@ int edge_corner(const Model& m, const ParticleSurfaces& surfaces, int e, int k) 
 }
 
 std::uint64_t element_key(const Model& m, const ParticleSurfaces& surfaces, int e) {
-  return is_segment(m, e) ? cloth_edge_key(edge_corner(m, surfaces, e, 0), edge_corner(m, surfaces, e, 1))
+  return e >= edge_count(m) ? cloth_edge_key(edge_corner(m, surfaces, e, 0), edge_corner(m, surfaces, e, 1))
                           : m.particle_edge_key[static_cast<std::size_t>(e)];
 }
 
@@ -113,7 +124,7 @@ bool behind_edge(const Model& model, const CollisionScratch& sc, int e, const Ve
 
 // Whether edge e's two faces are within 10° of each other (a boundary edge or a segment is not flat).
 bool flat_edge(const Model& model, const CollisionScratch& sc, int e) {
-  if (is_segment(model, e)) return false;
+  if (e >= edge_count(model)) return false;
   const auto& faces = sc.surfaces.edge_faces[static_cast<std::size_t>(e)];
   if (faces[0] < 0 || faces[1] < 0) return false;
   return sc.surface_triangles.normal[static_cast<std::size_t>(faces[0])].dot(
@@ -123,7 +134,12 @@ bool flat_edge(const Model& model, const CollisionScratch& sc, int e) {
 // Side `side` as the point (1 − s) x_0 + s x_1 of element e: a face point on an edge's owner
 // triangle, a segment point on a segment's distance constraint.
 void set_edge_side(const Model& model, const ParticleSurfaces& surfaces, int e, Real s, ContactSide& side) {
-  if (is_segment(model, e)) {
+  if (is_point(model, surfaces, e)) {
+    side.kind = ContactSide::Particle;
+    side.index = loose_particle(model, surfaces, e);
+    return;
+  }
+  if (is_segment(model, surfaces, e)) {
     side.kind = ContactSide::ParticleSegment;
     side.index = segment_distance(model, surfaces, e);
     side.local_point = Vec3(1 - s, s, 0);
@@ -186,7 +202,7 @@ void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, 
   if (!(s > kBarycentricEps && s < 1 - kBarycentricEps)) {
     // At a's corner: a point–triangle contact already, unless b is a segment (a rope's link over a
     // soft body's corner), which no triangle of b's holds: kept by one edge of the corner's.
-    if (!is_segment(model, b) || corner_edge(model, sc.surfaces, s < Real(0.5) ? a0 : a1) != a) return;
+    if (!is_segment(model, sc.surfaces, b) || corner_edge(model, sc.surfaces, s < Real(0.5) ? a0 : a1) != a) return;
   }
   const Real thickness = (1 - s) * oa0->thickness + s * oa1->thickness + (1 - t) * ob0->thickness + t * ob1->thickness;
   const Real reach = margin + dt * (edges.speed[a] + edges.speed[b]);
@@ -217,6 +233,39 @@ void edge_against_edge(const Model& model, const CollisionScratch& sc, Real dt, 
   append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, gap, kTagEdgeEdge, out);
 }
 
+// The contact of point s of segment or point a against point t of segment or point b (a < b), if
+// within reach: its thickness the radii there, n = δ/|δ| from b to a; where the centre lines
+// meet, their common normal, else a normal to the longer one, else up (two coincident points),
+// turned from b's middle towards a's.
+void touch_elements(const Model& model, const CollisionScratch& sc, Real reach, int a, Real s, int b, Real t,
+                    std::uint32_t tag, std::vector<Contact>& out) {
+  const int shapes = model.shape_count;
+  const CollisionObject* o[2][2];
+  for (int k = 0; k < 2; ++k)
+    o[0][k] = &sc.objects[shapes + edge_corner(model, sc.surfaces, a, k)], o[1][k] = &sc.objects[shapes + edge_corner(model, sc.surfaces, b, k)];
+  auto point = [&](int i, Real w) { return Vec3((1 - w) * o[i][0]->pose.pos + w * o[i][1]->pose.pos); };
+  auto radius = [&](int i, Real w) { return (1 - w) * o[i][0]->thickness + w * o[i][1]->thickness; };
+  const Vec3 ya = point(0, s), yb = point(1, t);
+  const Real thickness = radius(0, s) + radius(1, t);
+  const Vec3 delta = ya - yb;
+  const Real dist = delta.norm();
+  if (!(dist < thickness + reach)) return;
+  const Real tiny = Real(1e-12) * std::max(Real(1), sc.surface_edges.boxes[static_cast<std::size_t>(a)].hi.cwiseAbs().maxCoeff());
+  Vec3 n;
+  if (dist > tiny) {
+    n = delta / dist;
+  } else {
+    const Vec3 da = o[0][1]->pose.pos - o[0][0]->pose.pos, db = o[1][1]->pose.pos - o[1][0]->pose.pos;
+    const Vec3 cross = da.cross(db);
+    const Vec3& along = da.squaredNorm() >= db.squaredNorm() ? da : db;
+    n = cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm() && cross.squaredNorm() > 0
+            ? Vec3(cross.normalized())
+            : along.squaredNorm() > 0 ? any_perpendicular(along.normalized()) : Vec3(Vec3::UnitZ());
+    if (n.dot(point(0, Real(0.5)) - point(1, Real(0.5))) < 0) n = -n;
+  }
+  append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, dist - thickness, tag, out);
+}
+
 // The contacts of segments a < b (two ropes' links, or one self-colliding rope's): where they cross
 // inside both (not nearly parallel), and each end against the other segment, kept only through the
 // lowest-index segment at that particle that may meet the other segment, so that a rope's particle
@@ -236,28 +285,7 @@ void segment_against_segment(const Model& model, const CollisionScratch& sc, Rea
     for (int k = 0; k < 2; ++k) o[i][k] = &sc.objects[shapes + corner[i][k]];
   const Vec3 da = o[0][1]->pose.pos - o[0][0]->pose.pos, db = o[1][1]->pose.pos - o[1][0]->pose.pos;
   const Real reach = margin + dt * (elements.speed[a] + elements.speed[b]);
-  const Real tiny = Real(1e-12) * std::max(Real(1), elements.boxes[a].hi.cwiseAbs().maxCoeff());
-  auto point = [&](int i, Real s) { return Vec3((1 - s) * o[i][0]->pose.pos + s * o[i][1]->pose.pos); };
-  auto radius = [&](int i, Real s) { return (1 - s) * o[i][0]->thickness + s * o[i][1]->thickness; };
-  auto touch = [&](Real s, Real t, std::uint32_t tag) {
-    const Vec3 ya = point(0, s), yb = point(1, t);
-    const Real thickness = radius(0, s) + radius(1, t);
-    const Vec3 delta = ya - yb;
-    const Real dist = delta.norm();
-    if (!(dist < thickness + reach)) return;
-    Vec3 n;
-    if (dist > tiny) {
-      n = delta / dist;
-    } else {  // the centre lines meet: their common normal, else one normal to a link, else up
-      const Vec3 cross = da.cross(db);
-      const Vec3& along = da.squaredNorm() >= db.squaredNorm() ? da : db;
-      n = cross.squaredNorm() > kParallelSine2 * da.squaredNorm() * db.squaredNorm() && cross.squaredNorm() > 0
-              ? Vec3(cross.normalized())
-              : along.squaredNorm() > 0 ? any_perpendicular(along.normalized()) : Vec3(Vec3::UnitZ());
-      if (n.dot(point(0, Real(0.5)) - point(1, Real(0.5))) < 0) n = -n;
-    }
-    append_contact(model, sc, {a, s, ya}, {b, t, yb}, n, thickness, dist - thickness, tag, out);
-  };
+  auto touch = [&](Real s, Real t, std::uint32_t tag) { touch_elements(model, sc, reach, a, s, b, t, tag, out); };
   auto inside = [](Real s) { return s > kBarycentricEps && s < 1 - kBarycentricEps; };
   const ParticleSurfaces& surfaces = sc.surfaces;
   const int edges = edge_count(model);
@@ -306,6 +334,26 @@ void segment_against_segment(const Model& model, const CollisionScratch& sc, Rea
     }
 }
 
+// The contacts of a loose particle b against segment or loose particle a < b (a grain on a rope,
+// two grains): the closest point of a; at an end of segment a, one particle pair, kept through the
+// lowest-index segment at that end (a loose particle may meet every segment).
+void point_against_element(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int a, int b,
+                           std::vector<Contact>& out) {
+  const CollisionScratch::ProximityElements& elements = sc.surface_edges;
+  if (elements.fixed[a] && elements.fixed[b]) return;
+  const Real reach = margin + dt * (elements.speed[a] + elements.speed[b]);
+  if (is_point(model, sc.surfaces, a)) return touch_elements(model, sc, reach, a, 0, b, 0, kTagLoose, out);
+  const int shapes = model.shape_count;
+  const int a0 = edge_corner(model, sc.surfaces, a, 0), a1 = edge_corner(model, sc.surfaces, a, 1);
+  Real u = 0;
+  closest_point_on_segment(sc.objects[shapes + edge_corner(model, sc.surfaces, b, 0)].pose.pos,
+                           sc.objects[shapes + a0].pose.pos, sc.objects[shapes + a1].pose.pos, u);
+  if (u > kBarycentricEps && u < 1 - kBarycentricEps) return touch_elements(model, sc, reach, a, u, b, 0, kTagLoose, out);
+  const int j = u < Real(0.5) ? 0 : 1, end = j == 0 ? a0 : a1;
+  if (*sc.surfaces.segments_begin(end) == a - edge_count(model))
+    touch_elements(model, sc, reach, a, Real(j), b, 0, kTagLoose + 1 + static_cast<std::uint32_t>(j), out);
+}
+
 // The contacts of the edges of chunk `chunk` against the edges of higher index near them.
 void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int count, int chunk,
                CollisionScratch::ProximityChunk& ch) {
@@ -314,7 +362,8 @@ void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real mar
       ch, [&](int a) { return sc.surface_edges.boxes[static_cast<std::size_t>(a)]; },
       [&](int a, int b, std::vector<Contact>& out) {
         if (!(b > a && edge_pair_allowed(model, sc.surfaces, a, b))) return;
-        if (is_segment(model, a) && is_segment(model, b)) segment_against_segment(model, sc, dt, margin, a, b, out);
+        if (is_point(model, sc.surfaces, b)) point_against_element(model, sc, dt, margin, a, b, out);
+        else if (a >= edge_count(model)) segment_against_segment(model, sc, dt, margin, a, b, out);
         else edge_against_edge(model, sc, dt, margin, a, b, out);
       });
 }
@@ -322,7 +371,10 @@ void run_chunk(const Model& model, const CollisionScratch& sc, Real dt, Real mar
 }  // namespace
 
 bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int a, int b) {
-  const bool segment_a = is_segment(model, a), segment_b = is_segment(model, b);
+  // A loose particle meets every segment and every other loose particle (a surface's triangles
+  // hold it against edges: particle_triangle_contacts.hpp).
+  if (is_point(model, surfaces, a) || is_point(model, surfaces, b)) return a != b && a >= edge_count(model) && b >= edge_count(model);
+  const bool segment_a = is_segment(model, surfaces, a), segment_b = is_segment(model, surfaces, b);
   if (segment_a != segment_b) return true;  // a segment meets every surface edge
   // Two segments: of different ropes, or of one rope with self collision; two edges: of different
   // surfaces, or of one surface with self collision.
@@ -342,8 +394,9 @@ bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int
 
 void append_edge_edge_contacts(const Model& model, Real dt, Real margin, CollisionScratch& sc, ContactBuffer& out) {
   const int edges = edge_count(model);
-  const int segments = sc.segments ? static_cast<int>(sc.surfaces.segments.size()) : 0;
-  const int count = edges + segments;
+  const int segments = sc.segments ? segment_count(sc.surfaces) : 0;
+  const int points = sc.segments ? static_cast<int>(sc.surfaces.loose_particles.size()) : 0;
+  const int count = edges + segments + points;
   if (count == 0 || !sc.edge_edge || sc.surfaces.triangle_edges.size() != model.particle_triangles.size()) return;
   // A lone surface without self collision (a soft body, a cloth), no segment, or a lone rope
   // without self collision: no pair can be kept.
@@ -352,7 +405,8 @@ void append_edge_edge_contacts(const Model& model, Real dt, Real margin, Collisi
   };
   const bool surface_pairs = edges > 0 && (sc.surfaces.surface_count() > 1 || any_self(sc.surfaces.self_collision));
   const bool segment_pairs = segments > 0 && (sc.surfaces.rope_count() > 1 || any_self(sc.surfaces.rope_self_collision));
-  if (!surface_pairs && !segment_pairs && !(edges > 0 && segments > 0)) return;
+  const bool point_pairs = points > 1 || (points > 0 && segments > 0);
+  if (!surface_pairs && !segment_pairs && !point_pairs && !(edges > 0 && segments > 0)) return;
   place_edges(model, dt, margin, count, sc);
   build_box_hash(sc.surface_edges.boxes.data(), count, sc.surface_edges.hash);
   run_proximity_chunks(

@@ -150,7 +150,7 @@ void append_particle_face_contacts(const Model& model, Real dt, Real margin, Col
   SdfCollisionScratch& sd = sc.sdf;
   const SdfContactOptions& o = model.sdf;
   const bool faces = !model.particle_triangles.empty() && o.particle_faces && o.faces != SdfFaceMethod::None;
-  if (sc.segments && model.distance_count > 0) update_particle_surfaces(model, sc.self_collision, sc.surfaces);
+  if (sc.segments && model.particle_count > 0) update_particle_surfaces(model, sc.self_collision, sc.surfaces);
   const bool segments = sc.segments && !sc.surfaces.segments.empty();
   if (!faces && !segments) return;
   const int shapes = model.shape_count;

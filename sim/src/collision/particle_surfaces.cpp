@@ -162,8 +162,8 @@ void build_rings(const Model& m, ParticleSurfaces& out) {
 }
 
 // The segments' ropes (connected components over the segments, numbered by their first segment),
-// whether each collides with itself (a particle of it in a self-collision range), and each
-// particle's segments.
+// whether each collides with itself (a particle of it in a self-collision range), each particle's
+// segments, and the free particles with none (loose).
 void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_collision, ParticleSurfaces& out) {
   const int n = m.particle_count;
   out.segment_rope.assign(out.segments.size(), -1);
@@ -192,6 +192,9 @@ void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_col
   for_self_colliding(m, self_collision, [&](int p) {
     if (particle_rope[p] >= 0) out.rope_self_collision[particle_rope[p]] = 1;
   });
+  out.loose_particles.clear();
+  for (int p = 0; p < n; ++p)
+    if (out.particle_surface[p] == kFreeParticle && out.segment_offset[p + 1] == out.segment_offset[p]) out.loose_particles.push_back(p);
 }
 
 }  // namespace
