@@ -556,6 +556,14 @@ TEST_CASE("loose particles: one contact against each other, against a link's mid
   sim::detail::ParticleSurfaces surfaces;
   sim::detail::update_particle_surfaces(m, {}, surfaces);
   CHECK(surfaces.loose_particles == std::vector<int>{on_link, on_particle, first, second});
+  // A shell's particles without faces are free, but its elements hold them: not loose.
+  auto shell = sim::parse_scene_xml(R"(<scene><cloth model="membrane" faces="false" size="0.2 0.2" segments="2 2"/></scene>)", "shell.xml");
+  REQUIRE(shell.ok());
+  const sim::Model ms = test::compile(shell.value());
+  REQUIRE(ms.particle_triangles.empty());
+  sim::detail::ParticleSurfaces shell_surfaces;
+  sim::detail::update_particle_surfaces(ms, {}, shell_surfaces);
+  CHECK(shell_surfaces.loose_particles.empty());
   const sim::ContactBuffer all = [&] {
     const sim::State s = sim::make_initial_state(m);
     sim::detail::CollisionScratch scratch;

@@ -94,7 +94,8 @@ struct CollisionScratch {
   bool edge_edge = true;                     // edge–edge contacts on (tests turn them off to compare)
   bool free_particle_points = true;          // free particles (ropes) against triangles on (tests compare)
   bool segments = true;                      // free particles' segments (ropes' links) against edges, shapes
-                                             //   and each other on (tests compare)
+                                             //   and each other, and loose particles against segments and
+                                             //   each other, on (tests compare)
   ParticleSurfaces surfaces;                 // the model's surfaces (particle_surfaces.hpp), rebuilt when they change
   // Particle ranges {first, count} whose surfaces collide with themselves (off by default). Set by
   // the caller (tests, benchmarks) until the scene format carries the switch.

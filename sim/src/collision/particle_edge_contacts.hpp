@@ -53,6 +53,12 @@
 // that may meet. Parallel segments (two ropes side by side) touch through their ends. All sides
 // are ParticleSegment (an end with weight 1 on its particle); n = δ/|δ| from b to a, or where the
 // centre lines meet the common normal turned from b's middle towards a's.
+//
+// Loose particles (free particles in no element: ParticleSurfaces::loose_particles, grains and
+// beads) join the stage as points after the segments and meet every segment and every
+// other loose particle (never a surface edge: the surface's triangles hold them). Against a
+// segment, the segment's closest point; at one of its ends, one particle pair kept through the
+// lowest-index segment at that end. Side b is the loose particle (ContactSide::Particle).
 #pragma once
 
 #include "collision/collide.hpp"
@@ -64,7 +70,8 @@ namespace sim::detail {
 void append_edge_edge_contacts(const Model& model, Real dt, Real margin, CollisionScratch& scratch, ContactBuffer& out);
 
 // Whether elements a and b (indices in Model::particle_edge_key, then edge count + index in
-// ParticleSurfaces::segments) may touch at all (surfaces, self collision, exclusions above).
+// ParticleSurfaces::segments, then those + index in ParticleSurfaces::loose_particles) may touch
+// at all (surfaces, ropes, self collision, exclusions above).
 bool edge_pair_allowed(const Model& model, const ParticleSurfaces& surfaces, int a, int b);
 
 }  // namespace sim::detail

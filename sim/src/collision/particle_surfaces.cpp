@@ -163,7 +163,7 @@ void build_rings(const Model& m, ParticleSurfaces& out) {
 
 // The segments' ropes (connected components over the segments, numbered by their first segment),
 // whether each collides with itself (a particle of it in a self-collision range), each particle's
-// segments, and the free particles with none (loose).
+// segments, and the loose particles.
 void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_collision, ParticleSurfaces& out) {
   const int n = m.particle_count;
   out.segment_rope.assign(out.segments.size(), -1);
@@ -192,9 +192,15 @@ void group_ropes(const Model& m, const std::vector<std::array<int, 2>>& self_col
   for_self_colliding(m, self_collision, [&](int p) {
     if (particle_rope[p] >= 0) out.rope_self_collision[particle_rope[p]] = 1;
   });
+  // Loose: free and in no element at all (no distance constraint, membrane triangle or hinge: a
+  // shell's particles without faces are free but its elements hold them apart).
+  std::vector<std::uint8_t> in_element(static_cast<std::size_t>(n), 0);
+  for (int d = 0; d < m.distance_count; ++d) in_element[m.distance_particle_a[d]] = in_element[m.distance_particle_b[d]] = 1;
+  for (const std::vector<int>* corners : {&m.membrane_particle, &m.hinge_particle})
+    for (int p : *corners) in_element[static_cast<std::size_t>(p)] = 1;
   out.loose_particles.clear();
   for (int p = 0; p < n; ++p)
-    if (out.particle_surface[p] == kFreeParticle && out.segment_offset[p + 1] == out.segment_offset[p]) out.loose_particles.push_back(p);
+    if (out.particle_surface[p] == kFreeParticle && !in_element[p]) out.loose_particles.push_back(p);
 }
 
 }  // namespace

@@ -48,8 +48,8 @@ struct ParticleSurfaces {
   std::vector<int> segment_rope;            // per segment, its rope: the connected component of the free
                                             //   particles' distance constraints, numbered by first segment
   std::vector<std::uint8_t> rope_self_collision;  // 1: the rope's segments meet each other (per rope)
-  std::vector<int> loose_particles;         // free particles that are no segment's end (grains, beads): they
-                                            //   meet the segments and each other as points
+  std::vector<int> loose_particles;         // free particles in no element (no distance constraint, membrane
+                                            //   or hinge: grains, beads): they meet the segments and each other
   std::vector<int> segment_offset;          // CSR (particle_count + 1) over particle_segments: the segments
   std::vector<int> particle_segments;       //   (indices in `segments`) with each particle as an end, ascending
   int surface_count() const { return static_cast<int>(closed.size()); }
