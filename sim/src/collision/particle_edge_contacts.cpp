@@ -132,7 +132,7 @@ bool flat_edge(const Model& model, const CollisionScratch& sc, int e) {
 }
 
 // Side `side` as the point (1 − s) x_0 + s x_1 of element e: a face point on an edge's owner
-// triangle, a segment point on a segment's distance constraint.
+// triangle, a segment point on a segment's distance constraint, a loose particle itself.
 void set_edge_side(const Model& model, const ParticleSurfaces& surfaces, int e, Real s, ContactSide& side) {
   if (is_point(model, surfaces, e)) {
     side.kind = ContactSide::Particle;
@@ -271,8 +271,7 @@ void touch_elements(const Model& model, const CollisionScratch& sc, Real reach, 
 // lowest-index segment at that particle that may meet the other segment, so that a rope's particle
 // lying on another rope counts once, not once per link at it; an end nearest another end is one
 // particle–particle contact, kept through the first pair of their segments that may meet. Parallel
-// links (two ropes side by side) touch through their ends. n = δ/|δ| from b to a; where the centre lines meet (|δ| = 0), the common normal
-// ±(e_a × e_b)/|e_a × e_b| (any normal to a parallel pair) turned from b's middle towards a's.
+// links (two ropes side by side) touch through their ends. The normal: touch_elements.
 void segment_against_segment(const Model& model, const CollisionScratch& sc, Real dt, Real margin, int a, int b,
                              std::vector<Contact>& out) {
   const CollisionScratch::ProximityElements& elements = sc.surface_edges;
