@@ -104,7 +104,7 @@ TEST_CASE("scene xml: every solver option key", "[unit][io]") {
     if (key == "elastic_factorization") value = "supernodal";
     if (key == "linear_forcing_max") value = "0.1";
     if (key == "warm_start" || key == "geometric_stiffness" || key == "element_geometric_stiffness" ||
-        key == "project_friction")
+        key == "rope_geometric_stiffness" || key == "project_friction")
       value = "true";
     INFO(key);
     parse_ok("<scene><solver " + key + "=\"" + value + "\"/></scene>");

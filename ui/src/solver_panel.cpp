@@ -102,6 +102,8 @@ bool solver_panel(SolverPanelView& view) {
     changed |= ImGui::Checkbox("Geometric stiffness", &o.geometric_stiffness);
     if (o.geometric_stiffness)
       changed |= ImGui::Checkbox("  exact per element (soft bodies)", &o.element_geometric_stiffness);
+    if (o.geometric_stiffness)
+      changed |= ImGui::Checkbox("  exact per rope link", &o.rope_geometric_stiffness);
     changed |= ImGui::Checkbox("Project friction onto cone", &o.project_friction);
   } else if (o.kind == sim::SolverKind::ProjectedGaussSeidel) {
     changed |= ImGui::SliderInt("PGS sweeps (cap)", &o.pgs_iterations, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);

@@ -96,6 +96,15 @@ struct SolverOptions {
   // soft bodies converge where the secant oscillates (Fig. 12); it costs a finite-difference
   // Hessian per element per Newton iteration (docs/benchmarks.md).
   bool element_geometric_stiffness = false;
+  // With geometric_stiffness, condense_elastic and pcr/pcg: each rope link's (a distance row whose
+  // particles are each in at most two: chains, not cloth) exact curvature −λ ∂²C/∂x² =
+  // −(λ/l)[I − nnᵀ, −(I − nnᵀ); −(I − nnᵀ), I − nnᵀ] (eq. 53's K of C = |x_b − x_a| − L; a link in
+  // tension, λ < 0, is stiff across itself by its tension over its length) joins a factorised H̃ in
+  // place of the diagonal secant on the links' particles (solver/elastic_condensation.hpp). The
+  // secant of eqs. 71-74 keeps only the diagonal of this coupling: a swinging rope's momentum
+  // residual then falls about 0.7× a Newton iteration and a quarter of its steps at dt 8.3 ms reach
+  // the cap (docs/benchmarks.md "Rope geometric stiffness").
+  bool rope_geometric_stiffness = true;
   // Solve each Newton direction with the FEM rows (tets, membranes, hinges) condensed into the
   // particles' mass block, H̃ = H + J_Eᵀ C_E⁻¹ J_E, factorised (sparse LDLᵀ): the same direction as
   // the plain Schur system, which stiff elements leave nearly singular (solver/elastic_condensation.hpp).

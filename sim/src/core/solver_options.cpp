@@ -239,6 +239,8 @@ constexpr OptionField kOptionFields[] = {
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
     {"element_geometric_stiffness", set_bool<&O::element_geometric_stiffness>,
      get_bool<&O::element_geometric_stiffness>},
+    {"rope_geometric_stiffness", set_bool<&O::rope_geometric_stiffness>,
+     get_bool<&O::rope_geometric_stiffness>},
     {"condense_elastic", set_bool<&O::condense_elastic>, get_bool<&O::condense_elastic>},
     {"elastic_factorization",
      [](O& o, std::string_view k, std::string_view v) {

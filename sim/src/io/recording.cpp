@@ -190,6 +190,9 @@ Result<Recording> load_recording(const std::string& path) {
   // Recordings made before max_depenetration_velocity existed ran eq. 9 unbounded; newer ones
   // store the key and override this.
   r.options.max_depenetration_velocity = std::numeric_limits<Real>::infinity();
+  // Likewise those made before rope_geometric_stiffness existed solved ropes and cloth with the
+  // diagonal secant alone.
+  r.options.rope_geometric_stiffness = false;
   for (std::uint32_t i = 0; i < key_count; ++i) {
     std::string k, v;
     if (!rd.string(k) || !rd.string(v)) return bad("options");

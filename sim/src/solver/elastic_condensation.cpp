@@ -29,9 +29,12 @@ int value_index(const Eigen::SparseMatrix<Real, Eigen::ColMajor, int>& a, int ro
   return static_cast<int>(std::lower_bound(first, last, row) - inner);
 }
 
+// The corner count of an element of kind 0 tet, 1 membrane triangle, 2 hinge.
+int element_node_count(int kind) { return kind == 1 ? 3 : 4; }
+
 // The corner particles of element `e` (kind 0 tet, 1 membrane triangle, 2 hinge); returns their count.
 int element_particles(const Model& m, int kind, int index, int out[4]) {
-  const int count = kind == 1 ? 3 : 4;
+  const int count = element_node_count(kind);
   const int* first = kind == 0 ? &m.tet_particle[4 * index]
                      : kind == 1 ? &m.membrane_particle[3 * index]
                                  : &m.hinge_particle[4 * index];
@@ -81,14 +84,43 @@ void ElasticCondensation::meet_condensed_rows(RowSet& rows) {
   meet(rows.first_membrane, rows.first_drive);
 }
 
+int ElasticCondensation::first_distance_row(const Model& m, const RowSet& rows) {
+  if (m.distance_count == 0 || static_cast<int>(rows.joint_bilateral_first.size()) != m.joint_count + 1) return -1;
+  const int first = rows.joint_bilateral_first[m.joint_count];
+  return rows.first_tet - first == m.distance_count ? first : -1;
+}
+
+int ElasticCondensation::find_rope_links(const Model& m, const RowSet& rows) {
+  rope_links_.clear();
+  if (first_distance_row(m, rows) < 0) return 0;
+  link_degree_.assign(static_cast<std::size_t>(m.particle_count), 0);
+  for (int i = 0; i < m.distance_count; ++i) {
+    ++link_degree_[static_cast<std::size_t>(m.distance_particle_a[i])];
+    ++link_degree_[static_cast<std::size_t>(m.distance_particle_b[i])];
+  }
+  for (int i = 0; i < m.distance_count; ++i)
+    if (link_degree_[static_cast<std::size_t>(m.distance_particle_a[i])] <= 2 &&
+        link_degree_[static_cast<std::size_t>(m.distance_particle_b[i])] <= 2)
+      rope_links_.push_back(i);
+  return static_cast<int>(rope_links_.size());
+}
+
 bool ElasticCondensation::supernodal_wanted(ElasticFactorization which, int dofs) {
   if (!SupernodalFactor::available()) return false;
   return which == ElasticFactorization::Supernodal || (which == ElasticFactorization::Auto && dofs >= kSupernodalDofs);
 }
 
 bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, const InverseMass& im,
-                                         ElasticFactorization which) const {
+                                         ElasticFactorization which, const Curvature* curvature) const {
   if (which != analysed_for_) return false;
+  const bool links = curvature && curvature->ropes && !rope_links_.empty();
+  if (links != links_analysed_ || (curvature && curvature->elements) != elements_exact_) return false;
+  if (links) {
+    if (links_.size() != rope_links_.size()) return false;
+    const int first = first_distance_row(m, rows);
+    for (std::size_t k = 0; k < links_.size(); ++k)
+      if (links_[k].index != rope_links_[k] || links_[k].row != first + rope_links_[k]) return false;
+  }
   std::size_t k = 0;
   auto next = [&](int v) { return k < signature_.size() && signature_[k++] == v; };
   for (int i = 0; i < rows.count; ++i) {
@@ -103,8 +135,13 @@ bool ElasticCondensation::same_structure(const Model& m, const RowSet& rows, con
 }
 
 void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, const InverseMass& im,
-                                          ElasticFactorization which) {
+                                          ElasticFactorization which, const Curvature* curvature) {
   analysed_for_ = which;
+  links_analysed_ = curvature && curvature->ropes && !rope_links_.empty();
+  elements_exact_ = curvature && curvature->elements;
+  links_.clear();
+  if (links_analysed_)
+    for (const int i : rope_links_) links_.push_back({i, first_distance_row(m, rows) + i, 0});
   signature_.clear();
   condensed_rows_.clear();
   for (int i = 0; i < rows.count; ++i) {
@@ -137,12 +174,28 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
     const int p = particle_of_node(m, node);
     return is_free_particle(im, p) ? p : -1;
   };
+  // in_secant_link: the particle is in a distance row whose curvature is not in H̃ (the secant's).
+  std::vector<std::int8_t> in_condensed(m.particle_count, 0), in_secant_link(m.particle_count, 0);
+  auto add_particle = [&](int p) {
+    if (local[p] >= 0) return;
+    local[p] = static_cast<int>(particles.size());
+    particles.push_back(p);
+  };
   for (int i : condensed_rows_)
     for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
-      if (const int p = free_particle_of_entry(e); p >= 0 && local[p] < 0) {
-        local[p] = static_cast<int>(particles.size());
-        particles.push_back(p);
+      if (const int p = free_particle_of_entry(e); p >= 0) {
+        add_particle(p);
+        in_condensed[p] = 1;
       }
+  for (const Link& link : links_)
+    for (const int p : {m.distance_particle_a[link.index], m.distance_particle_b[link.index]})
+      if (is_free_particle(im, p)) add_particle(p);
+  {
+    std::vector<std::int8_t> exact_link(m.distance_count, 0);
+    for (const Link& link : links_) exact_link[link.index] = 1;
+    for (int i = 0; i < m.distance_count; ++i)
+      if (!exact_link[i]) in_secant_link[m.distance_particle_a[i]] = in_secant_link[m.distance_particle_b[i]] = 1;
+  }
   const int n = static_cast<int>(particles.size());
   std::vector<Eigen::Triplet<int>> graph;
   for (int a = 0; a < n; ++a) graph.emplace_back(a, a, 1);
@@ -169,6 +222,18 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
           graph.emplace_back(at[a], at[b], 1);
           graph.emplace_back(at[b], at[a], 1);
         }
+  }
+  auto link_free_locals = [&](const Link& link, int out[2]) {
+    const int ends[2] = {m.distance_particle_a[link.index], m.distance_particle_b[link.index]};
+    for (int k = 0; k < 2; ++k) out[k] = is_free_particle(im, ends[k]) ? local[ends[k]] : -1;
+  };
+  for (const Link& link : links_) {
+    int at[2];
+    link_free_locals(link, at);
+    if (at[0] >= 0 && at[1] >= 0 && at[0] != at[1]) {
+      graph.emplace_back(at[0], at[1], 1);
+      graph.emplace_back(at[1], at[0], 1);
+    }
   }
   Eigen::SparseMatrix<int, Eigen::ColMajor, int> pattern(n, n);
   pattern.setFromTriplets(graph.begin(), graph.end());
@@ -212,10 +277,8 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
   pair_first_.push_back(static_cast<int>(pairs.size()));
   std::vector<Pair> element_pairs;  // in factor order, -1 where a node is pinned
   element_pair_kind_.clear();
-  for (Element& el : elements_) {
-    el.first_pair = static_cast<int>(element_pairs.size());
-    int at[4];
-    const int count = element_free_locals(el, at);
+  // The node pairs (a <= b, local order) of an element or link whose free nodes' locals are `at`.
+  auto add_node_pairs = [&](const int* at, int count) {
     for (int a = 0; a < count; ++a)
       for (int b = a; b < count; ++b) {
         const int na = at[a] < 0 ? -1 : new_of_particle_[particles[at[a]]];
@@ -229,7 +292,25 @@ void ElasticCondensation::build_structure(const Model& m, const RowSet& rows, co
         element_pair_kind_.push_back(na == nb ? std::int8_t(1) : na < nb ? std::int8_t(0) : std::int8_t(2));
         if (na != nb) add_block(std::min(na, nb), std::max(na, nb));
       }
+  };
+  for (Element& el : elements_) {
+    el.first_pair = static_cast<int>(element_pairs.size());
+    int at[4];
+    add_node_pairs(at, element_free_locals(el, at));
   }
+  for (Link& link : links_) {
+    link.first_pair = static_cast<int>(element_pairs.size());
+    int at[2];
+    link_free_locals(link, at);
+    add_node_pairs(at, 2);
+  }
+  // Diagonal M (no secant shift) where every curvature source of the particle is exact.
+  exact_.assign(n, 0);
+  if (curvature)
+    for (int a = 0; a < n; ++a) {
+      const int p = particle_of_new_[a];
+      exact_[a] = (!in_condensed[p] || elements_exact_) && !in_secant_link[p] ? 1 : 0;
+    }
   h_.resize(3 * n, 3 * n);
   h_.setFromTriplets(blocks.begin(), blocks.end());
   h_.makeCompressed();
@@ -264,17 +345,18 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
     for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
       if (rows.entry_node[e] < m.body_count) return false;  // a body in an elastic row: not condensed
   }
-  if (!same_structure(m, rows, im, which)) build_structure(m, rows, im, which);
+  if (curvature && curvature->ropes) find_rope_links(m, rows);
+  if (!same_structure(m, rows, im, which, curvature)) build_structure(m, rows, im, which, curvature);
   inv_mass_ = &im;
   Real* value = h_.valuePtr();
   std::fill(value, value + h_.nonZeros(), Real(0));
   const int n = static_cast<int>(particle_of_new_.size());
   // M (+ the secant's diagonal shift, eqs. 71-74, where the exact curvature is not added: the two
-  // would count the elements' curvature twice).
+  // would count the elements' or links' curvature twice).
   for (int a = 0; a < n; ++a) {
     const int p = particle_of_new_[a];
     for (int k = 0; k < 3; ++k)
-      value[diag_pos_[3 * a + k]] = Real(1) / (curvature ? m.particle_inv_mass[p] : im.particle_inv_mass[3 * p + k]);
+      value[diag_pos_[3 * a + k]] = Real(1) / (exact_[a] ? m.particle_inv_mass[p] : im.particle_inv_mass[3 * p + k]);
   }
   // + J_Eᵀ C_E⁻¹ J_E, row by row in a fixed order (deterministic).
   for (std::size_t c = 0; c < condensed_rows_.size(); ++c) {
@@ -301,7 +383,8 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
           for (int r = 0; r < 3; ++r) value[pair_cols_[3 * q + k] + r] += w * ga[r] * gb[k];
       }
   }
-  if (curvature) add_curvature(m, rows, *curvature);
+  if (curvature && elements_exact_) add_curvature(m, rows, *curvature);
+  if (curvature && links_analysed_) add_link_curvature(m, rows, *curvature);
   std::copy(im.particle_inv_mass.begin(), im.particle_inv_mass.end(), inv_diagonal_.begin());
   for (int a = 0; a < n; ++a)
     for (int k = 0; k < 3; ++k) inv_diagonal_[3 * particle_of_new_[a] + k] = Real(1) / value[diag_pos_[3 * a + k]];
@@ -368,24 +451,46 @@ void ElasticCondensation::add_curvature(const Model& m, const RowSet& rows, cons
       element_block<4>(hinges, curvature.at, &m.hinge_particle[4 * el.index], el.index, lambda,
                        hinge_weighted_gradient, curvature.h, out);
   });
-  Real* value = h_.valuePtr();
   for (std::size_t k = 0; k < elements_.size(); ++k) {
     const Element& el = elements_[k];
-    if (el.skipped) continue;
-    const int count = el.kind == 1 ? 3 : 4;
-    const Real* block = element_blocks_.data() + kElementBlock * k;  // column-major, 3 count rows
-    const int stride = 3 * count;
-    int q = el.first_pair;
-    for (int a = 0; a < count; ++a)
-      for (int b = a; b < count; ++b, ++q) {
-        const std::int8_t kind = element_pair_kind_[q];
-        if (kind < 0) continue;
-        // H̃'s block (first, second) in factor order: rows of the node ordered first.
-        const int first = kind == 2 ? b : a, second = kind == 2 ? a : b;
-        for (int c = 0; c < 3; ++c)
-          for (int r = 0; r < (kind == 1 ? c + 1 : 3); ++r)
-            value[element_cols_[3 * q + c] + r] += block[(3 * second + c) * stride + 3 * first + r];
-      }
+    if (!el.skipped) add_element_matrix(element_blocks_.data() + kElementBlock * k, element_node_count(el.kind), el.first_pair);
+  }
+}
+
+void ElasticCondensation::add_element_matrix(const Real* block, int count, int first_pair) {
+  Real* value = h_.valuePtr();
+  const int stride = 3 * count;  // column-major, 3 count rows
+  int q = first_pair;
+  for (int a = 0; a < count; ++a)
+    for (int b = a; b < count; ++b, ++q) {
+      const std::int8_t kind = element_pair_kind_[q];
+      if (kind < 0) continue;
+      // H̃'s block (first, second) in factor order: rows of the node ordered first.
+      const int first = kind == 2 ? b : a, second = kind == 2 ? a : b;
+      for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < (kind == 1 ? c + 1 : 3); ++r)
+          value[element_cols_[3 * q + c] + r] += block[(3 * second + c) * stride + 3 * first + r];
+    }
+}
+
+// Eq. 53's K of one rope link, a distance row C = |x_b − x_a| − L (constraint/distance_rows.hpp): ∂²C/∂x_a² =
+// ∂²C/∂x_b² = (I − nnᵀ)/l, ∂²C/∂x_a∂x_b = −(I − nnᵀ)/l, so −λ∂²C/∂x² = s [P, −P; −P, P] with
+// s = −λ/l and P = I − nnᵀ. Its eigenvalues are 2s (twice, across the link) and 0: positive
+// semi-definite exactly when s >= 0 (tension), else projected to 0. Serial and in row order (a
+// few flops a link; deterministic).
+void ElasticCondensation::add_link_curvature(const Model& m, const RowSet& rows, const Curvature& curvature) {
+  const Real h2 = curvature.h * curvature.h;
+  for (const Link& link : links_) {
+    const Vec3 d = curvature.at.particle_position[m.distance_particle_b[link.index]] -
+                   curvature.at.particle_position[m.distance_particle_a[link.index]];
+    const Real l = d.norm();
+    const Real s = -rows.row_lambda[link.row] / l;
+    if (!(l > Real(1e-12)) || !(s > 0) || !std::isfinite(s)) continue;
+    const Vec3 n = d / l;
+    const Mat3 k = (h2 * s) * (Mat3::Identity() - n * n.transpose());
+    ElementMatrix<2> block;
+    block << k, -k, -k, k;
+    add_element_matrix(block.data(), 2, link.first_pair);
   }
 }
 

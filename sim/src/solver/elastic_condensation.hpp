@@ -20,6 +20,14 @@
 //
 // H̃ couples only particles (the FEM rows have no body entries); bodies keep their 6×6 blocks.
 // Pinned particles (inverse mass 0) have no dofs in H̃ (Δu = 0 there, as H⁻¹ = 0 gives).
+//
+// The same factorised H̃ carries the exact geometric stiffness (eq. 53's K) where asked
+// (Curvature): the elastic elements' and the rope links' (distance rows along chains of particles).
+// The links are not condensed (they may be rigid, C = 0): with no elastic row at all H̃ is then
+// H = M + h² P(K_links) and the Schur complement J H⁻¹ Jᵀ of eq. 59 takes H⁻¹ from its factor.
+// Only chains: a chain's H̃ is block tridiagonal (no fill, a solve costs a few flops a dof), where
+// a distance cloth's links make a 2-D grid whose factor and solves made cloth.xml's step ~9× slower
+// (docs/benchmarks.md "Rope geometric stiffness").
 #pragma once
 
 #include <Eigen/SparseCholesky>
@@ -47,6 +55,19 @@ class ElasticCondensation {
   static bool any_condensable(const RowSet& rows) {
     return rows.first_attachment > rows.first_tet || rows.first_drive > rows.first_membrane;
   }
+  // The first particle distance row, where the rows are laid out as row_assembly.cpp lays them
+  // (the distances' rows between the joints' and the tets'); -1 otherwise or without distances.
+  static int first_distance_row(const Model& m, const RowSet& rows);
+  // The rope links: distance rows both of whose particles are in at most two distance rows (a
+  // chain; a cloth's particles are in four to eight). Kept in rope_links() (no allocation once
+  // sized); returns their count.
+  int find_rope_links(const Model& m, const RowSet& rows);
+  const std::vector<int>& rope_links() const { return rope_links_; }
+  // Whether a factor() would have anything to put in H̃: condensable rows, or (with `ropes`, the
+  // rope links' curvature asked for) rope links.
+  bool wanted(const Model& m, const RowSet& rows, bool ropes) {
+    return any_condensable(rows) || (ropes && find_rope_links(m, rows) > 0);
+  }
   // λ_E(x): each condensed row's multiplier that meets it at the rows' current values,
   // (c + E λ)/h = 0 ⇒ λ = −c/E (eq. 8 with the compliance of eq. 84). The Newton loop measures
   // every iterate with these (the elastic forces the positions imply), so the merit function is
@@ -58,9 +79,16 @@ class ElasticCondensation {
   // multipliers λ; P projects each element's matrix onto the positive semi-definite cone. This is
   // the exact geometric stiffness (eq. 53) of the condensed rows: with it H̃ is the Hessian of the
   // elastic energy (plus M), where the paper's diagonal secant (eqs. 71-74) approximates it.
+  // The rope links' curvature (`ropes`, SolverOptions::rope_geometric_stiffness) is the closed form h² P(−λ ∂²C/∂x²) of C = |x_b − x_a| − L: −(λ/l)(I − nnᵀ) on the two diagonal
+  // blocks and its negative on the coupling block, kept where the link is in tension (λ < 0; a slack
+  // or compressed link's matrix is negative semi-definite and projects to 0). On a particle whose
+  // every curvature source is exact, H̃'s diagonal is M (the secant's shift would count it twice);
+  // elsewhere M plus the secant's shift, as without curvature.
   struct Curvature {
     ConfigurationView at;
     Real h = 0;
+    bool elements = true;    // tets, membrane triangles, hinges (element_geometric_stiffness)
+    bool ropes = false;      // the rope links (rope_geometric_stiffness)
   };
 
   // Assembles H̃ at the current iterate (the rows' J and C = diag_c(i) = row_diag_c + ε, the
@@ -87,7 +115,8 @@ class ElasticCondensation {
   // 1/H̃_kk of particle dof k (3 p + axis): the Jacobi preconditioner's estimate of H̃⁻¹.
   Real particle_inv_diagonal(int particle_dof) const { return inv_diagonal_[particle_dof]; }
 
-  // The particles in H̃ (those the condensed rows touch, free), in factor order.
+  // The particles in H̃ (the free ones the condensed rows touch, and with Curvature::ropes the rope
+  // links'), in factor order.
   const std::vector<int>& particles() const { return particle_of_new_; }
 
   int factor_size() const { return static_cast<int>(diag_pos_.size()); }
@@ -96,10 +125,15 @@ class ElasticCondensation {
   }
 
  private:
-  bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass,
-                      ElasticFactorization which) const;
-  void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass, ElasticFactorization which);
+  bool same_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass, ElasticFactorization which,
+                      const Curvature* curvature) const;
+  void build_structure(const Model& m, const RowSet& rows, const InverseMass& inv_mass, ElasticFactorization which,
+                       const Curvature* curvature);
   void add_curvature(const Model& m, const RowSet& rows, const Curvature& curvature);
+  void add_link_curvature(const Model& m, const RowSet& rows, const Curvature& curvature);
+  // Adds one element's matrix (column-major, 3 count square, local node order) to H̃'s values
+  // through its node pairs from `first_pair` (element_cols_, element_pair_kind_).
+  void add_element_matrix(const Real* block, int count, int first_pair);
 
   // Structure (rebuilt when the signature changes).
   std::vector<int> signature_;          // condensed rows' entry nodes, then the free particles' flags
@@ -119,6 +153,17 @@ class ElasticCondensation {
     bool skipped;  // at the last factor(): too little stress to matter (add_curvature)
   };
   std::vector<Element> elements_;
+  // The rope links in H̃ (with Curvature::ropes at the structure's build): per link its distance
+  // index, row and first node pair (in element_cols_ / element_pair_kind_, 3 pairs).
+  struct Link {
+    int index, row, first_pair;
+  };
+  std::vector<Link> links_;
+  std::vector<int> rope_links_;     // find_rope_links: distance indices
+  std::vector<int> link_degree_;    // find_rope_links: per particle its distance rows (scratch)
+  bool links_analysed_ = false;     // the structure holds the links (Curvature::ropes)
+  bool elements_exact_ = false;     // the structure was built for Curvature::elements
+  std::vector<std::int8_t> exact_;  // per factor particle: every curvature source exact (diagonal M)
   std::vector<Real> hinge_lambda_;  // per hinge: Σ λ w over the bending rows it is in (add_curvature)
   std::vector<int> element_cols_;
   std::vector<std::int8_t> element_pair_kind_;  // -1 skip, 1 diagonal block, 0 a first, 2 b first

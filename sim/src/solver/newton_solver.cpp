@@ -423,12 +423,14 @@ void keep_best(SolverScratch& s, Real merit) {
   std::copy(s.rows.row_lambda.begin(), s.rows.row_lambda.end(), s.lambda_best.data());
 }
 
-// Whether this Newton iteration condenses the elastic rows: asked for, there are some, the linear
-// solver is a Krylov one (Gauss–Seidel and the direct solver read the block-diagonal H), and the
-// solver debugger is not exporting this iteration's system (its export is the plain one).
+// Whether this Newton iteration solves with the factorised H̃ (solver/elastic_condensation.hpp):
+// asked for, there is something to put in it (elastic rows, or the rope links' exact curvature),
+// the linear solver is a Krylov one (Gauss–Seidel and the direct solver read the block-diagonal
+// H), and the solver debugger is not exporting this iteration's system (its export is the plain one).
 bool use_condensation(const Model& m, const SolverOptions& o, LinearSolver linear, const RowSet& rows,
-                      const SolveCapture* capture, int newton) {
-  if (!o.condense_elastic || m.particle_count == 0 || !ElasticCondensation::any_condensable(rows)) return false;
+                      bool rope_curvature, ElasticCondensation& condensation, const SolveCapture* capture,
+                      int newton) {
+  if (!o.condense_elastic || m.particle_count == 0 || !condensation.wanted(m, rows, rope_curvature)) return false;
   if (linear != LinearSolver::PCR && linear != LinearSolver::PCG) return false;
   return !(capture && capture->system_iteration == newton);
 }
@@ -573,9 +575,11 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   int stalled = 0;                      // iterations at the full budget without a 10% gain
   bool linear_exact = false;            // the last linear solve reached round-off
   bool condensed_last = false;          // the last direction was solved with the elastic rows condensed
-  // Geometric stiffness (eq. 53) of the condensed elastic rows: exact per element in H̃
-  // (ElasticCondensation::Curvature), else the diagonal secant of eqs. 71-74 as on other particles.
+  // Geometric stiffness (eq. 53) of the condensed elastic rows and of the rope links: exact per
+  // element / link in H̃ (ElasticCondensation::Curvature), else the diagonal secant of eqs. 71-74
+  // as on other particles.
   const bool exact_curvature = o.geometric_stiffness && o.element_geometric_stiffness;
+  const bool rope_curvature = o.geometric_stiffness && o.rope_geometric_stiffness;
   bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
                                         // is never returned by a stall, it may just be a slow start
   // The linear solves' relative tolerance (solver/inexact_newton_forcing.hpp): the Krylov solvers
@@ -616,15 +620,16 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
     }
     if (o.geometric_stiffness && newton > 0 && m.particle_count > 0) {
       update_geometric_stiffness(m, s);
-      if (condensed_last && !exact_curvature) update_condensed_geometric_stiffness(m, sys, h, s);
+      if (condensed_last && !exact_curvature && ElasticCondensation::any_condensable(rows))
+        update_condensed_geometric_stiffness(m, sys, h, s);
     }
 
     // Direction: b = J H⁻¹ g − h (eq. 59), x = hΔλ, Δu = H⁻¹(Jᵀ x − g) (eq. 60); with the elastic
     // rows condensed (solver/elastic_condensation.hpp) the same direction from H̃ and g̃.
-    const ElasticCondensation::Curvature curvature{configuration_view(s.config), h};
-    const bool condensed = use_condensation(m, o, linear, rows, capture, newton) &&
+    const ElasticCondensation::Curvature curvature{configuration_view(s.config), h, exact_curvature, rope_curvature};
+    const bool condensed = use_condensation(m, o, linear, rows, rope_curvature, s.condensation, capture, newton) &&
                            s.condensation.factor(m, rows, s.inv_mass, o.regularization, o.elastic_factorization,
-                                                 exact_curvature ? &curvature : nullptr);
+                                                 exact_curvature || rope_curvature ? &curvature : nullptr);
     if (condensed) ++report.condensed_iterations;
     condensed_last = condensed;
     const VecX& g_dir = set_up_direction(sys, condensed, s);
