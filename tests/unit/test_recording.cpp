@@ -147,3 +147,28 @@ TEST_CASE("damaged recordings and other models are refused", "[unit][recording]"
   test::add_body(bigger, "extra", Vec3(3, 0, 0.1), 1.0, test::box_shape(Vec3(0.1, 0.1, 0.1)));
   CHECK_FALSE(rec.mismatch(test::compile(bigger)).empty());
 }
+
+TEST_CASE("a recording keeps the solver as it was: options it predates replay as they ran then", "[unit][recording]") {
+  // tests/fuzz/corpus/recording/three_steps.rec was written before rope_geometric_stiffness
+  // existed: it ran ropes on the diagonal secant alone, so it loads with that, not with today's
+  // default.
+  auto old = sim::load_recording(
+      (std::filesystem::path(COULOMB_SOURCE_DIR) / "tests" / "fuzz" / "corpus" / "recording" / "three_steps.rec").string());
+  REQUIRE(old.ok());
+  CHECK_FALSE(old->options.rope_geometric_stiffness);
+  CHECK(sim::SolverOptions{}.rope_geometric_stiffness);  // today's default differs
+  // A recording made now stores the key either way.
+  const sim::Model model = test::compile(driven_scene());
+  for (const bool exact : {true, false}) {
+    sim::SolverOptions o = model.solver;
+    o.rope_geometric_stiffness = exact;
+    sim::Recording rec;
+    rec.begin("driven", model, o, sim::make_initial_state(model));
+    const std::string path = temp_path("coulomb_test_options.rec");
+    REQUIRE(sim::save_recording(rec, path).ok());
+    auto loaded = sim::load_recording(path);
+    REQUIRE(loaded.ok());
+    CHECK(loaded->options.rope_geometric_stiffness == exact);
+    std::filesystem::remove(path);
+  }
+}

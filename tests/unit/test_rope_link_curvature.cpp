@@ -65,6 +65,11 @@ void evaluate_at(const sim::Model& m, const std::vector<Real>& q, Rows& r) {
   sim::evaluate_rows(m, r.contacts, r.config, r.joint_reference, r.rows);
 }
 
+std::vector<Real> initial_coordinates(const sim::Model& m) {
+  const sim::State initial = sim::make_initial_state(m);
+  return std::vector<Real>(initial.q.begin(), initial.q.end());
+}
+
 // λ_r ∇C_r on the free particles' dofs (particles 1 to 4) at q.
 Eigen::VectorXd weighted_gradient(const sim::Model& m, const std::vector<Real>& q, Rows& r, int row, Real lambda) {
   evaluate_at(m, q, r);
@@ -100,9 +105,7 @@ TEST_CASE("exact rope-link curvature: H̃ is M plus h² times each tensioned lin
   const sim::Model m = test::compile(bent_chain());
   REQUIRE(m.particle_count == 5);
   REQUIRE(m.distance_count == 4);
-  std::vector<Real> q0(m.coord_count());
-  const sim::State initial = sim::make_initial_state(m);
-  std::copy(initial.q.begin(), initial.q.end(), q0.begin());
+  const std::vector<Real> q0 = initial_coordinates(m);
   Rows r;
   sim::assemble_rows(m, r.contacts, r.rows);
   const int first = sim::ElasticCondensation::first_distance_row(m, r.rows);
@@ -167,12 +170,9 @@ TEST_CASE("rope links are the chains' links: a particle in three links keeps the
   // whose curvature is the secant's, so they keep the secant's shift; 4 does not.
   const sim::Model m = test::compile(bent_chain(true));
   REQUIRE(m.distance_count == 5);
-  std::vector<Real> q0(m.coord_count());
-  const sim::State initial = sim::make_initial_state(m);
-  std::copy(initial.q.begin(), initial.q.end(), q0.begin());
   Rows r;
   sim::assemble_rows(m, r.contacts, r.rows);
-  evaluate_at(m, q0, r);
+  evaluate_at(m, initial_coordinates(m), r);
   const int first = sim::ElasticCondensation::first_distance_row(m, r.rows);
   REQUIRE(first >= 0);
   sim::ElasticCondensation ec;
