@@ -473,9 +473,9 @@ void ElasticCondensation::add_element_matrix(const Real* block, int count, int f
     }
 }
 
-// Eq. 53's K of one rope link, a distance row C = |x_b − x_a| − L (constraint/distance_rows.hpp): ∂²C/∂x_a² =
-// ∂²C/∂x_b² = (I − nnᵀ)/l, ∂²C/∂x_a∂x_b = −(I − nnᵀ)/l, so −λ∂²C/∂x² = s [P, −P; −P, P] with
-// s = −λ/l and P = I − nnᵀ. Its eigenvalues are 2s (twice, across the link) and 0: positive
+// Eq. 53's K of one rope link, a distance row C = |x_b − x_a| − L (constraint/distance_rows.hpp):
+// ∂²C/∂x_a² = ∂²C/∂x_b² = (I − nnᵀ)/l, ∂²C/∂x_a∂x_b = −(I − nnᵀ)/l, so −λ∂²C/∂x² =
+// s [P, −P; −P, P] with s = −λ/l and P = I − nnᵀ. Its eigenvalues are 2s (twice, across the link) and 0: positive
 // semi-definite exactly when s >= 0 (tension), else projected to 0. Serial and in row order (a
 // few flops a link; deterministic).
 void ElasticCondensation::add_link_curvature(const Model& m, const RowSet& rows, const Curvature& curvature) {
