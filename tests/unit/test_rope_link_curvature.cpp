@@ -112,9 +112,11 @@ TEST_CASE("exact rope-link curvature: H̃ is M plus h² times each tensioned lin
   REQUIRE(first >= 0);
   REQUIRE_FALSE(sim::ElasticCondensation::any_condensable(r.rows));
   sim::ElasticCondensation ec;
-  CHECK(ec.wanted(m, r.rows, true));
+  CHECK_FALSE(ec.wanted(r.rows, true));  // none found yet
+  CHECK(ec.find_rope_links(m, r.rows) == 4);
+  CHECK(ec.wanted(r.rows, true));
   CHECK(ec.rope_links() == std::vector<int>{0, 1, 2, 3});
-  CHECK_FALSE(ec.wanted(m, r.rows, false));
+  CHECK_FALSE(ec.wanted(r.rows, false));
   // Stretch the chain a little (the rows' values do not enter K, only λ and the directions) and
   // give three links tension (λ < 0) and one compression.
   const Real lambda[4] = {-40, -15, 25, -5};
@@ -176,7 +178,8 @@ TEST_CASE("rope links are the chains' links: a particle in three links keeps the
   const int first = sim::ElasticCondensation::first_distance_row(m, r.rows);
   REQUIRE(first >= 0);
   sim::ElasticCondensation ec;
-  REQUIRE(ec.wanted(m, r.rows, true));
+  REQUIRE(ec.find_rope_links(m, r.rows) == 2);
+  REQUIRE(ec.wanted(r.rows, true));
   CHECK(ec.rope_links() == std::vector<int>{0, 3});
   for (int i = 0; i < 5; ++i) r.rows.row_lambda[first + i] = 10;  // compressed: H̃ is its diagonal alone
   sim::InverseMass im;
@@ -198,6 +201,6 @@ TEST_CASE("rope links are the chains' links: a particle in three links keeps the
   const sim::Model chain = test::compile(bent_chain(false));
   Rows rc;
   sim::assemble_rows(chain, rc.contacts, rc.rows);
-  REQUIRE(ec.wanted(chain, rc.rows, true));
+  CHECK(ec.find_rope_links(chain, rc.rows) == 4);
   CHECK(ec.rope_links().size() == 4);
 }

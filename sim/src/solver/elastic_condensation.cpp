@@ -345,7 +345,6 @@ bool ElasticCondensation::factor(const Model& m, const RowSet& rows, const Inver
     for (int e = rows.row_entry_first[i]; e < rows.row_entry_first[i + 1]; ++e)
       if (rows.entry_node[e] < m.body_count) return false;  // a body in an elastic row: not condensed
   }
-  if (curvature && curvature->ropes) find_rope_links(m, rows);
   if (!same_structure(m, rows, im, which, curvature)) build_structure(m, rows, im, which, curvature);
   inv_mass_ = &im;
   Real* value = h_.valuePtr();

@@ -60,13 +60,14 @@ class ElasticCondensation {
   static int first_distance_row(const Model& m, const RowSet& rows);
   // The rope links: distance rows both of whose particles are in at most two distance rows (a
   // chain; a cloth's particles are in four to eight). Kept in rope_links() (no allocation once
-  // sized); returns their count.
+  // sized) for wanted() and factor(), which read them; returns their count. They depend only on
+  // the model and the rows' layout, so the Newton loop finds them once a step, not per iteration.
   int find_rope_links(const Model& m, const RowSet& rows);
   const std::vector<int>& rope_links() const { return rope_links_; }
   // Whether a factor() would have anything to put in H̃: condensable rows, or (with `ropes`, the
-  // rope links' curvature asked for) rope links.
-  bool wanted(const Model& m, const RowSet& rows, bool ropes) {
-    return any_condensable(rows) || (ropes && find_rope_links(m, rows) > 0);
+  // rope links' curvature asked for) the rope links of the last find_rope_links().
+  bool wanted(const RowSet& rows, bool ropes) const {
+    return any_condensable(rows) || (ropes && !rope_links_.empty());
   }
   // λ_E(x): each condensed row's multiplier that meets it at the rows' current values,
   // (c + E λ)/h = 0 ⇒ λ = −c/E (eq. 8 with the compliance of eq. 84). The Newton loop measures
@@ -98,7 +99,8 @@ class ElasticCondensation {
   // factorisation fails (a pivot not positive and finite): never throws.
   // `which` picks the factorisation (supernodal_wanted); a supernodal analysis that fails falls
   // back to the simplicial one.
-  // With `curvature` the elements' curvature joins H̃ (the Curvature above).
+  // With `curvature` the elements' curvature joins H̃ (the Curvature above); with Curvature::ropes,
+  // that of the rope links the last find_rope_links(m, rows) found (the caller finds them first).
   bool factor(const Model& m, const RowSet& rows, const InverseMass& inv_mass, Real epsilon,
               ElasticFactorization which = ElasticFactorization::Auto, const Curvature* curvature = nullptr);
 

@@ -430,7 +430,7 @@ void keep_best(SolverScratch& s, Real merit) {
 bool use_condensation(const Model& m, const SolverOptions& o, LinearSolver linear, const RowSet& rows,
                       bool rope_curvature, ElasticCondensation& condensation, const SolveCapture* capture,
                       int newton) {
-  if (!o.condense_elastic || m.particle_count == 0 || !condensation.wanted(m, rows, rope_curvature)) return false;
+  if (!o.condense_elastic || m.particle_count == 0 || !condensation.wanted(rows, rope_curvature)) return false;
   if (linear != LinearSolver::PCR && linear != LinearSolver::PCG) return false;
   return !(capture && capture->system_iteration == newton);
 }
@@ -580,6 +580,7 @@ void newton_solve_step(const Model& m, const SolverOptions& o, Real h, State& st
   // as on other particles.
   const bool exact_curvature = o.geometric_stiffness && o.element_geometric_stiffness;
   const bool rope_curvature = o.geometric_stiffness && o.rope_geometric_stiffness;
+  if (rope_curvature && o.condense_elastic && m.particle_count > 0) s.condensation.find_rope_links(m, rows);
   bool improved = false;                // an iterate beat the start by 10%: the start (u⁻, λ⁻)
                                         // is never returned by a stall, it may just be a slow start
   // The linear solves' relative tolerance (solver/inexact_newton_forcing.hpp): the Krylov solvers
