@@ -96,6 +96,8 @@ bool solver_panel(SolverPanelView& view) {
     }
     changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
     if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
+    if (o.line_search)
+      changed |= ImGui::Checkbox("  friction merit: natural map", &o.friction_merit_natural_map);
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
     if (o.linear_solver == sim::LinearSolver::Jacobi)
       changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);

@@ -234,6 +234,8 @@ constexpr OptionField kOptionFields[] = {
     {"linear_forcing_max", set_real<&O::linear_forcing_max, Range::Fraction>, get_real<&O::linear_forcing_max>},
     {"damping", set_real<&O::damping, Range::UnitInterval>, get_real<&O::damping>},
     {"line_search", set_bool<&O::line_search>, get_bool<&O::line_search>},
+    {"friction_merit_natural_map", set_bool<&O::friction_merit_natural_map>,
+     get_bool<&O::friction_merit_natural_map>},
     {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
     {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},

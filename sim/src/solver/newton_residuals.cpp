@@ -13,7 +13,7 @@ bool velocity_level(RowKind k) { return k == RowKind::Drive || k == RowKind::Fri
 }  // namespace
 
 bool measure_iterate(const Model& m, const RowSet& rows, const InverseMass& im, const VecX& g,
-                     NewtonIterationTrace& t) {
+                     NewtonIterationTrace& t, bool friction_natural_map) {
   bool finite = true;
   Real n2 = 0, f2 = 0, b2 = 0, row_energy = 0;
   for (int i = 0; i < rows.count; ++i) {
@@ -38,7 +38,9 @@ bool measure_iterate(const Model& m, const RowSet& rows, const InverseMass& im, 
     Real& worst = velocity_level(k) ? t.velocity_error_max : t.position_error_max;
     worst = std::max(worst, e);
     const Real kk = rows.row_inv_mass[i];
-    row_energy += res * res / (kk > Real(1e-12) ? kk : Real(1e-12));
+    // Both rows of a contact hold its e: each weighs in with e²/2.
+    const Real h_i = friction_natural_map && k == RowKind::Friction ? e * Real(0.70710678118654752) : res;
+    row_energy += h_i * h_i / (kk > Real(1e-12) ? kk : Real(1e-12));
   }
   t.normal_l2 = std::sqrt(n2);
   t.friction_l2 = std::sqrt(f2);

@@ -9,6 +9,16 @@
 // is one function along the whole iteration; for an exact Newton direction d, dΦ/dt = −2Φ at t = 0
 // and the Armijo test Φ(t) <= (1 − 2σt) Φ(0) accepts t = 1 near a solution.
 //
+// Friction at the cone's tip (SolverOptions::friction_merit_natural_map). A friction row's h_i is
+// its residual φ_f = Dᵀu + Wλ_f, or rλ_f in the inactive set (μλ_n <= 0). As μλ_n leaves 0 with
+// λ_f still 0 (a new contact, warm-started at λ_n = 0, sliding at v), W is at its cap and φ_f
+// jumps from 0 to v: Φ is discontinuous there. Measured on a Fetch grasp step (55 contacts):
+// Φ(0) = 1.13e-2, Φ(1e-6) = 3.08e-2 along the Newton direction, from six friction rows at 0.43 m/s
+// of slip; no t passed Armijo and the step ended where it started. With the option the rows'
+// h_i is the contact's natural-map error e/√2 (the convergence test's friction residual; e → r|λ_f|
+// as μλ_n → 0, continuous), and the same direction fell at dΦ/dt = −2.04 Φ, the exact-Newton rate.
+// The descent solvers' merit measures friction that way already (solver/iterate_measure.cpp).
+//
 // Convergence (SolverOptions::newton_tolerance, newton_velocity_tolerance):
 //   position rows (joints, distances, limits, contact normals): |c + eλ|, |φ_n| [m or rad]  <= tol
 //   complementarity |min(C, rλ)| over limits and contact normals [m]                     <= tol
@@ -29,8 +39,11 @@ inline constexpr Real kMinStep = Real(1) / 16;       // smallest t the line sear
 // Fills the residual fields of `t` (normal, friction, bilateral, momentum, complementarity,
 // position_error_max, velocity_error_max, merit). Returns false if any row value, residual, multiplier or g is not finite
 // (a NaN never hides behind a max).
+// With `friction_natural_map` (SolverOptions::friction_merit_natural_map) a friction row's h_i in
+// the merit is its contact's natural-map error e over √2 (the contact's two rows together: e²),
+// not its residual φ_f: continuous where μλ_n leaves 0, where φ_f jumps from rλ_f to the slip.
 bool measure_iterate(const Model& model, const RowSet& rows, const InverseMass& inv_mass, const VecX& g,
-                     NewtonIterationTrace& t);
+                     NewtonIterationTrace& t, bool friction_natural_map = false);
 
 // True when every residual of `t` is within the tolerances as described above.
 bool newton_converged(const NewtonIterationTrace& t, Real tolerance, Real velocity_tolerance);

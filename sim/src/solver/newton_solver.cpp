@@ -402,7 +402,7 @@ bool evaluate_iterate(const IterateContext& x, SolverScratch& s, NewtonIteration
   if (x.meet_elastic) ElasticCondensation::meet_condensed_rows(s.rows);
   evaluate_ncp(x.m, x.contacts, x.o, x.h, s.u, s.rows);
   momentum_residual(x.m, x.sys, x.h, s);
-  return measure_iterate(x.m, s.rows, s.inv_mass_at_start, s.g, t);
+  return measure_iterate(x.m, s.rows, s.inv_mass_at_start, s.g, t, x.o.friction_merit_natural_map);
 }
 
 // Which linear solver is redone after a breakdown: Gauss–Seidel needs no positive curvature to
