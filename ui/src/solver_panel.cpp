@@ -96,8 +96,14 @@ bool solver_panel(SolverPanelView& view) {
     }
     changed |= ImGui::Checkbox("Line search (off: the paper's fixed t)", &o.line_search);
     if (!o.line_search) changed |= slider_real("Damping t", o.damping, 0.05f, 1.0f, "%.2f", false);
-    if (o.line_search)
+    if (o.line_search) {
       changed |= ImGui::Checkbox("  friction merit: natural map", &o.friction_merit_natural_map);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The line search measures friction by each contact's natural-map error (what the\n"
+                          "convergence test reads) instead of the rows' residual, which jumps when a sliding\n"
+                          "contact starts to carry load. Fewer capped steps on ropes and sliding contacts;\n"
+                          "off by default: it moves the grasping scenes (docs/benchmarks.md).");
+    }
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
     if (o.linear_solver == sim::LinearSolver::Jacobi)
       changed |= slider_real("Jacobi weight", o.jacobi_weight, 0.05f, 1.0f, "%.2f", false);
