@@ -294,6 +294,7 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(boolean(item, "project_friction", "project friction", o.project_friction, false));
       out.push_back(boolean(item, "friction_merit_natural_map", "friction merit: natural map",
                             o.friction_merit_natural_map, false));
+      out.push_back(boolean(item, "implicit_gyroscopic", "implicit gyroscopic term", o.implicit_gyroscopic, false));
       out.push_back(real(item, "jacobi_weight", "Jacobi weight", o.jacobi_weight, 1e-6, 1, "", false, 3, 0.05));
       out.push_back(integer(item, "pgs_iterations", "PGS sweeps", o.pgs_iterations, 1, 100000));
       out.push_back(real(item, "pgs_relaxation", "PGS relaxation ω", o.pgs_relaxation, 1e-6, 1.999, "", false, 3, 0.05));

@@ -218,6 +218,7 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.rope_geometric_stiffness", s.rope_geometric_stiffness, t.rope_geometric_stiffness);
   d.same("solver.project_friction", s.project_friction, t.project_friction);
   d.same("solver.friction_merit_natural_map", s.friction_merit_natural_map, t.friction_merit_natural_map);
+  d.same("solver.implicit_gyroscopic", s.implicit_gyroscopic, t.implicit_gyroscopic);
   d.same("solver.jacobi_weight", s.jacobi_weight, t.jacobi_weight);
   d.same("solver.substeps", s.substeps, t.substeps);
   d.same("solver.contact_margin", s.contact_margin, t.contact_margin);

@@ -75,7 +75,7 @@ void compare_on_device(const sim::Model& m) {
   const sim::BodyView bodies = sim::body_view(m);
   const sim::ParticleView particles = sim::particle_view(m);
   const sim::StateView start = sim::state_view(m, st);
-  const sim::LoadView loads = sim::load_view(m, control);
+  const sim::LoadView loads = sim::load_view(m, control, sim::SolverOptions{});
   std::vector<Mat3> iw(m.body_count), iw_inv(m.body_count);
   std::vector<Real> ut(m.dof_count()), pim(3 * m.particle_count), q(m.coord_count()), g(m.dof_count()),
       hinv(m.dof_count());
@@ -118,7 +118,7 @@ void compare_on_device(const sim::Model& m) {
   const sim::BodyView dev_bodies{d_body_inv_mass.get(), d_inertia.get(), d_inv_inertia.get(), m.body_count};
   const sim::ParticleView dev_particles{d_particle_inv_mass.get(), m.particle_count};
   const sim::StateView dev_start{d_q0.get(), d_u0.get(), m.body_count, m.particle_count};
-  const sim::LoadView dev_loads{m.gravity, d_wrench.get(), d_force.get()};
+  const sim::LoadView dev_loads{m.gravity, d_wrench.get(), d_force.get(), loads.implicit_gyroscopic};
   REQUIRE(sim::cuda::launch_predict_bodies(dev_bodies, dev_start, dev_loads, sim::BodyInertiaView{d_iw.get(), d_iw_inv.get()},
                                            h, d_ut.get(), nullptr) == cudaSuccess);
   REQUIRE(sim::cuda::launch_predict_particles(dev_particles, dev_start, dev_loads, h, d_ut.get(), d_pim.get(), nullptr) ==

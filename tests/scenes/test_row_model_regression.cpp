@@ -81,6 +81,9 @@ std::vector<Record> run_scene(const std::string& name) {
   // And every PCR solve ran its whole budget: the inexact Newton forcing (linear_forcing_max,
   // solver/inexact_newton_forcing.hpp) stops solves early, checked in test_inexact_newton.cpp.
   spec.solver.linear_forcing_max = 0;
+  // And with the paper's explicit gyroscopic term: the implicit one (kernels/body_kernels.hpp
+  // gyroscopic_step) is checked in test_gyroscopic.cpp.
+  spec.solver.implicit_gyroscopic = false;
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

@@ -35,10 +35,12 @@
 #include "sim/scene_io.hpp"
 #include "solver/schur_system.hpp"
 #include "sim/step.hpp"
+#include "support/free_body.hpp"
 #include "support/scene_builders.hpp"
 #include "support/shipped_run.hpp"
 #include "support/shipped_scenes.hpp"
 
+using test::FreeBody;
 using sim::Mat3;
 using sim::Quat;
 using sim::Real;
@@ -56,36 +58,6 @@ bool same_bits(const Matrix& a, const Matrix& b) {
   return true;
 }
 
-// One free rigid body held in its own arrays (no Model): the views are all a kernel needs.
-struct FreeBody {
-  Real inv_mass;
-  Vec3 inertia, inv_inertia;
-  std::vector<Real> q, u;
-  FreeBody(Real mass, const Vec3& principal, const Quat& rot, const Vec3& v, const Vec3& w)
-      : inv_mass(1 / mass), inertia(principal), inv_inertia(principal.cwiseInverse()),
-        q{0, 0, 1, rot.w(), rot.x(), rot.y(), rot.z()}, u{v.x(), v.y(), v.z(), w.x(), w.y(), w.z()} {}
-  sim::BodyView bodies() const { return sim::BodyView{&inv_mass, &inertia, &inv_inertia, 1}; }
-  sim::StateView state() const { return sim::StateView{q.data(), u.data(), 1, 0}; }
-  Quat rotation() const { return Quat(q[3], q[4], q[5], q[6]); }
-  Vec3 omega() const { return Vec3(u[3], u[4], u[5]); }
-  Mat3 world_inertia() const {
-    const Mat3 R = rotation().toRotationMatrix();
-    return R * inertia.asDiagonal() * R.transpose();
-  }
-  // One unconstrained step through the kernels: ũ (eq. 46) is the new u, then q = q⁻ + h G u.
-  void step(const Vec3& gravity, Real h) {
-    Mat3 iw, iw_inv;
-    sim::body_world_inertia(bodies(), state(), 0, sim::BodyInertiaView{&iw, &iw_inv});
-    std::vector<Real> ut(6);
-    sim::predict_body_velocity(bodies(), state(), sim::LoadView{gravity, nullptr, nullptr}, &iw, &iw_inv, h, 0,
-                               ut.data());
-    u = ut;
-    std::vector<Real> next(7);
-    sim::integrate_body(state(), h, 0, next.data());
-    q = next;
-  }
-};
-
 }  // namespace
 
 TEST_CASE("body velocity prediction adds g h exactly and the applied wrench through M^-1", "[unit][kernels]") {
@@ -99,16 +71,17 @@ TEST_CASE("body velocity prediction adds g h exactly and the applied wrench thro
   CHECK((iw * iw_inv - Mat3::Identity()).norm() < 1e-14);
   CHECK((iw - b.world_inertia()).norm() < 1e-15);
   Real ut[6];
-  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, nullptr, nullptr}, &iw, &iw_inv, h, 0, ut);
+  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, nullptr, nullptr, false}, &iw, &iw_inv, h, 0, ut);
   for (int k = 0; k < 3; ++k) {
     CHECK(ut[k] == b.u[k] + h * g[k]);
     CHECK(ut[3 + k] == 0);  // no spin: no gyroscopic torque
   }
-  // A wrench: Δv = h F / m, Δω = h I_w⁻¹ (τ − ω × I_w ω).
+  // A wrench: Δv = h F / m, Δω = h I_w⁻¹ (τ − ω × I_w ω) with the explicit gyroscopic term (the
+  // implicit one: test_gyroscopic.cpp).
   b.u[3] = 4;
   b.u[4] = -1;
   const Vec6 wrench = (Vec6() << 1, 2, 3, 0.1, -0.2, 0.3).finished();
-  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, &wrench, nullptr}, &iw, &iw_inv, h, 0, ut);
+  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, &wrench, nullptr, false}, &iw, &iw_inv, h, 0, ut);
   const Vec3 w = b.omega();
   const Vec3 dw = h * (b.world_inertia().inverse() * (wrench.tail<3>() - w.cross(b.world_inertia() * w)));
   for (int k = 0; k < 3; ++k) {
@@ -117,7 +90,7 @@ TEST_CASE("body velocity prediction adds g h exactly and the applied wrench thro
   }
   // A fixed body (m⁻¹ = 0) predicts zero velocity whatever it carried.
   b.inv_mass = 0;
-  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, &wrench, nullptr}, &iw, &iw_inv, h, 0, ut);
+  sim::predict_body_velocity(b.bodies(), b.state(), sim::LoadView{g, &wrench, nullptr, false}, &iw, &iw_inv, h, 0, ut);
   for (Real x : ut) CHECK(x == 0);
 }
 
@@ -132,7 +105,7 @@ TEST_CASE("particle velocity prediction is u + h (g + f/m) and zero for fixed pa
   const sim::StateView state{q.data(), u.data(), 0, 2};
   std::vector<Real> ut(6), im(6);
   for (int p = 0; p < 2; ++p)
-    sim::predict_particle_velocity(particles, state, sim::LoadView{g, nullptr, nullptr}, h, p, ut.data(), im.data());
+    sim::predict_particle_velocity(particles, state, sim::LoadView{g, nullptr, nullptr, true}, h, p, ut.data(), im.data());
   for (int k = 0; k < 3; ++k) {
     CHECK(ut[k] == u[k] + h * g[k]);
     CHECK(ut[3 + k] == 0);
@@ -140,7 +113,7 @@ TEST_CASE("particle velocity prediction is u + h (g + f/m) and zero for fixed pa
     CHECK(im[3 + k] == 0);
   }
   for (int p = 0; p < 2; ++p)
-    sim::predict_particle_velocity(particles, state, sim::LoadView{g, nullptr, force.data()}, h, p, ut.data(),
+    sim::predict_particle_velocity(particles, state, sim::LoadView{g, nullptr, force.data(), true}, h, p, ut.data(),
                                    im.data());
   for (int k = 0; k < 3; ++k) CHECK(ut[k] == Approx(u[k] + h * (g[k] + 4.0 * force[0][k])).epsilon(1e-15));
 }
@@ -183,7 +156,7 @@ TEST_CASE("a torque-free symmetric top precesses with its angular momentum and e
     momentum_drift = energy_drift = norm_error = 0;
     const int steps = static_cast<int>(std::lround(duration / h));
     for (int i = 0; i < steps; ++i) {
-      b.step(Vec3::Zero(), h);
+      b.step(Vec3::Zero(), h, false);  // the paper's explicit term (implicit: test_gyroscopic.cpp)
       const Vec3 w = b.omega();
       momentum_drift = std::max(momentum_drift, (b.world_inertia() * w - L0).norm() / L0.norm());
       energy_drift = std::max(energy_drift, std::abs(0.5 * w.dot(b.world_inertia() * w) - E0) / E0);
@@ -373,13 +346,15 @@ void reference_setup(const sim::Model& m, Real h, const sim::State& st, const si
     }
     const Vec3 v = st.body_velocity(b), w = st.body_angular_velocity(b);
     Vec3 force = m.gravity / m.body_inv_mass[b];
-    Vec3 torque = -w.cross(iw[b] * w);
+    Vec3 torque = Vec3::Zero();
     if (has_wrench) {
       force += control.body_wrench[b].head<3>();
-      torque += control.body_wrench[b].tail<3>();
+      torque = control.body_wrench[b].tail<3>();
     }
     const Vec3 vt = v + h * m.body_inv_mass[b] * force;
-    const Vec3 wt = w + h * (iw_inv[b] * torque);
+    // The gyroscopic step itself is checked against Euler's equations in test_gyroscopic.cpp.
+    const Vec3 wt = sim::gyroscopic_step(w, iw[b], iw_inv[b], h, sim::SolverOptions{}.implicit_gyroscopic) +
+                    h * (iw_inv[b] * torque);
     for (int k = 0; k < 3; ++k) {
       u[k] = vt[k];
       u[3 + k] = wt[k];
@@ -533,7 +508,7 @@ void check_bit_identity(const sim::Model& m, int steps) {
     const sim::BodyView bodies = sim::body_view(m);
     const sim::ParticleView particles = sim::particle_view(m);
     const sim::StateView start = sim::state_view(m, st);
-    const sim::LoadView loads = sim::load_view(m, control);
+    const sim::LoadView loads = sim::load_view(m, control, sim::SolverOptions{});
     const sim::BodyInertiaView inertia{iw.data(), iw_inv.data()};
     sim::parallel_for(m.body_count, [&](int b) {
       sim::body_world_inertia(bodies, start, b, inertia);

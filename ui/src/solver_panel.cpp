@@ -130,6 +130,11 @@ bool solver_panel(SolverPanelView& view) {
     changed |= ImGui::Checkbox("Consistent velocity (off: the paper's incremental update)", &o.dual_consistent);
   }
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
+  changed |= ImGui::Checkbox("Implicit gyroscopic term", &o.implicit_gyroscopic);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("On: the spin of a body about a non-principal axis is integrated by backward Euler,\n"
+                      "which never adds energy. Off: the paper's explicit term, which spins such a body up\n"
+                      "until the step blows up (fast tumbling ellipsoids, boxes, tools).");
   changed |= slider_real("Tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);
   changed |= slider_real("Velocity tolerance [m/s]", o.newton_velocity_tolerance, 1e-9f, 1e-1f, "%.1e", true);
   changed |= slider_real("Contact margin [m]", o.contact_margin, 0.0f, 0.05f, "%.3f", false);

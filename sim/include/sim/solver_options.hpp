@@ -96,6 +96,11 @@ struct SolverOptions {
   // scenes it moves are understood (docs/benchmarks.md "Friction merit at the cone's tip").
   bool friction_merit_natural_map = false;
   Real regularization = Real(1e-6); // ε identity shift of the Schur complement, §8.4
+  // The gyroscopic term of ũ (eq. 46): on (the default), one Newton iteration of backward Euler
+  // on Euler's equations, which never adds kinetic energy; off, the paper's explicit term, which
+  // spins up a body rotating off its principal axes until the step blows up
+  // (kernels/body_kernels.hpp gyroscopic_step; docs/benchmarks.md "Gyroscopic term").
+  bool implicit_gyroscopic = true;
   bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)
   // With geometric_stiffness and the elastic rows condensed (condense_elastic, pcr/pcg): each tet's,

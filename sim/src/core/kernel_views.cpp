@@ -21,11 +21,11 @@ StateView state_view(const Model& model, const State& state) {
   return state_view(model, state.q.data(), state.u.data());
 }
 
-LoadView load_view(const Model& model, const Control& control) {
+LoadView load_view(const Model& model, const Control& control, const SolverOptions& options) {
   const bool has_wrench = static_cast<int>(control.body_wrench.size()) == model.body_count;
   const bool has_force = static_cast<int>(control.particle_force.size()) == model.particle_count;
   return LoadView{model.gravity, has_wrench ? control.body_wrench.data() : nullptr,
-                  has_force ? control.particle_force.data() : nullptr};
+                  has_force ? control.particle_force.data() : nullptr, options.implicit_gyroscopic};
 }
 
 JointView joint_view(const Model& m) {

@@ -17,8 +17,8 @@ ParticleView particle_view(const Model& model);
 StateView state_view(const Model& model, const Real* q, const Real* u);
 StateView state_view(const Model& model, const State& state);
 // Gravity and the control's wrenches and particle forces (null where the control does not hold
-// one per body / per particle).
-LoadView load_view(const Model& model, const Control& control);
+// one per body / per particle), and the options' choice of gyroscopic term.
+LoadView load_view(const Model& model, const Control& control, const SolverOptions& options);
 // The joint, distance, shape and cloth-face arrays the row kinds' kernels read.
 JointView joint_view(const Model& model);
 DistanceView distance_view(const Model& model);

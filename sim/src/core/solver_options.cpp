@@ -237,6 +237,7 @@ constexpr OptionField kOptionFields[] = {
     {"friction_merit_natural_map", set_bool<&O::friction_merit_natural_map>,
      get_bool<&O::friction_merit_natural_map>},
     {"regularization", set_real<&O::regularization, Range::NonNegative>, get_real<&O::regularization>},
+    {"implicit_gyroscopic", set_bool<&O::implicit_gyroscopic>, get_bool<&O::implicit_gyroscopic>},
     {"warm_start", set_bool<&O::warm_start>, get_bool<&O::warm_start>},
     {"geometric_stiffness", set_bool<&O::geometric_stiffness>, get_bool<&O::geometric_stiffness>},
     {"element_geometric_stiffness", set_bool<&O::element_geometric_stiffness>,

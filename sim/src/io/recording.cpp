@@ -193,6 +193,8 @@ Result<Recording> load_recording(const std::string& path) {
   // Likewise those made before rope_geometric_stiffness existed solved ropes and cloth with the
   // diagonal secant alone.
   r.options.rope_geometric_stiffness = false;
+  // And those made before implicit_gyroscopic existed integrated the gyroscopic term explicitly.
+  r.options.implicit_gyroscopic = false;
   for (std::uint32_t i = 0; i < key_count; ++i) {
     std::string k, v;
     if (!rd.string(k) || !rd.string(v)) return bad("options");

@@ -13,6 +13,7 @@
 
 #include "kernels/kernel_macros.hpp"
 #include "kernels/row_gradient_kernels.hpp"
+#include "kernels/skew_matrix.hpp"
 #include "kernels/views.hpp"
 #include "sim/math.hpp"
 
@@ -44,13 +45,6 @@ SIM_HD inline Quat joint_relative_rotation(const JointFrames& f) {
   Quat rel = f.qa.conjugate() * f.qb;
   if (rel.w() < 0) rel.coeffs() = -rel.coeffs();
   return rel;
-}
-
-// [v]×.
-SIM_HD inline Mat3 skew_matrix(const Vec3& v) {
-  Mat3 s;
-  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return s;
 }
 
 // Positional row along world axis w (fixed in frame a): C = w·d, a: [−w, w×d − r_a×w], b: [w, r_b×w].

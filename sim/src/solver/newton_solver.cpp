@@ -49,9 +49,10 @@ double ms_since(Clock::time_point t0) {
 // ---- setup ---------------------------------------------------------------------------------
 
 // Mass at q⁻ (eq. 90: world inertia R I Rᵀ), H⁻¹ without geometric stiffness, and the
-// unconstrained velocity ũ = u⁻ + h M⁻¹ (f_ext + f_gyro) (eq. 46, explicit gyroscopic term).
-void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const Control& control,
-                                  SolverScratch& s) {
+// unconstrained velocity ũ = u⁻ + h M⁻¹ (f_ext + f_gyro) (eq. 46; the gyroscopic term implicit
+// or explicit as the options say).
+void setup_mass_and_free_velocity(const Model& m, const SolverOptions& o, Real h, const State& st,
+                                  const Control& control, SolverScratch& s) {
   s.body_inertia_world.resize(m.body_count);
   s.inv_mass.body_inv_mass = m.body_inv_mass;
   s.inv_mass.body_inv_inertia.resize(m.body_count);
@@ -60,7 +61,7 @@ void setup_mass_and_free_velocity(const Model& m, Real h, const State& st, const
   const BodyView bodies = body_view(m);
   const ParticleView particles = particle_view(m);
   const StateView start = state_view(m, st);
-  const LoadView loads = load_view(m, control);
+  const LoadView loads = load_view(m, control, o);
   const BodyInertiaView inertia{s.body_inertia_world.data(), s.inv_mass.body_inv_inertia.data()};
   parallel_for(m.body_count, [&](int b) {
     body_world_inertia(bodies, start, b, inertia);
@@ -484,7 +485,7 @@ void prepare_step(const Model& m, const SolverOptions& o, Real h, const State& s
   s.u.setZero(m.dof_count());
   s.q0 = Eigen::Map<const VecX>(state.q.data(), m.coord_count());
   s.q.resize(m.coord_count());
-  setup_mass_and_free_velocity(m, h, state, control, s);
+  setup_mass_and_free_velocity(m, o, h, state, control, s);
   s.inv_mass_at_start = s.inv_mass;  // M⁻¹ at q⁻ without geometric stiffness: the merit's metric
   RowSet& rows = s.rows;
   assemble_rows(m, contacts, rows);
