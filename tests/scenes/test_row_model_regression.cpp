@@ -82,7 +82,7 @@ std::vector<Record> run_scene(const std::string& name) {
   // solver/inexact_newton_forcing.hpp) stops solves early, checked in test_inexact_newton.cpp.
   spec.solver.linear_forcing_max = 0;
   // And with the paper's explicit gyroscopic term: the implicit one (kernels/body_kernels.hpp
-  // gyroscopic_step) is checked in test_gyroscopic.cpp.
+  // implicit_gyroscopic_step) is checked in test_gyroscopic.cpp.
   spec.solver.implicit_gyroscopic = false;
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);

@@ -99,7 +99,7 @@ struct SolverOptions {
   // The gyroscopic term of ũ (eq. 46): on (the default), one Newton iteration of backward Euler
   // on Euler's equations, which never adds kinetic energy; off, the paper's explicit term, which
   // spins up a body rotating off its principal axes until the step blows up
-  // (kernels/body_kernels.hpp gyroscopic_step; docs/benchmarks.md "Gyroscopic term").
+  // (kernels/body_kernels.hpp implicit_gyroscopic_step; docs/benchmarks.md "Gyroscopic term").
   bool implicit_gyroscopic = true;
   bool warm_start = true;           // start from last step's u and λ (false: u = 0, λ = 0, eqs. 67-68)
   bool geometric_stiffness = true;  // diagonal approximation, eqs. 71-74 (particle dofs)

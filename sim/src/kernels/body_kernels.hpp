@@ -35,7 +35,7 @@ inline constexpr int kGyroscopicNewtonIterations = 6;
 inline constexpr Real kGyroscopicTolerance = Real(1e-12);
 inline constexpr int kMaxGyroscopicHalvings = 6;
 
-// One midpoint substep of length hs from w0 (see gyroscopic_step); false where an iteration's J
+// One midpoint substep of length hs from w0 (see implicit_gyroscopic_step); false where an iteration's J
 // has det J < det I / 2 or the iterations do not converge.
 SIM_HD inline bool gyroscopic_midpoint_substep(const Vec3& w0, const Mat3& inertia_world, Real det_inertia, Real hs,
                                                Vec3* out) {
@@ -58,22 +58,19 @@ SIM_HD inline bool gyroscopic_midpoint_substep(const Vec3& w0, const Mat3& inert
 }
 
 // The gyroscopic step of ω over h, torque-free (Euler's equations I ω̇ = −ω × I ω at the world
-// inertia I of q⁻), the f_gyro of eq. 46:
-// - explicit (the paper's): ω − h I⁻¹ (ω × I ω). It feeds energy into a body spinning off its
-//   principal axes, and |ω| grows without bound once h|ω| is not small (humanoid100.xml's
-//   ellipsoid reached 10⁴ rad/s in flight and every later step was refused);
-// - implicit: the midpoint rule I (ω⁺ − ω) + h ω̄ × I ω̄ = 0, ω̄ = (ω + ω⁺)/2, solved by Newton
-//   from ω⁺ = ω with J = I + (h/2) ([ω̄]× I − [I ω̄]×). It keeps the kinetic energy ½ωᵀIω and
-//   |I ω| of the torque-free motion to round-off (both are quadratic invariants, which the
-//   midpoint rule conserves; backward Euler, Catto's GDC 2015 form, lost 84% of a tumbling box's
-//   energy in 10 s at h = 5 ms). Newton needs J near I, i.e. h|ω| small against the inertia's
-//   spread (det J changes sign for large h|ω|): where an iteration has det J < det I / 2 or the
-//   iterations do not converge, the step is split into 2ᵏ equal substeps; past 64 substeps the
-//   term is dropped for the step (ω kept, energy at I unchanged).
-// ω = 0 gives exactly 0 either way (tests/unit/test_gyroscopic.cpp).
-SIM_HD inline Vec3 gyroscopic_step(const Vec3& w, const Mat3& inertia_world, const Mat3& inv_inertia_world, Real h,
-                                   bool implicit) {
-  if (!implicit) return w - inv_inertia_world * (h * w.cross(inertia_world * w));
+// inertia I of q⁻), the f_gyro of eq. 46, by the implicit midpoint rule
+// I (ω⁺ − ω) + h ω̄ × I ω̄ = 0, ω̄ = (ω + ω⁺)/2, solved by Newton from ω⁺ = ω with
+// J = I + (h/2) ([ω̄]× I − [I ω̄]×). It keeps the kinetic energy ½ωᵀIω and |I ω| of the
+// torque-free motion to round-off (both are quadratic invariants, which the midpoint rule
+// conserves). The paper's explicit term, ω − h I⁻¹ (ω × I ω), feeds energy into a body spinning
+// off its principal axes, and |ω| grows without bound once h|ω| is not small (humanoid100.xml's
+// ellipsoid reached 10⁴ rad/s in flight and every later step was refused); backward Euler
+// (Catto, GDC 2015) lost 84% of a tumbling box's energy in 10 s at h = 5 ms. Newton needs J near
+// I, i.e. h|ω| small against the inertia's spread (det J changes sign for large h|ω|): where an
+// iteration has det J < det I / 2 or the iterations do not converge, the step is split into 2ᵏ
+// equal substeps; past 64 substeps the term is dropped for the step (ω kept, energy at I
+// unchanged). ω = 0 gives exactly 0 (tests/unit/test_gyroscopic.cpp).
+SIM_HD inline Vec3 implicit_gyroscopic_step(const Vec3& w, const Mat3& inertia_world, Real h) {
   Real det_inertia = 0;
   solve_3x3(inertia_world, Vec3::Zero(), &det_inertia);
   for (int halvings = 0; halvings <= kMaxGyroscopicHalvings; ++halvings) {
@@ -89,9 +86,9 @@ SIM_HD inline Vec3 gyroscopic_step(const Vec3& w, const Mat3& inertia_world, con
 }
 
 // The unconstrained velocity ũ = u⁻ + h M⁻¹ (f_ext + f_gyro) (eq. 46) with gravity, the applied
-// wrench and the gyroscopic term of gyroscopic_step (implicit unless LoadView says explicit); 0
-// for fixed bodies. Reads the world inertia of body_world_inertia; writes the body's 6 entries of
-// u_tilde.
+// wrench and the gyroscopic term: implicit_gyroscopic_step, or where LoadView says explicit the
+// paper's −ω × I_w ω in the torque; 0 for fixed bodies. Reads the world inertia of
+// body_world_inertia; writes the body's 6 entries of u_tilde.
 SIM_HD inline void predict_body_velocity(const BodyView& bodies, const StateView& state, const LoadView& loads,
                                          const Mat3* inertia_world, const Mat3* inv_inertia_world, Real h, int b,
                                          Real* u_tilde) {
@@ -102,14 +99,14 @@ SIM_HD inline void predict_body_velocity(const BodyView& bodies, const StateView
   }
   const Vec3 v = state.body_velocity(b), w = state.body_angular_velocity(b);
   Vec3 force = loads.gravity / bodies.inv_mass[b];
-  Vec3 torque = Vec3::Zero();
+  Vec3 torque = loads.implicit_gyroscopic ? Vec3::Zero().eval() : (-w.cross(inertia_world[b] * w)).eval();
   if (loads.body_wrench) {
     force += loads.body_wrench[b].head<3>();
-    torque = loads.body_wrench[b].tail<3>();
+    torque += loads.body_wrench[b].tail<3>();
   }
   const Vec3 vt = v + h * bodies.inv_mass[b] * force;
-  const Vec3 wt = gyroscopic_step(w, inertia_world[b], inv_inertia_world[b], h, loads.implicit_gyroscopic) +
-                  h * (inv_inertia_world[b] * torque);
+  const Vec3 w_free = loads.implicit_gyroscopic ? implicit_gyroscopic_step(w, inertia_world[b], h) : w;
+  const Vec3 wt = w_free + h * (inv_inertia_world[b] * torque);
   for (int k = 0; k < 3; ++k) {
     ut[k] = vt[k];
     ut[3 + k] = wt[k];

@@ -123,7 +123,7 @@ struct LoadView {
   Vec3 gravity;                 // [m/s²]
   const Vec6* body_wrench;      // force and torque at the com, world (body_count) [N, N m] or null
   const Vec3* particle_force;   // (particle_count) [N] or null
-  bool implicit_gyroscopic;     // SolverOptions::implicit_gyroscopic (body_kernels.hpp gyroscopic_step)
+  bool implicit_gyroscopic;     // SolverOptions::implicit_gyroscopic (body_kernels.hpp implicit_gyroscopic_step)
 };
 
 // The mass matrix of one step at q⁻ (eq. 90): world inertia R I Rᵀ and its inverse per body
