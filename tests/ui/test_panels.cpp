@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <iterator>
+#include <string>
 
 #include "headless_imgui.hpp"
 #include "support/scene_builders.hpp"
@@ -174,4 +175,28 @@ TEST_CASE("the joint panel lists driven joints with their limits, force history 
     ImGui::Render();
   }
   CHECK(ImGui::GetDrawData()->TotalVtxCount > 0);
+}
+
+TEST_CASE("the convergence panel counts the iterations each solver kind took", "[ui]") {
+  const sim::Model model = test::compile(stack_scene());
+  const sim::SolverKind kinds[] = {sim::SolverKind::NonSmoothNewton, sim::SolverKind::ProjectedGaussSeidel,
+                                   sim::SolverKind::DualAscent, sim::SolverKind::PrimalDescent};
+  const char* const nouns[] = {"Newton iteration", "PGS sweep", "dual iteration", "primal iteration"};
+  for (int k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    sim::SolverOptions o = model.solver;
+    o.kind = kinds[k];
+    sim::State state = sim::make_initial_state(model);
+    sim::Workspace ws;
+    sim::StepReport report;
+    report = sim::step(model, o, state, sim::make_initial_control(model), ws);  // the first: the stack is not at rest
+    REQUIRE(ws.trace.kind == kinds[k]);
+    CHECK(std::string(ui::iteration_noun(ws.trace.kind)) == nouns[k]);
+    // The trace keeps the start as well: the count shown is the report's, not the entries'.
+    CHECK(report.newton_iterations > 0);
+    CHECK(ui::iterations_taken(ws.trace) == report.newton_iterations);
+    CHECK(static_cast<int>(ws.trace.iterations.size()) == report.newton_iterations + 1);
+    // A Newton step solves one linear system per iteration; the others solve none.
+    CHECK(ui::linear_solves(ws.trace) == (kinds[k] == sim::SolverKind::NonSmoothNewton ? report.newton_iterations : 0));
+  }
 }

@@ -49,6 +49,27 @@ void ConvergenceHistory::push(const sim::StepReport& report, const sim::SolverTr
   size_ = std::min(size_ + 1, capacity_);
 }
 
+const char* iteration_noun(sim::SolverKind kind) {
+  switch (kind) {
+    case sim::SolverKind::NonSmoothNewton: return "Newton iteration";
+    case sim::SolverKind::ProjectedGaussSeidel: return "PGS sweep";
+    case sim::SolverKind::DualAscent: return "dual iteration";
+    case sim::SolverKind::PrimalDescent: return "primal iteration";
+  }
+  return "iteration";
+}
+
+int iterations_taken(const sim::SolverTrace& trace) {
+  // The trace holds the start and the iterate after each iteration.
+  return trace.iterations.empty() ? 0 : static_cast<int>(trace.iterations.size()) - 1;
+}
+
+int linear_solves(const sim::SolverTrace& trace) {
+  int solves = 0;
+  for (const sim::IterationTrace& it : trace.iterations) solves += it.linear_iterations > 0 ? 1 : 0;
+  return solves;
+}
+
 namespace {
 
 // A log plot over whole iterations.
@@ -63,7 +84,8 @@ void plot_over_iterations(const char* id, const char* x_label, const char* y_lab
   plot(spec, series);
 }
 
-// The last step's residual per Newton iteration, one series per row kind that has rows.
+// The last step's residual per iteration (point k: after k iterations; 0: the start), one series
+// per row kind that has rows.
 void newton_plot(const sim::SolverTrace& t) {
   PlotSeries normal{"normal [m]", kNormal, {}}, friction{"friction [m/s]", kFriction, {}},
       bilateral{"bilateral [m]", kBilateral, {}};
@@ -80,7 +102,7 @@ void newton_plot(const sim::SolverTrace& t) {
   if (any_normal) series.push_back(std::move(normal));
   if (any_friction) series.push_back(std::move(friction));
   if (any_bilateral) series.push_back(std::move(bilateral));
-  plot_over_iterations("newton", "Newton iteration", "max residual", 130, series);
+  plot_over_iterations("newton", iteration_noun(t.kind), "max residual", 130, series);
 }
 
 void linear_plot(const sim::SolverTrace& t, int selected) {
@@ -104,7 +126,7 @@ void linear_plot(const sim::SolverTrace& t, int selected) {
 }
 
 // Per Newton iteration the median and quartiles of the residual over the last steps (Fig. 16).
-void quartile_plot(ConvergenceView& view) {
+void quartile_plot(ConvergenceView& view, sim::SolverKind kind) {
   const IterationTraces& traces = *view.traces;
   iteration_quartiles(traces, view.quartiles, view.quartile_scratch);
   char header[96];
@@ -113,9 +135,11 @@ void quartile_plot(ConvergenceView& view) {
   const std::vector<PlotSeries> series{{"75 %", IM_COL32(150, 150, 150, 255), view.quartiles.q75},
                                        {"median", IM_COL32(240, 230, 90, 255), view.quartiles.median},
                                        {"25 %", IM_COL32(150, 150, 150, 255), view.quartiles.q25}};
-  plot_over_iterations("quartiles", "Newton iteration", "max residual across steps", 120, series);
+  plot_over_iterations("quartiles", iteration_noun(kind), "max residual across steps", 120, series);
   ImGui::TextDisabled("residual: the largest of normal [m], friction [m/s], bilateral [m]; a step that stopped "
                       "earlier counts with its last value");
+  if (traces.iterations() >= traces.iterate_capacity())
+    ImGui::TextDisabled("each step's first %d iterates are kept (a longer step is cut there)", traces.iterate_capacity());
 }
 
 }  // namespace
@@ -128,8 +152,8 @@ ConvergenceEdits convergence_panel(ConvergenceView& view) {
   }
   if (view.trace != nullptr && !view.trace->iterations.empty()) {
     const sim::SolverTrace& t = *view.trace;
-    ImGui::Text("last step: %d %s iterations", static_cast<int>(t.iterations.size()),
-                std::string(sim::to_string(t.kind)).c_str());
+    const int taken = iterations_taken(t);
+    ImGui::Text("last step: %d %s%s", taken, iteration_noun(t.kind), taken == 1 ? "" : "s");
     newton_plot(t);
     // The final residuals of the kinds the step has rows of.
     std::string final_text = "final:";
@@ -157,7 +181,7 @@ ConvergenceEdits convergence_panel(ConvergenceView& view) {
           std::snprintf(label, sizeof label, "linear solve of Newton %d: %d its, t = %.2f", view.selected_newton_iteration,
                         it.linear_iterations, static_cast<double>(it.step_size));
       } else {
-        std::snprintf(label, sizeof label, "linear solves: all %d Newton iterations", newton);
+        std::snprintf(label, sizeof label, "linear solves: all %d of the step", linear_solves(t));
       }
       ImGui::SliderInt("##newton", &view.selected_newton_iteration, -1, newton - 1, label);
       linear_plot(t, view.selected_newton_iteration);
@@ -167,7 +191,7 @@ ConvergenceEdits convergence_panel(ConvergenceView& view) {
   }
   if (view.traces != nullptr && view.traces->size() > 1 && view.traces->iterations() > 0) {
     ImGui::Separator();
-    quartile_plot(view);
+    quartile_plot(view, view.trace != nullptr ? view.trace->kind : sim::SolverKind::NonSmoothNewton);
   }
   const ConvergenceHistory* h = view.history;
   if (h != nullptr && h->size() > 0) {

@@ -44,6 +44,14 @@ class ConvergenceHistory {
   std::vector<float> normal_, friction_, bilateral_, ms_, newton_, linear_, contacts_;
 };
 
+// What one iteration of the solver kind is called on the plots' x axes and in the counts
+// ("Newton iteration", "PGS sweep", "dual iteration", "primal iteration").
+const char* iteration_noun(sim::SolverKind kind);
+// Iterations the traced step took: the trace's entries less the start (StepReport::newton_iterations).
+int iterations_taken(const sim::SolverTrace& trace);
+// Iterations of the trace that ran a linear solve (the linear plot's curves).
+int linear_solves(const sim::SolverTrace& trace);
+
 // The timeline's second plot.
 enum class TimelineStat : int { NewtonIterations = 0, LinearIterations, Contacts, Milliseconds };
 

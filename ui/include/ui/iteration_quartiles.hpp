@@ -23,6 +23,7 @@ class IterationTraces {
   int size() const { return size_; }              // steps kept
   int capacity() const { return capacity_; }
   int iterations() const { return longest_; }     // the most iterates a kept step has
+  int iterate_capacity() const { return per_step_; }  // iterates kept per step (a longer step: its first ones)
   // Step i (0: the oldest kept) at iterate k (its last one past its end); 0 when i has none.
   float residual(int i, int k) const;
   int length(int i) const { return length_[static_cast<std::size_t>(index(i))]; }
