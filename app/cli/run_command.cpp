@@ -116,7 +116,7 @@ int run_command(int argc, char** argv, int first) {
     std::printf("%6s %9s %8s %6s %6s %8s %10s %10s %10s %10s\n", "step", "time", "ms", "iters", "linear",
                 "contacts", "normal", "friction", "bilateral", "compl");
   double total_ms = 0;
-  int failures = 0, unconverged = 0, fallbacks = 0;
+  int failures = 0, unconverged = 0, fallbacks = 0, retried = 0;
   int steps_run = steps;  // fewer after Ctrl+C
   for (int i = 0; i < steps; ++i) {
     if (ws.cancel->load()) {
@@ -145,6 +145,10 @@ int run_command(int argc, char** argv, int first) {
     fallbacks += r.linear_fallbacks;
     if ((r.warnings & sim::kStepLinearFallback) && !quiet)
       std::printf("step %d: linear solve broke down, redone with Gauss-Seidel (%d time(s))\n", i, r.linear_fallbacks);
+    if (r.warnings & sim::kStepRetried) {
+      ++retried;
+      if (!quiet) std::printf("step %d: %s\n", i, r.message.c_str());
+    }
     if (!r.ok()) {
       ++failures;
       std::printf("step %d: DIVERGED: %s (rows:", i, r.message.c_str());
@@ -184,10 +188,10 @@ int run_command(int argc, char** argv, int first) {
     std::printf("interrupted (Ctrl+C) after %d of %d steps; the outputs hold those steps\n", steps_run, steps);
   const double sim_time = double(model.dt) * steps_run;
   std::printf("ran %d steps in %.1f ms (%.3f ms/step, real-time factor %.2f), %d diverged steps, %d not converged "
-              "(tolerance %.3g m, %.3g m/s within %d iterations), %d linear fallbacks, state hash %016llx\n",
+              "(tolerance %.3g m, %.3g m/s within %d iterations), %d linear fallbacks, %d retried steps, state hash %016llx\n",
               steps_run, total_ms, total_ms / std::max(steps_run, 1), sim_time * 1000.0 / std::max(total_ms, 1e-9), failures,
               unconverged, double(model.solver.newton_tolerance), double(model.solver.newton_velocity_tolerance),
-              sim::iteration_cap(model.solver), fallbacks, static_cast<unsigned long long>(sim::state_hash(state)));
+              sim::iteration_cap(model.solver), fallbacks, retried, static_cast<unsigned long long>(sim::state_hash(state)));
   return interrupted ? 130 : failures == 0 ? 0 : 3;
 }
 

@@ -218,6 +218,8 @@ PanelEdits DebugPanels::build(const Snapshot& s, const sim::SolverOptions& solve
   stats.sim_time = s.state.time;
   stats.real_time_factor = s.real_time_factor;
   stats.backend = viewer.backend;
+  stats.retried_steps = static_cast<long long>(s.retried_steps);
+  stats.last_retry = s.last_retry.c_str();
   ui::stats_panel(stats);
   left.placed("Stats");
 

@@ -310,6 +310,7 @@ std::vector<PropertyInfo> describe_item(const sim::SceneSpec& spec, const ItemRe
       out.push_back(real(item, "primal_friction_stiffness", "primal friction stiffness", o.primal_friction_stiffness, 1e-6,
                          kBig, "N/m", false, 0, 1e6));
       out.push_back(integer(item, "substeps", "substeps", o.substeps, 1, 1000));
+      out.push_back(integer(item, "step_retries", "retries of a failed step", o.step_retries, 0, 4));
       out.push_back(real(item, "contact_margin", "contact margin", o.contact_margin, 0, 10, "m", false, 4, 0.001));
       out.push_back(real(item, "max_depenetration_velocity", "max depenetration velocity", o.max_depenetration_velocity,
                          0, kBig, "m/s", false, 3, 0.1));

@@ -59,6 +59,10 @@ struct SimRunner::Core {
   ui::ConvergenceHistory steps{kTimelineSteps};   // every taken step's figures (the timeline)
   ui::IterationTraces traces{kQuartileSteps, kQuartileIterations};  // their residual per iterate (quartiles)
   std::uint64_t failures = 0;
+  // Steps that failed and passed when taken again with more substeps (sim::kStepRetried), and the
+  // last one's time and message.
+  std::uint64_t retried_steps = 0;
+  std::string last_retry;
 
   // Pacing: the wall time at which the simulation time `anchor_sim` is due.
   Clock::time_point anchor_wall{};
@@ -93,6 +97,8 @@ struct SimRunner::Core {
     report = sim::StepReport{};
     stepped = false;
     message.clear();
+    retried_steps = 0;
+    last_retry.clear();
     steps_pending = 0;
     real_time_factor = 0;
     anchor(Clock::now());
@@ -582,6 +588,8 @@ void SimRunner::publish(Core& c) {
   const sim::SolverTrace& t = c.workspace.trace;
   s.max_residual = c.stepped ? final_residual(t) : 0.0;
   s.message = c.message;
+  s.retried_steps = c.retried_steps;
+  s.last_retry = c.last_retry;
   s.failed_step = c.failed_step;
   s.comparison = c.comparison;
   c.ring.summaries(s.captures.kept);
@@ -661,6 +669,12 @@ void SimRunner::thread_main() {
         c.ring.end_step(c.report, c.workspace.trace, c.workspace.contacts.contacts);
 
         c.stepped = true;
+        if (c.report.warnings & sim::kStepRetried) {
+          ++c.retried_steps;
+          char at[48];
+          std::snprintf(at, sizeof at, "t = %.4g s: ", static_cast<double>(c.state.time));
+          c.last_retry = at + c.report.message;
+        }
         if (c.report.ok()) {
           c.record_history();
           c.steps.push(c.report, c.workspace.trace, static_cast<double>(c.state.time));

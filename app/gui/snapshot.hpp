@@ -57,6 +57,8 @@ struct Snapshot {
   double ms_per_step = 0;                  // wall time of step(), smoothed [ms]
   double max_residual = 0;                 // largest final residual of the last step (normal, friction, bilateral)
   std::string message;                     // why the simulation paused itself (divergence), else empty
+  std::uint64_t retried_steps = 0;         // steps since the run started that passed only when retried (sim::kStepRetried)
+  std::string last_retry;                  // the last one's time and what it recovered from
   TeleopStatus teleop;                     // the teleoperation session (active: driving)
   std::vector<sim::Real> joint_target;     // the drive targets the next step uses (keyframes save them)
   std::vector<sim::Real> soft_pressure;    // the soft groups' active pressure the next step uses [Pa]

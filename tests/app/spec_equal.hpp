@@ -221,6 +221,7 @@ inline std::string spec_difference(const sim::SceneSpec& a, const sim::SceneSpec
   d.same("solver.implicit_gyroscopic", s.implicit_gyroscopic, t.implicit_gyroscopic);
   d.same("solver.jacobi_weight", s.jacobi_weight, t.jacobi_weight);
   d.same("solver.substeps", s.substeps, t.substeps);
+  d.same("solver.step_retries", s.step_retries, t.step_retries);
   d.same("solver.contact_margin", s.contact_margin, t.contact_margin);
   d.same("solver.divergence_limit", s.divergence_limit, t.divergence_limit);
   d.same("solver.joint_angle_error_limit", s.joint_angle_error_limit, t.joint_angle_error_limit);

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <string>
 
+#include "sim/load_limits.hpp"
+
 namespace ui {
 
 namespace {
@@ -132,8 +134,8 @@ bool solver_panel(SolverPanelView& view) {
   changed |= ImGui::Checkbox("Warm start", &o.warm_start);
   changed |= ImGui::Checkbox("Implicit gyroscopic term", &o.implicit_gyroscopic);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("On: the spin of a body about a non-principal axis is integrated by backward Euler,\n"
-                      "which never adds energy. Off: the paper's explicit term, which spins such a body up\n"
+    ImGui::SetTooltip("On: the spin of a body about a non-principal axis is integrated by the implicit\n"
+                      "midpoint rule, which keeps its energy. Off: the paper's explicit term, which spins such a body up\n"
                       "until the step blows up (fast tumbling ellipsoids, boxes, tools).");
   changed |= slider_real("Tolerance [m]", o.newton_tolerance, 1e-10f, 1e-2f, "%.1e", true);
   changed |= slider_real("Velocity tolerance [m/s]", o.newton_velocity_tolerance, 1e-9f, 1e-1f, "%.1e", true);
@@ -144,6 +146,11 @@ bool solver_panel(SolverPanelView& view) {
   ImGui::Separator();
   changed |= ImGui::SliderFloat("dt [s]", &view.dt, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::SliderInt("Substeps", &o.substeps, 1, 32);
+  changed |= ImGui::SliderInt("Retries of a failed step", &o.step_retries, 0, sim::limits::kMaxStepRetries);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A step that blows up or diverges is undone and taken again with twice the substeps,\n"
+                      "up to this many times; the Stats panel counts the steps so saved. 0: a failed step\n"
+                      "stays failed and the run pauses there (to debug the failure itself).");
   ImGui::End();
   return changed;
 }

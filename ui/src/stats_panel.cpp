@@ -31,6 +31,13 @@ void stats_panel(const StatsView& v) {
     ImGui::EndTable();
   }
   if (!v.report.ok()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "step failed: %s", v.report.message.c_str());
+  if (v.retried_steps > 0) {
+    // Amber: taken, but only with more substeps than asked (SolverOptions::step_retries).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.75f, 0.2f, 1));
+    ImGui::TextWrapped("%lld step%s failed and passed with more substeps; the last at %s", v.retried_steps,
+                       v.retried_steps == 1 ? "" : "s", v.last_retry ? v.last_retry : "");
+    ImGui::PopStyleColor();
+  }
   ImGui::End();
 }
 

@@ -34,6 +34,8 @@ inline constexpr int kMaxIncludeCount = 1024;
 
 // ---- solver options (scene <solver>, --set, recordings) --------------------------------------
 inline constexpr int kMaxSubsteps = 1000;
+// SolverOptions::step_retries: each retry doubles a failed step's substeps (16x at most).
+inline constexpr int kMaxStepRetries = 4;
 // newton_iterations, linear_iterations(_max), newton_stall_iterations, pgs_iterations.
 inline constexpr int kMaxSolverIterations = 100000;
 // substeps x 2 (newton_iterations + 1) x max(linear_iterations, linear_iterations_max) (or

@@ -150,6 +150,12 @@ struct SolverOptions {
   Real primal_contact_stiffness = Real(1e8);
   Real primal_friction_stiffness = Real(1e8);
   int substeps = 1;                 // steps of dt/substeps per call of step()
+  // A step that fails (a blow-up, a diverged or broken-down solve: any StepFlags but invalid input
+  // and cancel) is undone and taken again with twice the substeps, up to this many times (each
+  // retry halves h again); a step that passes on a retry is reported with kStepRetried and the
+  // failure it recovered from. 0: off, the failure stands (and the next step starts from the same
+  // state, where it usually fails again). A retry costs about the step's time times its substeps.
+  int step_retries = 2;
   Real contact_margin = Real(0.01); // contacts are created within this gap [m]
   // A contact already penetrating at the step's start is asked to recover at most this speed
   // times h per step, and never to penetrate further (0: hold the depth; inf: close the whole

@@ -95,6 +95,8 @@ enum StepWarnings : std::uint32_t {
   kStepNoWarning = 0,
   kStepNotConverged = 1u << 0,     // residuals above newton_tolerance at the iteration cap (any solver kind)
   kStepLinearFallback = 1u << 1,   // a linear solve broke down and was redone with Gauss–Seidel, or the device failed and it ran on the CPU
+  kStepRetried = 1u << 2,          // the step failed and was taken again with more substeps (SolverOptions::step_retries);
+                                   // StepReport::retries says how often, the message what failed
 };
 
 struct StepTimings {                 // [ms]
@@ -113,6 +115,8 @@ struct StepReport {
   int unconverged_solves = 0;        // substeps that ended above the tolerances (any solver kind)
   int linear_fallbacks = 0;          // linear solves redone after a breakdown
   int condensed_iterations = 0;      // Newton iterations solved with the elastic rows condensed
+  int retries = 0;                   // times the step was undone and taken again (kStepRetried)
+  int substeps = 1;                  // substeps of the attempt reported (more than asked after a retry)
   StepTimings timings;
   bool ok() const { return flags == kStepOk; }
 };

@@ -1,4 +1,5 @@
 #include "sim/solver_options.hpp"
+#include "core/trace_bound.hpp"
 
 #include "sim/load_limits.hpp"
 
@@ -253,6 +254,7 @@ constexpr OptionField kOptionFields[] = {
     {"project_friction", set_bool<&O::project_friction>, get_bool<&O::project_friction>},
     {"jacobi_weight", set_real<&O::jacobi_weight, Range::UnitInterval>, get_real<&O::jacobi_weight>},
     {"substeps", set_int<&O::substeps, 1, limits::kMaxSubsteps>, get_int<&O::substeps>},
+    {"step_retries", set_int<&O::step_retries, 0, limits::kMaxStepRetries>, get_int<&O::step_retries>},
     {"contact_margin", set_real<&O::contact_margin, Range::NonNegative>, get_real<&O::contact_margin>},
     {"max_depenetration_velocity", set_real<&O::max_depenetration_velocity, Range::NonNegative>,
      get_real<&O::max_depenetration_velocity>},
@@ -293,6 +295,18 @@ std::vector<std::string> solver_option_keys() {
   return keys;
 }
 
+double trace_records_per_step(const SolverOptions& o) {
+  const double linear = std::max(o.linear_iterations, o.linear_iterations_max);
+  return double(o.substeps) * std::max({2.0 * (o.newton_iterations + 1) * linear, double(o.pgs_iterations + 1),
+                                        double(o.dual_iterations + 1), double(o.primal_iterations + 1)});
+}
+
+int step_retries_within_trace_bound(const SolverOptions& o) {
+  int k = std::clamp(o.step_retries, 0, limits::kMaxStepRetries);
+  while (k > 0 && trace_records_per_step(o) * double(1 << k) > limits::kMaxTraceRecordsPerStep) --k;
+  return k;
+}
+
 std::string check_solver_counts(const SolverOptions& o) {
   const auto check = [](const char* key, int v, int lo, int hi) -> std::string {
     if (v >= lo && v <= hi) return {};
@@ -300,6 +314,7 @@ std::string check_solver_counts(const SolverOptions& o) {
            std::to_string(lo) + ".." + std::to_string(hi) + ")";
   };
   for (std::string e : {check("substeps", o.substeps, 1, limits::kMaxSubsteps),
+                        check("step_retries", o.step_retries, 0, limits::kMaxStepRetries),
                         check("newton_iterations", o.newton_iterations, 1, limits::kMaxSolverIterations),
                         check("linear_iterations", o.linear_iterations, 1, limits::kMaxSolverIterations),
                         check("linear_iterations_max", o.linear_iterations_max, 1, limits::kMaxSolverIterations),
@@ -310,9 +325,7 @@ std::string check_solver_counts(const SolverOptions& o) {
     if (!e.empty()) return e;
   // What one step reserves for its trace (solver/*: trace_capacity) grows with the product of
   // substeps, Newton iterations and the linear budget: bounded too, so no step can ask for more.
-  const double linear = std::max(o.linear_iterations, o.linear_iterations_max);
-  const double records = double(o.substeps) * std::max({2.0 * (o.newton_iterations + 1) * linear, double(o.pgs_iterations + 1),
-                                                              double(o.dual_iterations + 1), double(o.primal_iterations + 1)});
+  const double records = trace_records_per_step(o);
   if (records > limits::kMaxTraceRecordsPerStep)
     return "solver options ask for " + std::to_string(static_cast<long long>(records)) +
            " trace records per step (substeps x (newton_iterations + 1) x 2 linear_iterations(_max), or substeps x "

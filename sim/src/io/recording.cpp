@@ -195,6 +195,8 @@ Result<Recording> load_recording(const std::string& path) {
   r.options.rope_geometric_stiffness = false;
   // And those made before implicit_gyroscopic existed integrated the gyroscopic term explicitly.
   r.options.implicit_gyroscopic = false;
+  // And those made before step_retries existed left a failed step failed.
+  r.options.step_retries = 0;
   for (std::uint32_t i = 0; i < key_count; ++i) {
     std::string k, v;
     if (!rd.string(k) || !rd.string(v)) return bad("options");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collision/collide.hpp"
+#include "core/trace_bound.hpp"
 #include "core/parallel.hpp"
 #include "kernels/contact_kernels.hpp"
 #include "pipeline/state_bounds_check.hpp"
@@ -117,39 +118,69 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
   ws.trace.clear();
   ws.trace.kind = options.kind;
 
-  const int substeps = options.substeps > 0 ? options.substeps : 1;
-  const Real h = model.dt / substeps;
-  // The trace's worst case (every substep at the iteration cap), reserved once: a step that needs
-  // more iterations than the last allocates nothing.
+  const int asked_substeps = options.substeps > 0 ? options.substeps : 1;
+  const int retries = step_retries_within_trace_bound(options);
+  // The trace's worst case (every substep of the last retry at the iteration cap), reserved once:
+  // a step that needs more iterations than the last allocates nothing.
   const detail::TraceCapacity cap = ws.solver->trace_capacity(options);
-  ws.trace.iterations.reserve(static_cast<std::size_t>(substeps) * cap.iterations);
-  ws.trace.linear_residuals.reserve(static_cast<std::size_t>(substeps) * cap.linear_residuals);
+  const std::size_t most_substeps = static_cast<std::size_t>(asked_substeps) << retries;
+  ws.trace.iterations.reserve(most_substeps * cap.iterations);
+  ws.trace.linear_residuals.reserve(most_substeps * cap.linear_residuals);
   // A failed step is undone whole: the state at its start is kept (its vectors keep their
   // capacity in the Workspace, so the copy allocates nothing after warm-up) and restored.
   keep_step_start(state, ws.step_start);
   ws.solver->capture = ws.capture;
   ws.solver->cancel = ws.cancel;
   ws.solver->device_solver = ws.device_solver.get();
-  if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)
-    ws.capture->clear_solve();
-    ws.capture->start = state;
-    ws.capture->control = control;
-    ws.capture->options = options;
-    ws.capture->h = h;
+  StepReport first_failure;  // the step as asked, when it failed and was retried
+  for (int attempt = 0;; ++attempt) {
+    const int substeps = asked_substeps << attempt;
+    const Real h = model.dt / substeps;
+    if (ws.capture) {  // the step's input, to solve it again (coulomb solve-captured)
+      ws.capture->clear_solve();
+      ws.capture->start = state;
+      ws.capture->control = control;
+      ws.capture->options = options;
+      ws.capture->options.substeps = substeps;
+      ws.capture->h = h;
+    }
+    report.substeps = substeps;
+    for (int sub = 0; sub < substeps; ++sub) {
+      if (ws.capture) ws.capture->substep = sub;
+      const auto tc = Clock::now();
+      generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
+      report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
+      ws.solver->solve(model, options, h, state, control, ws.contacts, ws.trace, report);
+      // The solver flags what its rows see; the bounds of free motion no row sees.
+      if (report.ok()) detail::check_state_bounds(model, options, state, detail::BoundsCheckAt::StepResult, report);
+      if (!report.ok()) {
+        state = ws.step_start;
+        if (substeps > 1) report.message += " (substep " + std::to_string(sub + 1) + " of " + std::to_string(substeps) +
+                                            "; the whole step was undone)";
+        break;
+      }
+    }
+    // Taken again with h halved: a blow-up or a diverged solve, not bad input or a cancel.
+    const bool retryable = !report.ok() && !(report.flags & (kStepInvalidInput | kStepCancelled));
+    if (!retryable || attempt == retries) break;
+    if (attempt == 0) first_failure = report;
+    StepReport again;
+    again.retries = attempt + 1;
+    again.timings = report.timings;
+    report = std::move(again);
+    ws.trace.clear();
+    ws.trace.kind = options.kind;
   }
-  for (int sub = 0; sub < substeps; ++sub) {
-    if (ws.capture) ws.capture->substep = sub;
-    const auto tc = Clock::now();
-    generate_contacts(model, state, h, options.contact_margin, *ws.collision, ws.contacts);
-    report.timings.collision += std::chrono::duration<double, std::milli>(Clock::now() - tc).count();
-    ws.solver->solve(model, options, h, state, control, ws.contacts, ws.trace, report);
-    // The solver flags what its rows see; the bounds of free motion no row sees.
-    if (report.ok()) detail::check_state_bounds(model, options, state, detail::BoundsCheckAt::StepResult, report);
-    if (!report.ok()) {
-      state = ws.step_start;
-      if (substeps > 1) report.message += " (substep " + std::to_string(sub + 1) + " of " + std::to_string(substeps) +
-                                          "; the whole step was undone)";
-      break;
+  if (report.retries > 0) {
+    if (report.ok()) {
+      report.warnings |= kStepRetried;
+      report.message = "retried with " + std::to_string(report.substeps) + " substeps after: " + first_failure.message;
+    } else {  // the failure of the step as asked (its flags, rows and message), and how far the retries went
+      first_failure.message += " (also with " + std::to_string(report.substeps) + " substeps, after " +
+                               std::to_string(report.retries) + " retries)";
+      first_failure.retries = report.retries;
+      first_failure.timings = report.timings;
+      report = std::move(first_failure);
     }
   }
   if (report.ok()) ++state.step_index;  // a failed step is not a step

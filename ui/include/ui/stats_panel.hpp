@@ -11,6 +11,8 @@ struct StatsView {
   double sim_time = 0;              // [s]
   double real_time_factor = 0;      // simulated seconds per wall second, recent average
   const char* backend = "CPU";      // where the steps' large linear solves run (SimRunner::backend)
+  long long retried_steps = 0;      // steps of this run that failed and passed with more substeps (sim::kStepRetried)
+  const char* last_retry = "";      // the last one: its time and what it recovered from
 };
 
 void stats_panel(const StatsView& view);
