@@ -175,7 +175,8 @@ StepReport step(const Model& model, const SolverOptions& options, State& state, 
     if (report.ok()) {
       report.warnings |= kStepRetried;
       report.message = "retried with " + std::to_string(report.substeps) + " substeps after: " + first_failure.message;
-    } else {  // the failure of the step as asked (its flags, rows and message), and how far the retries went
+    } else if (!(report.flags & kStepCancelled)) {  // a cancel during a retry stays a cancel
+      // The failure of the step as asked (its flags, rows and message), and how far the retries went.
       first_failure.message += " (also with " + std::to_string(report.substeps) + " substeps, after " +
                                std::to_string(report.retries) + " retries)";
       first_failure.retries = report.retries;
