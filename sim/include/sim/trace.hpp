@@ -116,7 +116,8 @@ struct StepReport {
   int linear_fallbacks = 0;          // linear solves redone after a breakdown
   int condensed_iterations = 0;      // Newton iterations solved with the elastic rows condensed
   int retries = 0;                   // times the step was undone and taken again (kStepRetried)
-  int substeps = 1;                  // substeps of the attempt reported (more than asked after a retry)
+  int substeps = 1;                  // substeps of the attempt reported: more than asked on a retry that passed;
+                                     // a failure that stands reports the step as asked
   StepTimings timings;
   bool ok() const { return flags == kStepOk; }
 };
