@@ -177,15 +177,18 @@ TEST_CASE("falling-then-resting towers and a sliding box converge every step on 
                          << fixed_all.newton << " / " << fixed_all.linear << " without");
   CHECK(5 * forced_all.newton <= 8 * fixed_all.newton);  // at most 1.6x the Newton iterations
   CHECK(20 * forced_all.linear < 19 * fixed_all.linear); // and 5% fewer linear ones at least
-  // Sliding at 0.5 m/s and slowing down under friction, 0.5 s from the first step: the same Newton
-  // iterations (3 a step: the line search halves the first step at the friction cone), and the
-  // solves stop at round-off instead of stagnating there for the rest of their 40 iterations.
+  // Sliding at 0.5 m/s and slowing down under friction, 0.5 s from the first step. With the
+  // natural-map merit (the default since 8 Dec 2026) every full step is taken, so the forcing's
+  // loose solves near the tolerance cost Newton iterations: 186 against 105 (with the rows'
+  // residual as the merit the first step was halved at the cone, which made the rest of each
+  // step's solves exact: 154 and 154). It still converges every step, at under 2x the Newton and
+  // a quarter of the linear iterations (444 against 4,131, measured 8 Dec 2026).
   const sim::Model slider = test::compile(slow_slider());
   const RunTotals forced = run_scene(slider, Real(0.1), 0, 0.5), fixed = run_scene(slider, 0, 0, 0.5);
   INFO("slider: " << forced.newton << " Newton / " << forced.linear << " linear iterations with forcing, " << fixed.newton
                   << " / " << fixed.linear << " without, over " << forced.steps << " steps");
   CHECK(forced.unconverged == 0);
-  CHECK(forced.newton == fixed.newton);
+  CHECK(forced.newton <= 2 * fixed.newton);
   CHECK(4 * forced.linear < fixed.linear);
   // And it slid as Coulomb says: v(t) = v0 − μ g t along its direction of motion.
   sim::Model m = slider;

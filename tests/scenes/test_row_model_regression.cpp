@@ -84,6 +84,9 @@ std::vector<Record> run_scene(const std::string& name) {
   // And with the paper's explicit gyroscopic term: the implicit one (kernels/body_kernels.hpp
   // implicit_gyroscopic_step) is checked in test_gyroscopic.cpp.
   spec.solver.implicit_gyroscopic = false;
+  // And with the rows' residual as the merit's friction term (the default until 8 Dec 2026): the
+  // natural-map merit takes other line-search steps; checked in test_friction_merit.cpp.
+  spec.solver.friction_merit_natural_map = false;
   const sim::Model model = test::compile(spec);
   sim::State state = sim::make_initial_state(model);
   const sim::Control control = sim::make_initial_control(model);

@@ -157,11 +157,15 @@ TEST_CASE("a recording keeps the solver as it was: options it predates replay as
   REQUIRE(old.ok());
   CHECK_FALSE(old->options.rope_geometric_stiffness);
   CHECK(sim::SolverOptions{}.rope_geometric_stiffness);  // today's default differs
+  // Likewise the natural-map friction merit (on by default since 8 Dec 2026).
+  CHECK_FALSE(old->options.friction_merit_natural_map);
+  CHECK(sim::SolverOptions{}.friction_merit_natural_map);
   // A recording made now stores the key either way.
   const sim::Model model = test::compile(driven_scene());
   for (const bool exact : {true, false}) {
     sim::SolverOptions o = model.solver;
     o.rope_geometric_stiffness = exact;
+    o.friction_merit_natural_map = exact;
     sim::Recording rec;
     rec.begin("driven", model, o, sim::make_initial_state(model));
     const std::string path = temp_path("coulomb_test_options.rec");
@@ -169,6 +173,7 @@ TEST_CASE("a recording keeps the solver as it was: options it predates replay as
     auto loaded = sim::load_recording(path);
     REQUIRE(loaded.ok());
     CHECK(loaded->options.rope_geometric_stiffness == exact);
+    CHECK(loaded->options.friction_merit_natural_map == exact);
     std::filesystem::remove(path);
   }
 }

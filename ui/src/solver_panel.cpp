@@ -103,8 +103,8 @@ bool solver_panel(SolverPanelView& view) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The line search measures friction by each contact's natural-map error (what the\n"
                           "convergence test reads) instead of the rows' residual, which jumps when a sliding\n"
-                          "contact starts to carry load. Fewer capped steps on ropes and sliding contacts;\n"
-                          "off by default: it moves the grasping scenes (docs/benchmarks.md).");
+                          "contact starts to carry load and swings when its load moves. On by default; off: the rows'\n"
+                          "residual, as before 8 Dec 2026 (docs/benchmarks.md).");
     }
     changed |= slider_real("Regularization eps", o.regularization, 1e-10f, 1e-2f, "%.1e", true);
     if (o.linear_solver == sim::LinearSolver::Jacobi)

@@ -197,6 +197,9 @@ Result<Recording> load_recording(const std::string& path) {
   r.options.implicit_gyroscopic = false;
   // And those made before step_retries existed left a failed step failed.
   r.options.step_retries = 0;
+  // And those made before friction_merit_natural_map existed (or before it was on by default,
+  // which stored it as well) measured friction in the merit by the rows' residual.
+  r.options.friction_merit_natural_map = false;
   for (std::uint32_t i = 0; i < key_count; ++i) {
     std::string k, v;
     if (!rd.string(k) || !rd.string(v)) return bad("options");
