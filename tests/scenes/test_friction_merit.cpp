@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "solver/newton_residuals.hpp"
 #include "support/scene_builders.hpp"
@@ -17,19 +18,25 @@ namespace {
 
 constexpr Real kG = 9.81;
 
-// A box landing while it slides: launched at v0 along x, its underside `drop` above the ground,
-// falling. On the step it lands, every contact is new (warm-started at λ_n = 0) and slips at v0.
-sim::SceneSpec sliding_landing(Real mu, Real v0, Real drop, bool natural_map) {
+// A box of half extents `half` and `mass` on a ground plane of friction μ, its underside `gap`
+// above the ground, moving at `velocity`; the merit's friction term as `natural_map` says.
+sim::SceneSpec box_over_ground(const std::string& name, Real dt, Real mu, const Vec3& half, Real mass, Real gap,
+                               const Vec3& velocity, bool natural_map) {
   sim::SceneSpec spec;
-  spec.name = "sliding_landing";
-  spec.dt = 0.0083;
+  spec.name = name;
+  spec.dt = dt;
   spec.solver.friction_merit_natural_map = natural_map;
   const int mat = test::add_material(spec, "m", mu);
   spec.world_shapes.push_back(test::ground_plane(mat));
-  const Vec3 half(0.1, 0.07, 0.05);
-  test::add_body(spec, "box", Vec3(0, 0, half.z() + drop), 1.5, test::box_shape(half, mat));
-  spec.bodies[0].linear_velocity = Vec3(v0, 0, -0.2);
+  test::add_body(spec, "box", Vec3(0, 0, half.z() + gap), mass, test::box_shape(half, mat));
+  spec.bodies[0].linear_velocity = velocity;
   return spec;
+}
+
+// A box landing while it slides: launched at v0 along x, its underside `drop` above the ground,
+// falling. On the step it lands, every contact is new (warm-started at λ_n = 0) and slips at v0.
+sim::SceneSpec sliding_landing(Real mu, Real v0, Real drop, bool natural_map) {
+  return box_over_ground("sliding_landing", 0.0083, mu, Vec3(0.1, 0.07, 0.05), 1.5, drop, Vec3(v0, 0, -0.2), natural_map);
 }
 
 struct Landing {
@@ -93,15 +100,7 @@ namespace {
 // forces' moment balances friction's about the centre), so the Newton direction moves λ_n between
 // the contacts, and each contact's cone radius μλ_n with it.
 sim::SceneSpec sliding_box(Real mu, const Vec3& half, Real v0, bool natural_map) {
-  sim::SceneSpec spec;
-  spec.name = "sliding_box";
-  spec.dt = 0.005;
-  spec.solver.friction_merit_natural_map = natural_map;
-  const int mat = test::add_material(spec, "m", mu);
-  spec.world_shapes.push_back(test::ground_plane(mat));
-  test::add_body(spec, "box", Vec3(0, 0, half.z()), 8.0, test::box_shape(half, mat));
-  spec.bodies[0].linear_velocity = Vec3(v0, 0, 0);
-  return spec;
+  return box_over_ground("sliding_box", 0.005, mu, half, 8.0, 0, Vec3(v0, 0, 0), natural_map);
 }
 
 struct Slide {
