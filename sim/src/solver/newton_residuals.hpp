@@ -18,6 +18,12 @@
 // h_i is the contact's natural-map error e/√2 (the convergence test's friction residual; e → r|λ_f|
 // as μλ_n → 0, continuous), and the same direction fell at dΦ/dt = −2.04 Φ, the exact-Newton rate.
 // The descent solvers' merit measures friction that way already (solver/iterate_measure.cpp).
+// φ_f also misleads where a sliding contact's load moves: W is frozen in the system (eq. 101), so
+// a direction that shifts λ_n between the contacts of a box sliding flat leaves λ_f as it was,
+// and φ_f, with W evaluated again, moves by about the slip times Δλ_n/λ_n: on a 0.2 m cube at
+// 2 m/s (μ 0.5) that outweighed the last 1e-5 rad/s of momentum residual and no t passed Armijo
+// (59 of 60 steps unconverged); e moves by rμΔλ_n, and every step converges. So the option is on
+// by default (since 8 Dec 2026; tests/scenes/test_friction_merit.cpp).
 //
 // Convergence (SolverOptions::newton_tolerance, newton_velocity_tolerance):
 //   position rows (joints, distances, limits, contact normals): |c + eλ|, |φ_n| [m or rad]  <= tol
