@@ -50,7 +50,16 @@ timed() {
 coulomb_run() { timed "$coulomb" bench "$1" --steps "$2" --warmup 0 --repeats 1 --threads 1 --json; }
 mujoco_run() { timed mujoco-testspeed "$1" "$2" 1 0 0; }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# Steps per second from a run's time `a` less the 1-step run's `b`, or nan where that difference is
+# under 50 ms (5 ticks of /usr/bin/time's 10 ms; a 500-step humanoid run is about 0.15 s, and its
+# wall time less the loading run's came out negative): too short to time.
+rate() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0.05) print "nan"; else print (n - 1) / d }'; }
+
+# The median of the timed runs (nan lines left out; nan if none is left).
+median() {
+  grep -v nan | sort -g |
+    awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "coulomb: $coulomb ($(git rev-parse --short HEAD 2>/dev/null || echo '?')); mujoco: $(dpkg-query -W -f '${Version}' libmujoco-samples)"
@@ -64,12 +73,12 @@ for name in humanoid humanoid100; do
   for ((r = 0; r < rounds; r++)); do
     read -r cpu wall < <(coulomb_run "$file" "$steps")
     cp "$tmp/out" "$tmp/coulomb.json"
-    awk -v a="$cpu" -v b="$c_cpu1" -v n="$steps" 'BEGIN { print (n - 1) / (a - b) }' >> "$tmp/c_cpu"
-    awk -v a="$wall" -v b="$c_wall1" -v n="$steps" 'BEGIN { print (n - 1) / (a - b) }' >> "$tmp/c_wall"
+    rate "$cpu" "$c_cpu1" "$steps" >> "$tmp/c_cpu"
+    rate "$wall" "$c_wall1" "$steps" >> "$tmp/c_wall"
     read -r cpu wall < <(mujoco_run "$file" "$mujoco_steps")
     cp "$tmp/out" "$tmp/mujoco.txt"
-    awk -v a="$cpu" -v b="$m_cpu1" -v n="$mujoco_steps" 'BEGIN { print (n - 1) / (a - b) }' >> "$tmp/m_cpu"
-    awk -v a="$wall" -v b="$m_wall1" -v n="$mujoco_steps" 'BEGIN { print (n - 1) / (a - b) }' >> "$tmp/m_wall"
+    rate "$cpu" "$m_cpu1" "$mujoco_steps" >> "$tmp/m_cpu"
+    rate "$wall" "$m_wall1" "$mujoco_steps" >> "$tmp/m_wall"
   done
   c_cpu=$(median < "$tmp/c_cpu"); c_wall=$(median < "$tmp/c_wall")
   m_cpu=$(median < "$tmp/m_cpu"); m_wall=$(median < "$tmp/m_wall")
@@ -82,8 +91,12 @@ r = json.load(open(sys.argv[1]))[0]
 name, c_cpu, c_wall, m_cpu, m_wall = sys.argv[2], *map(float, sys.argv[3:7])
 m_dt, m_contacts, m_own = sys.argv[7], sys.argv[8], sys.argv[9]
 print(f"\n{name}.xml (Coulomb dt {r['dt']:g} s, MuJoCo dt {m_dt} s; Coulomb: {r['bodies']} bodies, {r['joints']} joints)")
-print(f"  steps/s by CPU time : Coulomb {c_cpu:9.0f}   MuJoCo {m_cpu:9.0f}   ratio {c_cpu / m_cpu:.2f}")
-print(f"  steps/s by wall time: Coulomb {c_wall:9.0f}   MuJoCo {m_wall:9.0f}   ratio {c_wall / m_wall:.2f}"
+def rate(x):  # nan: the runs were too short to time (rate() in the script)
+    return f"{x:9.0f}" if x == x else "      n/a"
+def ratio(a, b):
+    return f"{a / b:.2f}" if a == a and b == b else "n/a (too short to time: more steps)"
+print(f"  steps/s by CPU time : Coulomb {rate(c_cpu)}   MuJoCo {rate(m_cpu)}   ratio {ratio(c_cpu, m_cpu)}")
+print(f"  steps/s by wall time: Coulomb {rate(c_wall)}   MuJoCo {rate(m_wall)}   ratio {ratio(c_wall, m_wall)}"
       f"   (MuJoCo's own figure {m_own})")
 print(f"  contacts per step   : Coulomb {r['contacts']:9.1f}   MuJoCo {m_contacts}")
 print(f"  Coulomb: {r['rows']:.0f} rows, {r['newton_per_step']:.2f} Newton iterations per step (max {r['newton_max']}), "
